@@ -1,0 +1,101 @@
+// SPH smoothing kernels with support radius h (W = 0 for r >= h), 2D and 3D normalisation.
+// Cubic spline: Monaghan 1992 in the form of Koschier et al. 2019 (Eurographics SPH tutorial,
+// eq. 4); poly6 and spiky: Müller, Charypar & Gross 2003, eqs. (20) and (21), as PBF uses them
+// (Macklin & Müller 2013, sec. 3: poly6 for density, spiky for gradients).
+#pragma once
+
+#include <cmath>
+#include <numbers>
+#include <string_view>
+#include <variant>
+
+#include "seiche/vec.hpp"
+
+namespace seiche {
+
+enum class KernelType { cubic_spline, poly6_spiky };
+
+// Units: h in m; W in 1/m^D; grad W in 1/m^(D+1).
+template <int D>
+class CubicSpline {
+public:
+    explicit CubicSpline(float h) : h_(h), inv_h_(1.0f / h) {
+        constexpr double pi = std::numbers::pi;
+        const double norm = D == 3 ? 8.0 / pi : 40.0 / (7.0 * pi);
+        k_ = static_cast<float>(norm / std::pow(double(h), D));
+        l_ = static_cast<float>(6.0 * norm / std::pow(double(h), D + 1));
+    }
+    float support() const { return h_; }
+
+    float W(float r) const {
+        const float q = r * inv_h_;
+        if (q >= 1.0f) return 0.0f;
+        if (q <= 0.5f) return k_ * (6.0f * q * q * (q - 1.0f) + 1.0f);
+        const float a = 1.0f - q;
+        return k_ * 2.0f * a * a * a;
+    }
+
+    // Gradient with respect to x_i of W(|x_i - x_j|), given r_ij = x_i - x_j and r = |r_ij|.
+    Vec<D> grad_W(const Vec<D>& r_ij, float r) const {
+        if (r <= 1.0e-9f * h_) return Vec<D>(0.0f);
+        const float q = r * inv_h_;
+        if (q >= 1.0f) return Vec<D>(0.0f);
+        // dW/dq divided by h, then times r_ij / r.
+        const float dwdq = q <= 0.5f ? q * (3.0f * q - 2.0f) : -(1.0f - q) * (1.0f - q);
+        return (l_ * dwdq / r) * r_ij;
+    }
+
+private:
+    float h_, inv_h_, k_, l_;
+};
+
+template <int D>
+class Poly6Spiky {
+public:
+    explicit Poly6Spiky(float h) : h_(h), h2_(h * h) {
+        constexpr double pi = std::numbers::pi;
+        const double hd = h;
+        poly6_ = static_cast<float>(D == 3 ? 315.0 / (64.0 * pi * std::pow(hd, 9))
+                                           : 4.0 / (pi * std::pow(hd, 8)));
+        spiky_ = static_cast<float>(D == 3 ? 15.0 / (pi * std::pow(hd, 6))
+                                           : 10.0 / (pi * std::pow(hd, 5)));
+    }
+    float support() const { return h_; }
+
+    float W(float r) const {
+        if (r >= h_) return 0.0f;
+        const float a = h2_ - r * r;
+        return poly6_ * a * a * a;
+    }
+
+    // Spiky kernel itself; PBF uses only its gradient, but it is a kernel and is tested as one.
+    float W_spiky(float r) const {
+        if (r >= h_) return 0.0f;
+        const float a = h_ - r;
+        return spiky_ * a * a * a;
+    }
+
+    Vec<D> grad_W(const Vec<D>& r_ij, float r) const {
+        if (r >= h_ || r <= 1.0e-9f * h_) return Vec<D>(0.0f);
+        const float a = h_ - r;
+        return (-3.0f * spiky_ * a * a / r) * r_ij;
+    }
+
+private:
+    float h_, h2_, poly6_, spiky_;
+};
+
+template <int D>
+using AnyKernel = std::variant<CubicSpline<D>, Poly6Spiky<D>>;
+
+template <int D>
+AnyKernel<D> make_kernel(KernelType type, float h) {
+    if (type == KernelType::poly6_spiky) return Poly6Spiky<D>(h);
+    return CubicSpline<D>(h);
+}
+
+inline std::string_view kernel_name(KernelType t) {
+    return t == KernelType::poly6_spiky ? "poly6_spiky" : "cubic_spline";
+}
+
+}  // namespace seiche

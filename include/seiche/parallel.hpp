@@ -1,0 +1,20 @@
+// The one parallel primitive of seiche. Kernels gather: iteration i writes only element i, so
+// results are bitwise identical for any thread count.
+#pragma once
+
+#include <cstddef>
+
+namespace seiche {
+
+// Sets the number of threads used by parallel_for (0 = all cores).
+void set_thread_count(int threads);
+int thread_count();
+
+template <class Fn>
+void parallel_for(std::size_t n, Fn&& fn) {
+    const long long count = static_cast<long long>(n);
+#pragma omp parallel for schedule(static)
+    for (long long i = 0; i < count; ++i) fn(static_cast<std::size_t>(i));
+}
+
+}  // namespace seiche

@@ -1,0 +1,53 @@
+// Position Based Fluids: Macklin & Müller 2013, with the boundary terms and the unilateral
+// constraint of seed 000 (eqs. 7–10).
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "seiche/scene.hpp"
+#include "seiche/sph.hpp"
+
+namespace seiche {
+
+// Scratch arrays of the PBF solver, sized to the fluid particle count.
+template <int D>
+struct PbfState {
+    std::vector<float> lambda;  //!< Lagrange multiplier λ'_i = λ_i / m, m²
+    std::vector<Vec<D>> dx;     //!< position correction, m
+    void resize(std::size_t n) {
+        lambda.resize(n);
+        dx.resize(n);
+    }
+};
+
+// Values derived once from the parameters and the rest lattice, in the solver's units.
+struct PbfConstants {
+    float epsilon;       //!< relaxation ε added to S'_i, 1/m²
+    float s_corr_scale;  //!< k / S'_rest, m² (0 when the tensile correction is off)
+    float s_corr_n;
+    float s_corr_w_dq;   //!< W(|Δq|), 1/m^D
+};
+
+struct PbfResult {
+    int iterations = 0;              //!< position corrections applied
+    double density_error_mean = 0;   //!< after the last correction
+    double density_error_max = 0;
+};
+
+template <int D, class K>
+PbfConstants pbf_constants(const PbfParams& p, const K& kernel, float mass, float rest_density,
+                           float spacing);
+
+// Runs the constraint iterations on the predicted positions x (in place). On return rho holds
+// the density of the final positions.
+template <int D, class K>
+PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel,
+                      const FluidView<D>& view, std::span<Vec<D>> x, std::span<float> rho,
+                      PbfState<D>& state);
+
+// Mean and max of max(0, ρ/ρ0 − 1), summed in a fixed order.
+void density_error_stats(std::span<const float> rho, float rest_density, double& mean,
+                         double& max);
+
+}  // namespace seiche

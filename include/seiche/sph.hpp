@@ -1,0 +1,81 @@
+// Shared SPH sums over flat neighbour lists: density with the Akinci 2012 boundary term
+// (Akinci et al. 2012, eq. 6; seed 000: ρ_i = Σ_j m_j W_ij + Σ_k ρ0 V_k W_ik), the density error
+// used throughout seiche, and lattice sums used to set the particle mass.
+#pragma once
+
+#include <cmath>
+#include <span>
+
+#include "seiche/neighbor_grid.hpp"
+#include "seiche/parallel.hpp"
+#include "seiche/vec.hpp"
+
+namespace seiche {
+
+// What a fluid pass reads: fluid positions and lists, boundary positions, volumes and lists.
+template <int D>
+struct FluidView {
+    std::span<const Vec<D>> x;
+    float mass;
+    float rest_density;
+    const NeighborList& fluid_nb;
+    std::span<const Vec<D>> bx;
+    std::span<const float> bvolume;
+    const NeighborList& boundary_nb;
+};
+
+template <int D, class K>
+inline float density_at(const FluidView<D>& f, const K& kernel, std::size_t i) {
+    const Vec<D> xi = f.x[i];
+    float fluid = kernel.W(0.0f);
+    for (std::uint32_t j : f.fluid_nb.of(i)) fluid += kernel.W(glm::length(xi - f.x[j]));
+    float boundary = 0.0f;
+    for (std::uint32_t k : f.boundary_nb.of(i))
+        boundary += f.bvolume[k] * kernel.W(glm::length(xi - f.bx[k]));
+    return f.mass * fluid + f.rest_density * boundary;
+}
+
+template <int D, class K>
+void compute_density(const FluidView<D>& f, const K& kernel, std::span<float> rho) {
+    parallel_for(f.x.size(), [&](std::size_t i) { rho[i] = density_at(f, kernel, i); });
+}
+
+// Density error of one particle: max(0, ρ/ρ0 − 1). Only compression counts, because a free
+// surface is under-dense by nature (the same definition SPlisHSPlasH reports).
+inline float density_error(float rho, float rest_density) {
+    return std::max(0.0f, rho / rest_density - 1.0f);
+}
+
+struct LatticeSums {
+    double w = 0.0;       //!< Σ_j W(x_j) over a full lattice, self included, 1/m^D
+    double grad2 = 0.0;   //!< Σ_j |∇W(x_j)|², 1/m^(2D+2)
+};
+
+// Sums over a regular lattice of the given spacing around a particle at a lattice site.
+template <int D, class K>
+LatticeSums lattice_sums(const K& kernel, float spacing) {
+    LatticeSums s;
+    const int n = static_cast<int>(std::ceil(kernel.support() / spacing)) + 1;
+    Vec<D> p(0.0f);
+    auto add = [&]() {
+        const float r = glm::length(p);
+        s.w += kernel.W(r);
+        const Vec<D> g = kernel.grad_W(p, r);
+        s.grad2 += double(glm::dot(g, g));
+    };
+    for (int a = -n; a <= n; ++a)
+        for (int b = -n; b <= n; ++b) {
+            if constexpr (D == 2) {
+                p = Vec<D>(a * spacing, b * spacing);
+                add();
+            } else {
+                for (int c = -n; c <= n; ++c) {
+                    p = Vec<D>(a * spacing, b * spacing, c * spacing);
+                    add();
+                }
+            }
+        }
+    return s;
+}
+
+}  // namespace seiche

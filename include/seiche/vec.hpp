@@ -1,0 +1,26 @@
+// Small vector types shared by the whole simulator. Positions in m, velocities in m/s.
+#pragma once
+
+#include <array>
+#include <glm/glm.hpp>
+
+namespace seiche {
+
+// Dimension is a template parameter everywhere: one code path for 2D and 3D.
+template <int D>
+using Vec = glm::vec<D, float, glm::defaultp>;
+
+template <int D>
+struct Box {
+    Vec<D> min{0.0f};
+    Vec<D> max{0.0f};
+
+    bool contains(const Vec<D>& p) const {
+        for (int a = 0; a < D; ++a)
+            if (!(p[a] >= min[a] && p[a] <= max[a])) return false;
+        return true;
+    }
+    Vec<D> extent() const { return max - min; }
+};
+
+}  // namespace seiche

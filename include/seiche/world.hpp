@@ -1,0 +1,93 @@
+// A running simulation: fluid particles, the container's boundary particles and the PBF solver,
+// built from a Scene. step() advances by one time step; nothing here does I/O.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "seiche/boundary.hpp"
+#include "seiche/forces.hpp"
+#include "seiche/kernels.hpp"
+#include "seiche/neighbor_grid.hpp"
+#include "seiche/particle_set.hpp"
+#include "seiche/pbf.hpp"
+#include "seiche/scene.hpp"
+
+namespace seiche {
+
+// A particle that went bad: which, when, and why.
+struct Instability {
+    std::size_t particle = 0;
+    std::string reason;  //!< e.g. "velocity is NaN", "speed 412 m/s exceeds the limit of 80 m/s"
+    Vec3d position{0, 0, 0};
+    Vec3d velocity{0, 0, 0};
+};
+
+struct StepStats {
+    std::int64_t step = 0;         //!< 1 for the first step
+    double time = 0;               //!< s, at the end of the step
+    double dt = 0;                 //!< s
+    int iterations = 0;            //!< solver iterations
+    double density_error_mean = 0; //!< mean of max(0, ρ/ρ0 − 1)
+    double density_error_max = 0;
+    double kinetic_energy = 0;     //!< J (J/m in 2D)
+    double potential_energy = 0;   //!< J, −Σ m g·x
+    std::size_t contained = 0;     //!< particles put back by the last-resort containment
+    std::optional<Instability> instability;
+};
+
+template <int D>
+class World {
+public:
+    explicit World(const Scene& scene);
+
+    // The next step size: the fixed dt, or the CFL bound in [min_dt, max_dt].
+    double suggested_dt() const;
+    StepStats step(double dt);
+    // Finds neighbours of the current positions and fills particles().rho (for frame 0, tests).
+    void refresh_density();
+
+    const ParticleSet<D>& particles() const { return p_; }
+    const Boundary<D>& boundary() const { return b_; }
+    const Box<D>& container() const { return container_; }
+    double time() const { return time_; }
+    std::int64_t steps() const { return steps_; }
+    float support_radius() const { return h_; }
+    float max_speed() const { return max_speed_; }
+    double kinetic_energy() const;
+    std::size_t total_contained() const { return total_contained_; }
+
+private:
+    template <class K>
+    StepStats step_with(const K& kernel, double dt);
+    FluidView<D> view() const;
+    std::optional<Instability> check_stability() const;
+
+    Scene scene_;
+    float h_;
+    AnyKernel<D> kernel_;
+    Vec<D> gravity_;
+    Box<D> container_;
+    ParticleSet<D> p_;
+    Boundary<D> b_;
+    NeighborGrid<D> fluid_grid_, boundary_grid_;
+    NeighborList fluid_nb_, boundary_nb_;
+    PbfConstants pbf_constants_{};
+    PbfState<D> pbf_;
+    std::vector<Vec<D>> v_scratch_;
+    std::vector<Vorticity<D>> omega_;
+    float max_speed_ = 0;
+    double time_ = 0;
+    std::int64_t steps_ = 0;
+    std::size_t total_contained_ = 0;
+};
+
+// Number of fluid particles the scene's blocks produce (for checks before building a world).
+std::size_t count_fluid_particles(const Scene& scene);
+
+extern template class World<2>;
+extern template class World<3>;
+
+}  // namespace seiche

@@ -1,0 +1,78 @@
+// Boundary particles for a closed box and their Akinci et al. 2012 volumes (eq. 4; the pseudo-
+// mass ψ_k = ρ0 V_k of eq. 5 is formed where it is used).
+#include <cmath>
+#include <variant>
+#include <vector>
+
+#include "seiche/boundary.hpp"
+#include "seiche/neighbor_grid.hpp"
+#include "seiche/parallel.hpp"
+
+namespace seiche {
+
+namespace {
+
+// Coordinates along one axis: the wall layers below and above, and evenly spaced points
+// between them (spacing adjusted so both walls' layers are hit exactly).
+std::vector<float> axis_coordinates(float lo, float hi, const WallSampling& s) {
+    std::vector<float> c;
+    const double first = double(lo) - s.offset, last = double(hi) + s.offset;
+    for (int l = s.layers - 1; l >= 0; --l) c.push_back(float(first - l * double(s.spacing)));
+    const int n = std::max(1, int(std::lround((last - first) / s.spacing)));
+    for (int k = 1; k < n; ++k) c.push_back(float(first + (last - first) * k / n));
+    for (int l = 0; l < s.layers; ++l) c.push_back(float(last + l * double(s.spacing)));
+    return c;
+}
+
+}  // namespace
+
+template <int D>
+Boundary<D> sample_container(const Box<D>& inside, const WallSampling& s) {
+    std::array<std::vector<float>, D> axes;
+    for (int a = 0; a < D; ++a) axes[a] = axis_coordinates(inside.min[a], inside.max[a], s);
+
+    // A lattice point is a wall particle when it lies in a wall layer along at least one axis.
+    auto in_wall = [&](int a, std::size_t k) {
+        return k < std::size_t(s.layers) || k >= axes[a].size() - std::size_t(s.layers);
+    };
+    Boundary<D> b;
+    std::array<std::size_t, D> k{};
+    for (;;) {
+        bool wall = false;
+        Vec<D> p;
+        for (int a = 0; a < D; ++a) {
+            p[a] = axes[a][k[a]];
+            wall = wall || in_wall(a, k[a]);
+        }
+        if (wall) b.x.push_back(p);
+        int a = 0;
+        while (a < D && ++k[a] == axes[a].size()) k[a++] = 0;
+        if (a == D) break;
+    }
+    b.volume.assign(b.x.size(), 0.0f);
+    return b;
+}
+
+template <int D>
+void compute_boundary_volumes(Boundary<D>& b, const AnyKernel<D>& kernel) {
+    std::visit(
+        [&](const auto& k) {
+            NeighborGrid<D> grid;
+            grid.build(b.x, k.support());
+            parallel_for(b.x.size(), [&](std::size_t i) {
+                float sum = 0.0f;
+                grid.for_each_neighbor(b.x[i], [&](std::uint32_t j) {
+                    sum += k.W(glm::length(b.x[i] - b.x[j]));
+                });
+                b.volume[i] = 1.0f / sum;  // sum ≥ W(0) > 0: the particle itself
+            });
+        },
+        kernel);
+}
+
+template Boundary<2> sample_container<2>(const Box<2>&, const WallSampling&);
+template Boundary<3> sample_container<3>(const Box<3>&, const WallSampling&);
+template void compute_boundary_volumes<2>(Boundary<2>&, const AnyKernel<2>&);
+template void compute_boundary_volumes<3>(Boundary<3>&, const AnyKernel<3>&);
+
+}  // namespace seiche
