@@ -1,1 +1,183 @@
+// PBF end to end: free fall, a column at rest, a dam break, determinism across thread counts.
+#include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
+
+#include "seiche/parallel.hpp"
+#include "seiche/world.hpp"
+
+namespace seiche {
+namespace {
+
+Scene column_2d(double width, double height, double r) {
+    Scene s;
+    s.dimension = 2;
+    s.particle_radius = r;
+    s.gravity = {0, -9.81, 0};
+    s.container_min = {0, 0, 0};
+    s.container_max = {width, 2 * height, 0};
+    s.fluid.push_back({{0, 0, 0}, {width, height, 0}, {0, 0, 0}});
+    return s;
+}
+
+template <int D>
+float top(const World<D>& w) {
+    float t = -1e30f;
+    for (const auto& x : w.particles().x) t = std::max(t, x[1]);
+    return t + w.particles().radius;
+}
+
+template <int D>
+void run_until(World<D>& w, double end, double& worst_mean_error, std::size_t& contained) {
+    worst_mean_error = 0;
+    contained = 0;
+    while (w.time() < end - 1e-9) {
+        const StepStats s = w.step(std::min(w.suggested_dt(), end - w.time()));
+        ASSERT_FALSE(s.instability) << "step " << s.step << ": " << s.instability->reason;
+        worst_mean_error = std::max(worst_mean_error, s.density_error_mean);
+        contained += s.contained;
+    }
+}
+
+TEST(Pbf, SingleParticleFallsExactlyAsSymplecticEuler) {
+    // No neighbours: C = 0 under the unilateral constraint, so PBF must not move it.
+    Scene s;
+    s.dimension = 3;
+    s.particle_radius = 0.01;
+    s.container_min = {-0.2, -0.5, -0.2};
+    s.container_max = {0.5, 0.1, 0.2};
+    s.fluid.push_back({{0, 0, 0}, {0.02, 0.02, 0.02}, {0.5, 0, 0}});
+    s.solver.xsph = 0.0;
+    World<3> w(s);
+    ASSERT_EQ(w.particles().size(), 1u);
+    const double dt = 0.001;
+    const int n = 200;
+    for (int k = 0; k < n; ++k) w.step(dt);
+    // Symplectic Euler: y_n = y_0 − g dt² n(n+1)/2, x_n = x_0 + v_x n dt.
+    EXPECT_NEAR(w.particles().x[0].y, 0.01 - 9.81 * dt * dt * n * (n + 1) / 2, 1e-5);
+    EXPECT_NEAR(w.particles().x[0].x, 0.01 + 0.5 * n * dt, 1e-5);
+    EXPECT_NEAR(w.particles().v[0].y, -9.81 * n * dt, 1e-3);  // (x − x_prev)/dt in float
+}
+
+TEST(Pbf, ColumnAtRestKeepsHeightAndDensity2D) {
+    Scene s = column_2d(0.4, 0.4, 0.005);  // 40 x 40 particles
+    World<2> w(s);
+    const float h0 = top(w);
+    double err;
+    std::size_t contained;
+    run_until(w, 2.0, err, contained);
+    EXPECT_NEAR(top(w) / h0, 1.0, 0.02);
+    EXPECT_LT(err, 0.01);
+    EXPECT_LT(w.kinetic_energy() / w.particles().size(), 1e-5);  // at rest: < 1e-5 J per particle
+    EXPECT_EQ(contained, 0u);
+}
+
+TEST(Pbf, ColumnAtRestKeepsHeightAndDensity3D) {
+    Scene s;
+    s.dimension = 3;
+    s.particle_radius = 0.01;
+    s.container_min = {0, 0, 0};
+    s.container_max = {0.2, 0.6, 0.2};
+    s.fluid.push_back({{0, 0, 0}, {0.2, 0.3, 0.2}, {0, 0, 0}});  // 10 x 15 x 10
+    World<3> w(s);
+    const float h0 = top(w);
+    double err;
+    std::size_t contained;
+    run_until(w, 2.0, err, contained);
+    EXPECT_NEAR(top(w) / h0, 1.0, 0.02);
+    EXPECT_LT(err, 0.01);
+    EXPECT_EQ(contained, 0u);
+}
+
+Scene dam_break_2d(double r) {
+    Scene s;
+    s.dimension = 2;
+    s.particle_radius = r;
+    s.container_min = {0, 0, 0};
+    s.container_max = {1.6, 0.8, 0};
+    s.fluid.push_back({{0, 0, 0}, {0.4, 0.6, 0}, {0, 0, 0}});
+    return s;
+}
+
+TEST(Pbf, DamBreak2DStaysInsideAndFinite) {
+    World<2> w(dam_break_2d(0.005));
+    const std::size_t n = w.particles().size();
+    ASSERT_EQ(n, 40u * 60u);
+    double err;
+    std::size_t contained;
+    float max_front = 0;
+    while (w.time() < 1.0 - 1e-9) {
+        const StepStats s = w.step(std::min(w.suggested_dt(), 1.0 - w.time()));
+        ASSERT_FALSE(s.instability) << "step " << s.step << ": " << s.instability->reason;
+        for (const auto& x : w.particles().x) {
+            ASSERT_TRUE(std::isfinite(x.x) && std::isfinite(x.y));
+            ASSERT_TRUE(w.container().contains(x)) << x.x << ", " << x.y;
+        }
+        for (const auto& x : w.particles().x) max_front = std::max(max_front, x.x);
+    }
+    (void)err;
+    (void)contained;
+    EXPECT_EQ(w.particles().size(), n);
+    // The surge reached the far wall (Ritter: front speed 2·sqrt(g·0.6) ≈ 4.9 m/s).
+    EXPECT_GT(max_front, 1.5f);
+}
+
+template <int D>
+std::vector<char> state_bytes(const World<D>& w) {
+    const auto& p = w.particles();
+    std::vector<char> b(p.size() * sizeof(Vec<D>) * 2);
+    std::memcpy(b.data(), p.x.data(), p.size() * sizeof(Vec<D>));
+    std::memcpy(b.data() + p.size() * sizeof(Vec<D>), p.v.data(), p.size() * sizeof(Vec<D>));
+    return b;
+}
+
+template <int D>
+std::vector<char> run_with_threads(const Scene& s, int threads, int steps) {
+    set_thread_count(threads);
+    World<D> w(s);
+    for (int k = 0; k < steps; ++k) w.step(w.suggested_dt());
+    set_thread_count(0);
+    return state_bytes(w);
+}
+
+TEST(Pbf, BitwiseIdenticalForOneAndTwoThreads) {
+    Scene s2 = dam_break_2d(0.01);
+    s2.solver.vorticity = 0.05;
+    s2.solver.pbf.tensile_correction = true;
+    EXPECT_TRUE(run_with_threads<2>(s2, 1, 150) == run_with_threads<2>(s2, 2, 150));
+
+    Scene s3;
+    s3.particle_radius = 0.02;
+    s3.container_min = {0, 0, 0};
+    s3.container_max = {0.8, 0.6, 0.4};
+    s3.fluid.push_back({{0, 0, 0}, {0.3, 0.4, 0.4}, {0, 0, 0}});
+    s3.solver.vorticity = 0.05;
+    EXPECT_TRUE(run_with_threads<3>(s3, 1, 60) == run_with_threads<3>(s3, 2, 60));
+}
+
+TEST(Pbf, CflStepRespectsBounds) {
+    Scene s = dam_break_2d(0.01);
+    World<2> w(s);
+    EXPECT_LE(w.suggested_dt(), s.time.max_dt);
+    for (int k = 0; k < 100; ++k) w.step(w.suggested_dt());
+    float vmax = 0;
+    for (const auto& v : w.particles().v) vmax = std::max(vmax, glm::length(v));
+    ASSERT_GT(vmax, 0.5f);
+    EXPECT_LE(w.suggested_dt(), s.time.cfl * 2 * s.particle_radius / vmax + 1e-9);
+    EXPECT_GE(w.suggested_dt(), s.time.min_dt);
+}
+
+TEST(Pbf, GuardReportsRunawayParticle) {
+    Scene s = dam_break_2d(0.01);
+    s.solver.max_speed = 0.5;  // the falling column exceeds this within a fraction of a second
+    World<2> w(s);
+    std::optional<Instability> bad;
+    for (int k = 0; k < 500 && !bad; ++k) bad = w.step(w.suggested_dt()).instability;
+    ASSERT_TRUE(bad.has_value());
+    EXPECT_NE(bad->reason.find("exceeds"), std::string::npos);
+    EXPECT_LT(bad->particle, w.particles().size());
+}
+
+}  // namespace
+}  // namespace seiche

@@ -46,7 +46,7 @@ struct TimeParams {
     Mode mode = Mode::cfl;
     double dt = 0.001;          //!< s, the step in fixed mode
     double cfl = 0.4;           //!< Courant number on the particle diameter, (0, 1]
-    double max_dt = 0.005;      //!< s, upper bound in CFL mode
+    double max_dt = 0.002;      //!< s, upper bound in CFL mode
     double min_dt = 1.0e-6;     //!< s, lower bound in CFL mode
 };
 

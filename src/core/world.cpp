@@ -89,7 +89,7 @@ World<D>::World(const Scene& scene)
         kernel_);
     std::fill(p_.rho.begin(), p_.rho.end(), rho0);
 
-    b_ = sample_container<D>(container_, WallSampling::for_spacing(d));
+    b_ = sample_container<D>(container_, WallSampling::for_kernel(scene.kernel, d));
     compute_boundary_volumes<D>(b_, kernel_);
     boundary_grid_.build(b_.x, h_);
 
