@@ -1,0 +1,49 @@
+#include "progress.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+
+namespace seiche::app {
+
+std::string format_duration(double s) {
+    if (!std::isfinite(s) || s < 0) return "--:--";
+    const long t = std::lround(s);
+    if (t >= 3600) return fmt::format("{}:{:02}:{:02}", t / 3600, (t / 60) % 60, t % 60);
+    return fmt::format("{}:{:02}", t / 60, t % 60);
+}
+
+Progress::Progress(bool quiet) : quiet_(quiet), tty_(isatty(fileno(stderr)) != 0) {}
+
+std::string Progress::line(const ProgressState& s) const {
+    const double rate = s.wall > 0 ? s.steps / s.wall : 0.0;
+    const double sim_per_wall = s.wall > 0 ? s.time / s.wall : 0.0;
+    const double eta = sim_per_wall > 0 ? (s.end_time - s.time) / sim_per_wall : NAN;
+    return fmt::format("frame {}/{}  t = {:.3f}/{:.3f} s  {:.1f} steps/s  elapsed {}  ETA {}",
+                       s.frame, s.frames_total, s.time, s.end_time, rate, format_duration(s.wall),
+                       format_duration(eta));
+}
+
+void Progress::step(const ProgressState& s) {
+    if (quiet_ || !tty_) return;
+    if (last_draw_ >= 0 && s.wall - last_draw_ < 0.2) return;
+    last_draw_ = s.wall;
+    std::fprintf(stderr, "\r\033[K%s", line(s).c_str());
+    std::fflush(stderr);
+    drawn_ = true;
+}
+
+void Progress::frame(const ProgressState& s) {
+    if (quiet_) return;
+    if (tty_) return step(s);
+    std::fprintf(stderr, "%s\n", line(s).c_str());
+}
+
+void Progress::finish() {
+    if (drawn_) std::fprintf(stderr, "\r\033[K");
+    drawn_ = false;
+}
+
+}  // namespace seiche::app

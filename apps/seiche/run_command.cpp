@@ -1,0 +1,220 @@
+// `seiche run`: load and validate the scene (nothing is written for a bad scene), then simulate,
+// writing frames at the scene's frame rate, stats per step, and a summary.
+#include <fmt/format.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <variant>
+
+#include "commands.hpp"
+#include "progress.hpp"
+#include "seiche/io/scene_loader.hpp"
+#include "seiche/io/writers.hpp"
+#include "seiche/parallel.hpp"
+#include "seiche/world.hpp"
+
+namespace seiche::app {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+void on_interrupt(int) { g_interrupted = true; }
+
+struct Totals {
+    double density_error_mean_sum = 0;
+    double density_error_max = 0;
+    long long iterations = 0;
+    std::size_t contained = 0;
+    long long steps = 0;
+    int frames = 0;
+};
+
+// Output of one run directory: frames, the .pvd series, stats.
+class RunOutput {
+public:
+    RunOutput(const Scene& s, fs::path dir) : scene_(s), dir_(std::move(dir)) {
+        fs::create_directories(dir_ / "frames");
+        // Frames of an earlier run in the same directory would mix with ours.
+        for (const auto& e : fs::directory_iterator(dir_ / "frames")) {
+            const std::string name = e.path().filename().string();
+            if (name.rfind("frame_", 0) == 0) fs::remove(e.path());
+        }
+        io::write_file_atomic(dir_ / "scene.json", [&](std::ostream& out) {
+            out << io::scene_to_json(s).dump(2) << "\n";
+        });
+        if (s.output.stats) stats_.open(dir_ / "stats.csv");
+    }
+
+    template <int D>
+    void frame(const World<D>& w, int index) {
+        const io::FrameData f = io::frame_data(w.particles());
+        const std::string stem = fmt::format("frame_{:06}", index);
+        if (scene_.output.vtk) {
+            io::write_vtp(dir_ / "frames" / (stem + ".vtp"), f);
+            pvd_.push_back({w.time(), "frames/" + stem + ".vtp"});
+            io::write_pvd(dir_ / "particles.pvd", pvd_);
+        }
+        if (scene_.output.ply) io::write_ply(dir_ / "frames" / (stem + ".ply"), f);
+    }
+
+    void stats(const StepStats& s) { stats_.append(s); }
+    void close() { stats_.close(); }
+    const fs::path& dir() const { return dir_; }
+
+private:
+    const Scene& scene_;
+    fs::path dir_;
+    io::StatsWriter stats_;
+    std::vector<io::PvdEntry> pvd_;
+};
+
+// The step that lands on the next frame time without a sliver step (CFL mode only).
+double fit_to_frame(double dt, double remaining) {
+    if (remaining <= dt * (1.0 + 1e-9)) return remaining;
+    if (remaining < 2.0 * dt) return 0.5 * remaining;
+    return dt;
+}
+
+template <int D>
+int simulate(const Scene& scene, RunOutput& out, bool quiet) {
+    using clock = std::chrono::steady_clock;
+    World<D> world(scene);
+    world.refresh_density();
+
+    const double end = scene.time.end_time;
+    const double frame_dt = 1.0 / scene.time.frame_rate;
+    const int frames_total = static_cast<int>(std::floor(end / frame_dt + 1e-9));
+    Totals totals;
+    out.frame(world, 0);
+
+    if (!quiet)
+        std::fprintf(stderr, "seiche: %s, %dD, %zu fluid + %zu boundary particles, %s, %s\n",
+                     scene.name.c_str(), D, world.particles().size(), world.boundary().x.size(),
+                     std::string(kernel_name(scene.kernel)).c_str(), out.dir().c_str());
+
+    Progress progress(quiet);
+    const auto t0 = clock::now();
+    auto wall = [&] { return std::chrono::duration<double>(clock::now() - t0).count(); };
+    int frame = 1;
+    std::optional<std::pair<StepStats, Instability>> failure;
+    std::signal(SIGINT, on_interrupt);
+    std::signal(SIGTERM, on_interrupt);
+
+    while (world.time() < end - 1e-9 * frame_dt && !g_interrupted) {
+        const double next_frame = frame * frame_dt;
+        double dt = world.suggested_dt();
+        if (scene.time.mode == TimeParams::Mode::cfl) dt = fit_to_frame(dt, next_frame - world.time());
+        dt = std::min(dt, end - world.time());
+        const StepStats s = world.step(dt);
+        out.stats(s);
+        totals.steps++;
+        totals.iterations += s.iterations;
+        totals.density_error_mean_sum += s.density_error_mean;
+        totals.density_error_max = std::max(totals.density_error_max, s.density_error_max);
+        totals.contained += s.contained;
+        if (s.instability) {
+            failure = {{s, *s.instability}};
+            break;
+        }
+        ProgressState ps{frame - 1, frames_total, world.time(), end, totals.steps, wall()};
+        if (world.time() >= next_frame - 1e-9 * frame_dt) {
+            out.frame(world, frame);
+            ps.frame = frame;
+            ++frame;
+            progress.frame(ps);
+        } else {
+            progress.step(ps);
+        }
+    }
+    progress.finish();
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+    out.close();
+    totals.frames = frame;
+
+    const double seconds = wall();
+    const double ms_per_step = totals.steps > 0 ? 1e3 * seconds / totals.steps : 0.0;
+    const double mean_err = totals.steps > 0 ? totals.density_error_mean_sum / totals.steps : 0.0;
+    const std::string status = failure ? "unstable" : g_interrupted ? "interrupted" : "done";
+    nlohmann::json summary = {
+        {"status", status},
+        {"fluid_particles", world.particles().size()},
+        {"boundary_particles", world.boundary().x.size()},
+        {"steps", totals.steps},
+        {"simulated_time", world.time()},
+        {"frames", totals.frames},
+        {"wall_time", seconds},
+        {"ms_per_step", ms_per_step},
+        {"threads", thread_count()},
+        {"mean_iterations", totals.steps > 0 ? double(totals.iterations) / totals.steps : 0.0},
+        {"density_error_mean", mean_err},
+        {"density_error_max", totals.density_error_max},
+        {"containment_corrections", totals.contained},
+    };
+    if (failure) {
+        const Instability& b = failure->second;
+        summary["instability"] = {{"step", failure->first.step}, {"time", failure->first.time},
+                                  {"particle", b.particle}, {"reason", b.reason}};
+    }
+    io::write_file_atomic(out.dir() / "summary.json",
+                          [&](std::ostream& o) { o << summary.dump(2) << "\n"; });
+
+    std::printf("%s: %s\n", scene.name.c_str(), status.c_str());
+    std::printf("  particles      %zu fluid, %zu boundary\n", world.particles().size(),
+                world.boundary().x.size());
+    std::printf("  steps          %lld (%.3f s simulated, %d frames, %.2f iterations per step)\n",
+                totals.steps, world.time(), totals.frames,
+                totals.steps > 0 ? double(totals.iterations) / totals.steps : 0.0);
+    std::printf("  wall time      %s, %.2f ms per step, %d threads\n",
+                format_duration(seconds).c_str(), ms_per_step, thread_count());
+    std::printf("  density error  mean %.3f%%, max %.3f%%\n", 100 * mean_err,
+                100 * totals.density_error_max);
+    std::printf("  containment    %zu corrections\n", totals.contained);
+    std::printf("  output         %s (particles.pvd, frames/, stats.csv)\n", out.dir().c_str());
+    if (failure) {
+        const StepStats& s = failure->first;
+        const Instability& b = failure->second;
+        std::fprintf(stderr,
+                     "seiche: unstable at step %lld (t = %.6f s, dt = %.3g s): particle %zu %s; "
+                     "position (%g, %g, %g) m, velocity (%g, %g, %g) m/s. Frames up to t = %.4f s "
+                     "are valid. Try a smaller time.max_dt or more solver.pbf.max_iterations.\n",
+                     static_cast<long long>(s.step), s.time, s.dt, b.particle, b.reason.c_str(),
+                     b.position[0], b.position[1], b.position[2], b.velocity[0], b.velocity[1],
+                     b.velocity[2], (frame - 1) * frame_dt);
+        return 3;
+    }
+    return g_interrupted ? 130 : 0;
+}
+
+}  // namespace
+
+int run_command(const RunOptions& o) {
+    Scene scene;
+    try {
+        std::vector<std::string> overrides = o.overrides;
+        if (o.end_time > 0) overrides.push_back(fmt::format("time.end_time={}", o.end_time));
+        scene = io::load_scene(o.scene, overrides);
+    } catch (const io::SceneError& e) {
+        std::fprintf(stderr, "seiche: %s: %s\n", o.scene.c_str(), e.what());
+        return 2;
+    }
+    set_thread_count(o.threads);
+    const fs::path dir = o.output.empty() ? fs::path(scene.output.directory) : fs::path(o.output);
+    if (!o.output.empty()) scene.output.directory = o.output;
+    try {
+        RunOutput out(scene, dir);
+        return scene.dimension == 2 ? simulate<2>(scene, out, o.quiet)
+                                    : simulate<3>(scene, out, o.quiet);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "seiche: %s\n", e.what());
+        return 1;
+    }
+}
+
+}  // namespace seiche::app

@@ -1,0 +1,20 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace seiche::app {
+
+struct RunOptions {
+    std::string scene;
+    std::string output;  //!< empty: the scene's output.directory
+    std::vector<std::string> overrides;
+    int threads = 0;     //!< 0: all cores
+    double end_time = 0; //!< 0: the scene's
+    bool quiet = false;
+};
+
+// Exit codes: 0 done, 1 I/O or other runtime error, 2 bad scene or usage, 3 unstable.
+int run_command(const RunOptions& o);
+
+}  // namespace seiche::app

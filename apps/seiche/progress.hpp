@@ -1,0 +1,36 @@
+// Progress display: one live line on a terminal, plain lines (one per frame) otherwise.
+#pragma once
+
+#include <chrono>
+#include <string>
+
+namespace seiche::app {
+
+struct ProgressState {
+    int frame = 0;
+    int frames_total = 0;
+    double time = 0;      //!< simulated, s
+    double end_time = 0;  //!< s
+    long long steps = 0;
+    double wall = 0;      //!< s since the start
+};
+
+class Progress {
+public:
+    explicit Progress(bool quiet);
+    // Called every step; draws at most a few times per second on a terminal.
+    void step(const ProgressState& s);
+    // Called when a frame is written; prints a line when not on a terminal.
+    void frame(const ProgressState& s);
+    void finish();
+
+private:
+    std::string line(const ProgressState& s) const;
+    bool quiet_, tty_;
+    double last_draw_ = -1.0;
+    bool drawn_ = false;
+};
+
+std::string format_duration(double seconds);
+
+}  // namespace seiche::app

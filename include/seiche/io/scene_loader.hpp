@@ -1,0 +1,41 @@
+// Scene files: JSON in, a validated Scene out. Every error names the JSON path and what was
+// expected. The format is documented in docs/scene-format.md.
+#pragma once
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "seiche/scene.hpp"
+
+namespace seiche::io {
+
+// A scene that cannot be used: path is the JSON path ("solver.pbf.max_iterations", "fluid[1].min").
+class SceneError : public std::runtime_error {
+public:
+    SceneError(std::string path, const std::string& message)
+        : std::runtime_error(path.empty() ? message : path + ": " + message),
+          path_(std::move(path)) {}
+    const std::string& path() const { return path_; }
+
+private:
+    std::string path_;
+};
+
+// Reads, applies "key=value" overrides (dotted paths, values in JSON syntax or bare strings),
+// and validates. The scene name defaults to the file's stem.
+Scene load_scene(const std::filesystem::path& file, const std::vector<std::string>& overrides = {});
+
+// Validates a parsed document.
+Scene parse_scene(const nlohmann::json& doc, const std::string& name);
+
+// Sets one "a.b[2].c=value" override in a document.
+void apply_override(nlohmann::json& doc, const std::string& assignment);
+
+// The resolved scene, every default filled in; parse_scene(scene_to_json(s)) == s.
+nlohmann::json scene_to_json(const Scene& scene);
+
+}  // namespace seiche::io

@@ -1,0 +1,70 @@
+// Output files. Every file is written to "<name>.part" and renamed when complete, so a reader
+// never sees a half-written file, even if the run is killed.
+#pragma once
+
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "seiche/particle_set.hpp"
+#include "seiche/world.hpp"
+
+namespace seiche::io {
+
+// Writes through `fill` into path.part, then renames to path. Throws std::runtime_error.
+void write_file_atomic(const std::filesystem::path& path,
+                       const std::function<void(std::ostream&)>& fill);
+
+// One frame of particles in 3D form (2D scenes get z = 0), SI units.
+struct FrameData {
+    std::vector<float> position;  //!< x y z per particle, m
+    std::vector<float> velocity;  //!< m/s
+    std::vector<float> density;   //!< kg/m³
+    std::size_t size() const { return density.size(); }
+};
+
+template <int D>
+FrameData frame_data(const ParticleSet<D>& p) {
+    FrameData f;
+    f.position.assign(3 * p.size(), 0.0f);
+    f.velocity.assign(3 * p.size(), 0.0f);
+    f.density.assign(p.rho.begin(), p.rho.end());
+    for (std::size_t i = 0; i < p.size(); ++i)
+        for (int a = 0; a < D; ++a) {
+            f.position[3 * i + a] = p.x[i][a];
+            f.velocity[3 * i + a] = p.v[i][a];
+        }
+    return f;
+}
+
+// VTK XML PolyData with raw appended binary data (ParaView, VisIt, meshio).
+void write_vtp(const std::filesystem::path& path, const FrameData& frame);
+
+// A .pvd collection listing (time, file) pairs, so ParaView opens the whole series.
+struct PvdEntry {
+    double time;
+    std::string file;  //!< relative to the .pvd
+};
+void write_pvd(const std::filesystem::path& path, const std::vector<PvdEntry>& entries);
+
+// Binary little-endian PLY with vertex properties x y z vx vy vz density (Blender, Houdini).
+void write_ply(const std::filesystem::path& path, const FrameData& frame);
+
+// stats.csv, one row per step; written to stats.csv.part and renamed by close().
+class StatsWriter {
+public:
+    static const char* header();
+    void open(const std::filesystem::path& path);
+    void append(const StepStats& s);
+    void close();
+    ~StatsWriter();
+
+private:
+    std::filesystem::path path_;
+    std::FILE* file_ = nullptr;
+};
+
+}  // namespace seiche::io
