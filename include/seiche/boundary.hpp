@@ -38,6 +38,11 @@ Boundary<D> sample_container(const Box<D>& inside, const WallSampling& s);
 template <int D>
 void compute_boundary_volumes(Boundary<D>& b, const AnyKernel<D>& kernel);
 
+// Collision response against the container (Macklin & Müller 2013, Algorithm 1, line 15):
+// particle centres are projected into `inside`, the container shrunk by the particle radius.
+template <int D>
+void collide_with_box(std::span<Vec<D>> x, const Box<D>& inside);
+
 // Projects particles that left the box back to just inside it; returns how many were moved.
 template <int D>
 std::size_t contain(std::span<Vec<D>> x, const Box<D>& box, float margin);

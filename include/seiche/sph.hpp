@@ -22,6 +22,7 @@ struct FluidView {
     std::span<const Vec<D>> bx;
     std::span<const float> bvolume;
     const NeighborList& boundary_nb;
+    Box<D> collision_box;  //!< particle centres are kept inside (the container shrunk by r)
 };
 
 template <int D, class K>

@@ -109,8 +109,10 @@ World<D>::World(const Scene& scene)
 
 template <int D>
 FluidView<D> World<D>::view() const {
-    return {p_.x, p_.mass, static_cast<float>(scene_.rest_density), fluid_nb_, b_.x, b_.volume,
-            boundary_nb_};
+    const Vec<D> r(p_.radius);
+    return {p_.x,     p_.mass,      static_cast<float>(scene_.rest_density),
+            fluid_nb_, b_.x,        b_.volume,
+            boundary_nb_, Box<D>{container_.min + r, container_.max - r}};
 }
 
 template <int D>

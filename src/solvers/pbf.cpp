@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "seiche/boundary.hpp"
 #include "seiche/parallel.hpp"
 
 namespace seiche {
@@ -109,6 +110,7 @@ PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel
                       const FluidView<D>& view, std::span<Vec<D>> x, std::span<float> rho,
                       PbfState<D>& state) {
     PbfResult r;
+    collide_with_box<D>(x, view.collision_box);
     for (;;) {
         compute_lambda<D, K>(p, c, kernel, view, rho, state.lambda);
         density_error_stats(rho, view.rest_density, r.density_error_mean, r.density_error_max);
@@ -117,6 +119,7 @@ PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel
         if (converged || r.iterations >= p.max_iterations) break;
         compute_delta<D, K>(c, kernel, view, state.lambda, state.dx);
         parallel_for(x.size(), [&](std::size_t i) { x[i] += state.dx[i]; });
+        collide_with_box<D>(x, view.collision_box);
         ++r.iterations;
     }
     return r;
