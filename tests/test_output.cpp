@@ -1,0 +1,195 @@
+// Output files: what a run writes can be read back, frame by frame, and nothing is half-written.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "seiche/io/scene_loader.hpp"
+#include "seiche/io/writers.hpp"
+
+namespace seiche {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
+int run_cli(const std::string& args, const fs::path& log) {
+    const std::string cmd = std::string(SEICHE_BINARY) + " " + args + " > " + log.string() + " 2>&1";
+    const int status = std::system(cmd.c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// Reads one Float32 array of a .vtp written with raw appended data, following the format rules
+// (offset attribute, UInt64 byte-count header), not our writer's code.
+std::vector<float> vtp_array(const std::string& file, const std::string& name, std::size_t& n_points) {
+    std::smatch m;
+    std::regex piece(R"re(NumberOfPoints="(\d+)")re");
+    if (!std::regex_search(file, m, piece)) throw std::runtime_error("no NumberOfPoints");
+    n_points = std::stoul(m[1]);
+    std::regex array("Name=\"" + name + R"re(" NumberOfComponents="(\d)" format="appended" offset="(\d+)")re");
+    if (!std::regex_search(file, m, array)) throw std::runtime_error("no array " + name);
+    const std::size_t comps = std::stoul(m[1]), offset = std::stoul(m[2]);
+    const std::size_t start = file.find("<AppendedData encoding=\"raw\">");
+    const std::size_t base = file.find('_', start) + 1;
+    std::uint64_t bytes;
+    std::memcpy(&bytes, file.data() + base + offset, 8);
+    if (bytes != n_points * comps * 4) throw std::runtime_error("size mismatch for " + name);
+    std::vector<float> out(n_points * comps);
+    std::memcpy(out.data(), file.data() + base + offset + 8, bytes);
+    return out;
+}
+
+TEST(Output, VtpPlyAndPvdReadBack) {
+    const fs::path dir = fs::temp_directory_path() / "seiche_test_output_files";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    io::FrameData f;
+    f.position = {0.1f, 0.2f, 0.3f, -1.0f, 2.0f, 0.0f};
+    f.velocity = {1.0f, 0.0f, 0.0f, 0.0f, -2.0f, 0.5f};
+    f.density = {1000.0f, 987.5f};
+    io::write_vtp(dir / "a.vtp", f);
+    io::write_ply(dir / "a.ply", f);
+    io::write_pvd(dir / "s.pvd", {{0.0, "a.vtp"}, {0.5, "b.vtp"}});
+
+    const std::string vtp = slurp(dir / "a.vtp");
+    std::size_t n = 0;
+    EXPECT_EQ(vtp_array(vtp, "Points", n), f.position);
+    EXPECT_EQ(n, 2u);
+    EXPECT_EQ(vtp_array(vtp, "velocity", n), f.velocity);
+    EXPECT_EQ(vtp_array(vtp, "density", n), f.density);
+
+    const std::string ply = slurp(dir / "a.ply");
+    const std::size_t end = ply.find("end_header\n");
+    ASSERT_NE(end, std::string::npos);
+    EXPECT_NE(ply.find("format binary_little_endian 1.0"), std::string::npos);
+    EXPECT_NE(ply.find("element vertex 2\n"), std::string::npos);
+    const std::size_t body = end + std::strlen("end_header\n");
+    ASSERT_EQ(ply.size() - body, 2 * 7 * sizeof(float));
+    float row[7];
+    std::memcpy(row, ply.data() + body + 7 * sizeof(float), sizeof row);
+    EXPECT_EQ(row[0], -1.0f);
+    EXPECT_EQ(row[1], 2.0f);
+    EXPECT_EQ(row[5], 0.5f);
+    EXPECT_EQ(row[6], 987.5f);
+
+    const std::string pvd = slurp(dir / "s.pvd");
+    EXPECT_NE(pvd.find(R"(timestep="0.5" group="" part="0" file="b.vtp")"), std::string::npos);
+    for (const auto& e : fs::directory_iterator(dir))
+        EXPECT_NE(e.path().extension(), ".part") << e.path();
+    fs::remove_all(dir);
+}
+
+TEST(Output, FailedWriteLeavesNoFile) {
+    const fs::path dir = fs::temp_directory_path() / "seiche_test_atomic";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    EXPECT_THROW(io::write_file_atomic(dir / "x.txt",
+                                       [](std::ostream& o) {
+                                           o << "half";
+                                           throw std::runtime_error("interrupted");
+                                       }),
+                 std::runtime_error);
+    EXPECT_TRUE(fs::is_empty(dir));
+    EXPECT_THROW(io::write_file_atomic(dir / "no" / "such" / "dir.txt", [](std::ostream&) {}),
+                 std::runtime_error);
+    fs::remove_all(dir);
+}
+
+TEST(Output, RunWritesFramesStatsAndResolvedScene) {
+    const fs::path dir = fs::temp_directory_path() / "seiche_test_run";
+    fs::remove_all(dir);
+    const std::string scene = std::string(SEICHE_SOURCE_DIR) + "/scenes/dam_break_2d.json";
+    ASSERT_EQ(run_cli("run " + scene + " -o " + dir.string() +
+                          " --end-time 0.2 --set time.frame_rate=20 --set particle_radius=0.01",
+                      dir.string() + ".log"),
+              0)
+        << slurp(dir.string() + ".log");
+    // Frames 0..4 at t = 0, 0.05, ..., 0.2.
+    for (int k = 0; k <= 4; ++k) {
+        char name[64];
+        std::snprintf(name, sizeof name, "frames/frame_%06d", k);
+        EXPECT_TRUE(fs::exists(dir / (std::string(name) + ".vtp"))) << name;
+        EXPECT_TRUE(fs::exists(dir / (std::string(name) + ".ply"))) << name;
+    }
+    EXPECT_FALSE(fs::exists(dir / "frames/frame_000005.vtp"));
+    const std::string pvd = slurp(dir / "particles.pvd");
+    EXPECT_NE(pvd.find(R"(timestep="0.2" group="" part="0" file="frames/frame_000004.vtp")"),
+              std::string::npos)
+        << pvd;
+
+    // Every frame holds all particles with finite, contained positions.
+    const Scene s = io::load_scene(dir / "scene.json");
+    EXPECT_DOUBLE_EQ(s.particle_radius, 0.01);
+    EXPECT_DOUBLE_EQ(s.time.end_time, 0.2);
+    std::size_t n = 0;
+    const auto x = vtp_array(slurp(dir / "frames/frame_000004.vtp"), "Points", n);
+    EXPECT_EQ(n, 20u * 40u);
+    for (std::size_t i = 0; i < n; ++i) {
+        EXPECT_GE(x[3 * i], 0.0f);
+        EXPECT_LE(x[3 * i], 1.6f);
+        EXPECT_GE(x[3 * i + 1], 0.0f);
+    }
+
+    // stats.csv: a header and one row per step, times increasing to the end time.
+    std::istringstream csv(slurp(dir / "stats.csv"));
+    std::string line;
+    std::getline(csv, line);
+    EXPECT_EQ(line, io::StatsWriter::header());
+    double last_t = 0;
+    int rows = 0;
+    while (std::getline(csv, line)) {
+        std::stringstream row(line);
+        std::string step, t;
+        std::getline(row, step, ',');
+        std::getline(row, t, ',');
+        EXPECT_GT(std::stod(t), last_t);
+        last_t = std::stod(t);
+        ++rows;
+    }
+    EXPECT_NEAR(last_t, 0.2, 1e-9);
+    EXPECT_GT(rows, 10);
+    EXPECT_NE(slurp(dir / "summary.json").find("\"status\": \"done\""), std::string::npos);
+    for (const auto& e : fs::recursive_directory_iterator(dir))
+        EXPECT_NE(e.path().extension(), ".part") << e.path();
+    fs::remove_all(dir);
+}
+
+TEST(Output, UnstableRunStopsWithStepAndParticle) {
+    const fs::path dir = fs::temp_directory_path() / "seiche_test_unstable";
+    fs::remove_all(dir);
+    const std::string scene = std::string(SEICHE_SOURCE_DIR) + "/scenes/dam_break_2d.json";
+    // A speed limit the collapsing column must exceed: the guard has to fire.
+    const std::string log = dir.string() + ".log";
+    ASSERT_EQ(run_cli("run " + scene + " -o " + dir.string() +
+                          " --end-time 1 --set particle_radius=0.01 --set solver.max_speed=1.0",
+                      log),
+              3)
+        << slurp(log);
+    const std::string text = slurp(log);
+    EXPECT_TRUE(std::regex_search(text, std::regex(R"(unstable at step \d+ \(t = [0-9.]+ s)")))
+        << text;
+    EXPECT_TRUE(std::regex_search(text, std::regex(R"(particle \d+ speed [0-9.]+ m/s exceeds)")))
+        << text;
+    // The frames written before the failure are complete and listed.
+    const std::string pvd = slurp(dir / "particles.pvd");
+    EXPECT_NE(pvd.find("frames/frame_000000.vtp"), std::string::npos);
+    std::size_t n = 0;
+    const auto x0 = vtp_array(slurp(dir / "frames/frame_000000.vtp"), "Points", n);
+    EXPECT_EQ(n, 20u * 40u);
+    EXPECT_EQ(x0.size(), 3 * n);
+    EXPECT_NE(slurp(dir / "summary.json").find("\"status\": \"unstable\""), std::string::npos);
+    EXPECT_TRUE(fs::exists(dir / "stats.csv"));
+    fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace seiche

@@ -1,0 +1,186 @@
+// Scene files: valid scenes load with defaults; bad ones are refused with the JSON path and what
+// was expected; the CLI exits with 2 and writes nothing.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "seiche/io/scene_loader.hpp"
+
+namespace seiche {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+json minimal_2d() {
+    return json::parse(R"({
+        "dimension": 2,
+        "particle_radius": 0.01,
+        "container": {"min": [0, 0], "max": [1, 1]},
+        "fluid": [{"min": [0, 0], "max": [0.3, 0.5]}]
+    })");
+}
+
+TEST(Scene, MinimalSceneGetsDefaults) {
+    const Scene s = io::parse_scene(minimal_2d(), "mini");
+    EXPECT_EQ(s.dimension, 2);
+    EXPECT_EQ(s.name, "mini");
+    EXPECT_EQ(s.kernel, KernelType::cubic_spline);
+    EXPECT_DOUBLE_EQ(s.gravity[1], -9.81);
+    EXPECT_EQ(s.output.directory, "out/mini");
+    EXPECT_EQ(s.solver.pbf.max_iterations, PbfParams{}.max_iterations);
+    ASSERT_EQ(s.fluid.size(), 1u);
+    EXPECT_DOUBLE_EQ(s.fluid[0].max[1], 0.5);
+}
+
+TEST(Scene, ResolvedSceneRoundTrips) {
+    json j = minimal_2d();
+    j["solver"] = {{"pbf", {{"max_iterations", 7}, {"unilateral", false}}}, {"vorticity", 0.2}};
+    j["time"] = {{"dt_mode", "fixed"}, {"dt", 0.0005}};
+    const Scene a = io::parse_scene(j, "rt");
+    const json resolved = io::scene_to_json(a);
+    const Scene b = io::parse_scene(resolved, "other");
+    EXPECT_EQ(io::scene_to_json(b), resolved);
+    EXPECT_EQ(b.solver.pbf.max_iterations, 7);
+    EXPECT_FALSE(b.solver.pbf.unilateral);
+    EXPECT_EQ(b.time.mode, TimeParams::Mode::fixed);
+}
+
+TEST(Scene, OverridesUseDottedPaths) {
+    json j = minimal_2d();
+    io::apply_override(j, "solver.pbf.max_iterations=6");
+    io::apply_override(j, "fluid[0].velocity=[1.5, 0]");
+    io::apply_override(j, "kernel=poly6_spiky");
+    const Scene s = io::parse_scene(j, "o");
+    EXPECT_EQ(s.solver.pbf.max_iterations, 6);
+    EXPECT_DOUBLE_EQ(s.fluid[0].velocity[0], 1.5);
+    EXPECT_EQ(s.kernel, KernelType::poly6_spiky);
+    EXPECT_THROW(io::apply_override(j, "fluid[3].min=[0,0]"), io::SceneError);
+    EXPECT_THROW(io::apply_override(j, "novalue"), io::SceneError);
+}
+
+struct BadCase {
+    const char* what;
+    const char* set;       // override applied to the minimal scene (key=value), or "" for erase
+    const char* erase;     // top-level key to erase
+    const char* path;      // expected JSON path in the error
+    const char* message;   // expected fragment of the message
+};
+
+class BadScene : public ::testing::TestWithParam<BadCase> {};
+
+TEST_P(BadScene, IsRefusedWithPathAndExpectation) {
+    const BadCase& c = GetParam();
+    json j = minimal_2d();
+    if (*c.set) io::apply_override(j, c.set);
+    if (*c.erase) j.erase(c.erase);
+    try {
+        io::parse_scene(j, "bad");
+        FAIL() << c.what << ": accepted";
+    } catch (const io::SceneError& e) {
+        EXPECT_EQ(e.path(), c.path) << c.what << ": " << e.what();
+        EXPECT_NE(std::string(e.what()).find(c.message), std::string::npos)
+            << c.what << ": " << e.what();
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Scene, BadScene,
+    ::testing::Values(
+        BadCase{"typo in a key", "particle_radus=0.01", "", "particle_radus",
+                "did you mean \"particle_radius\""},
+        BadCase{"unknown nested key", "solver.pbf.iterations=3", "", "solver.pbf.iterations",
+                "unknown key"},
+        BadCase{"wrong type", "particle_radius=\"small\"", "", "particle_radius",
+                "expected a number in (0, 10], got a string"},
+        BadCase{"negative size", "particle_radius=-0.01", "", "particle_radius",
+                "expected a number in (0, 10]"},
+        BadCase{"missing container", "", "container", "container", "missing"},
+        BadCase{"missing fluid", "", "fluid", "fluid", "missing"},
+        BadCase{"fluid outside the container", "fluid[0].max=[1.5, 0.5]", "", "fluid[0]",
+                "outside the container on axis x"},
+        BadCase{"inverted box", "container.max=[1, -1]", "", "container",
+                "max must be greater than min on axis y"},
+        BadCase{"vector of the wrong length", "gravity=[0, -9.81, 0]", "", "gravity",
+                "expected an array of 2 numbers"},
+        BadCase{"non-integer iterations", "solver.pbf.max_iterations=2.5", "",
+                "solver.pbf.max_iterations", "expected an integer in [1, 1000]"},
+        BadCase{"unknown solver", "solver.type=sph", "", "solver.type",
+                "expected one of \"pbf\""},
+        BadCase{"unknown kernel", "kernel=gaussian", "", "kernel",
+                "expected one of \"cubic_spline\", \"poly6_spiky\""},
+        BadCase{"min above max iterations", "solver.pbf.min_iterations=50", "",
+                "solver.pbf.min_iterations", "must not exceed max_iterations"},
+        BadCase{"impossible dimension", "dimension=4", "", "dimension",
+                "expected an integer in [2, 3]"},
+        BadCase{"fluid thinner than a particle", "fluid[0].max=[0.005, 0.5]", "", "fluid[0]",
+                "thinner than one particle diameter"},
+        BadCase{"boolean expected", "output.vtk=1", "", "output.vtk", "expected true or false"},
+        BadCase{"zero frame rate", "time.frame_rate=0", "", "time.frame_rate",
+                "expected a number in (0, 10000]"},
+        BadCase{"absurd particle count", "particle_radius=0.00001", "", "fluid",
+                "more than this build supports"}));
+
+// ---- the command line ----
+
+int run_cli(const std::string& args, const fs::path& log) {
+    const std::string cmd = std::string(SEICHE_BINARY) + " " + args + " > " + log.string() + " 2>&1";
+    const int status = std::system(cmd.c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
+TEST(SceneCli, BadScenesExitWithTwoAndWriteNothing) {
+    const fs::path dir = fs::temp_directory_path() / "seiche_test_bad_scene";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const fs::path out = dir / "out";
+
+    std::ofstream(dir / "typo.json") << R"({"dimension": 2, "particle_radius": 0.01,
+        "container": {"min": [0, 0], "max": [1, 1]},
+        "fluid": [{"min": [0, 0], "max": [0.3, 0.5], "velocty": [1, 0]}]})";
+    EXPECT_EQ(run_cli("run " + (dir / "typo.json").string() + " -o " + out.string(), dir / "log"), 2);
+    EXPECT_NE(slurp(dir / "log").find("fluid[0].velocty: unknown key (did you mean \"velocity\"?)"),
+              std::string::npos)
+        << slurp(dir / "log");
+    EXPECT_FALSE(fs::exists(out));
+
+    std::ofstream(dir / "broken.json") << R"({"dimension": 2, )";
+    EXPECT_EQ(run_cli("run " + (dir / "broken.json").string() + " -o " + out.string(), dir / "log"), 2);
+    EXPECT_NE(slurp(dir / "log").find("not valid JSON"), std::string::npos) << slurp(dir / "log");
+
+    EXPECT_EQ(run_cli("run " + (dir / "missing.json").string() + " -o " + out.string(), dir / "log"), 2);
+    EXPECT_NE(slurp(dir / "log").find("cannot read scene file"), std::string::npos);
+
+    // A bad --set is a bad scene too.
+    EXPECT_EQ(run_cli("run " + std::string(SEICHE_SOURCE_DIR) +
+                          "/scenes/dam_break_2d.json --set solver.pbf.max_iterations=0 -o " +
+                          out.string(),
+                      dir / "log"),
+              2);
+    EXPECT_NE(slurp(dir / "log").find("solver.pbf.max_iterations: expected an integer in [1, 1000], got"),
+              std::string::npos)
+        << slurp(dir / "log");
+    EXPECT_FALSE(fs::exists(out));
+
+    EXPECT_EQ(run_cli("run --threads 0 x.json", dir / "log"), 2);
+    EXPECT_EQ(run_cli("run --help", dir / "log"), 0);
+    EXPECT_NE(slurp(dir / "log").find("--set"), std::string::npos);
+    fs::remove_all(dir);
+}
+
+TEST(SceneCli, ShippedScenesAreValid) {
+    for (const char* name : {"dam_break_2d", "dam_break_3d", "double_dam_break_3d"}) {
+        const Scene s = io::load_scene(fs::path(SEICHE_SOURCE_DIR) / "scenes" / (std::string(name) + ".json"));
+        EXPECT_EQ(s.name, name);
+    }
+}
+
+}  // namespace
+}  // namespace seiche
