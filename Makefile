@@ -20,7 +20,7 @@ run: build
 	$(BUILD_DIR)/seiche run $(SCENE)
 
 test: build
-	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS) --timeout 600
+	ctest --test-dir $(BUILD_DIR) --output-on-failure --timeout 600
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp')

@@ -2,6 +2,7 @@
 // was expected; the CLI exits with 2 and writes nothing.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -69,6 +70,8 @@ struct BadCase {
     const char* message;   // expected fragment of the message
 };
 
+void PrintTo(const BadCase& c, std::ostream* os) { *os << c.what; }
+
 class BadScene : public ::testing::TestWithParam<BadCase> {};
 
 TEST_P(BadScene, IsRefusedWithPathAndExpectation) {
@@ -121,7 +124,12 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"zero frame rate", "time.frame_rate=0", "", "time.frame_rate",
                 "expected a number in (0, 10000]"},
         BadCase{"absurd particle count", "particle_radius=0.00001", "", "fluid",
-                "more than this build supports"}));
+                "more than this build supports"}),
+    [](const ::testing::TestParamInfo<BadCase>& info) {
+        std::string name;
+        for (const char* c = info.param.what; *c; ++c) name += std::isalnum(*c) ? *c : '_';
+        return name;
+    });
 
 // ---- the command line ----
 

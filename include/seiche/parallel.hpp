@@ -10,10 +10,14 @@ namespace seiche {
 void set_thread_count(int threads);
 int thread_count();
 
+// Below this many iterations a loop runs on the calling thread: waking the team costs more than
+// the work, and oversubscribed machines (two test processes on two cores) stall on it.
+inline constexpr long long parallel_threshold = 1024;
+
 template <class Fn>
 void parallel_for(std::size_t n, Fn&& fn) {
     const long long count = static_cast<long long>(n);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (count >= parallel_threshold)
     for (long long i = 0; i < count; ++i) fn(static_cast<std::size_t>(i));
 }
 
