@@ -1,5 +1,6 @@
 // Vorticity confinement — Fedkiw, Stam & Jensen 2001, eq. (11); Macklin & Müller 2013,
 // eqs. (15)–(16). In 2D the vorticity is the scalar ω_z and N × ω = ω (N_y, −N_x).
+#include <algorithm>
 #include <cmath>
 
 #include "seiche/forces.hpp"
@@ -35,6 +36,7 @@ void vorticity_confinement(const FluidView<D>& f, const K& kernel, float epsilon
         omega[i] = w;
     });
     // η = ∇|ω| by the difference formula; the update of v_i reads only ω, so it is in place.
+    const float inv_h = 1.0f / kernel.support();
     parallel_for(n, [&](std::size_t i) {
         const float wi = magnitude(omega[i]);
         Vec<D> eta(0.0f);
@@ -43,8 +45,12 @@ void vorticity_confinement(const FluidView<D>& f, const K& kernel, float epsilon
             eta += (f.mass / rho[j] * (magnitude(omega[j]) - wi)) *
                    kernel.grad_W(r, glm::length(r));
         }
-        const float len = glm::length(eta);
-        if (len <= 1.0e-12f) return;
+        // N = η/|η| only where |ω| really varies: where |η| is below 0.1·|ω|/h its direction is
+        // SPH noise (a solid-body rotation has uniform ω and would get a full-size random push),
+        // so N is scaled down in proportion there.
+        const float floor = 0.1f * wi * inv_h;
+        const float len = std::max(glm::length(eta), floor);
+        if (len <= 0.0f) return;
         v[i] += (dt * epsilon) * confinement(eta / len, omega[i]);
     });
 }
