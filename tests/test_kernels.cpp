@@ -59,8 +59,12 @@ void check_all_kernels() {
     }
 }
 
-TEST(Kernels, PartitionOfUnityAndZeroGradient2D) { check_all_kernels<2>(); }
-TEST(Kernels, PartitionOfUnityAndZeroGradient3D) { check_all_kernels<3>(); }
+TEST(Kernels, PartitionOfUnityAndZeroGradient2D) {
+    check_all_kernels<2>();
+}
+TEST(Kernels, PartitionOfUnityAndZeroGradient3D) {
+    check_all_kernels<3>();
+}
 
 template <int D, class K>
 void check_support(const K& k) {

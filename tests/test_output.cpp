@@ -23,19 +23,22 @@ std::string slurp(const fs::path& p) {
 }
 
 int run_cli(const std::string& args, const fs::path& log) {
-    const std::string cmd = std::string(SEICHE_BINARY) + " " + args + " > " + log.string() + " 2>&1";
+    const std::string cmd =
+        std::string(SEICHE_BINARY) + " " + args + " > " + log.string() + " 2>&1";
     const int status = std::system(cmd.c_str());
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 // Reads one Float32 array of a .vtp written with raw appended data, following the format rules
 // (offset attribute, UInt64 byte-count header), not our writer's code.
-std::vector<float> vtp_array(const std::string& file, const std::string& name, std::size_t& n_points) {
+std::vector<float> vtp_array(const std::string& file, const std::string& name,
+                             std::size_t& n_points) {
     std::smatch m;
     std::regex piece(R"re(NumberOfPoints="(\d+)")re");
     if (!std::regex_search(file, m, piece)) throw std::runtime_error("no NumberOfPoints");
     n_points = std::stoul(m[1]);
-    std::regex array("Name=\"" + name + R"re(" NumberOfComponents="(\d)" format="appended" offset="(\d+)")re");
+    std::regex array("Name=\"" + name +
+                     R"re(" NumberOfComponents="(\d)" format="appended" offset="(\d+)")re");
     if (!std::regex_search(file, m, array)) throw std::runtime_error("no array " + name);
     const std::size_t comps = std::stoul(m[1]), offset = std::stoul(m[2]);
     const std::size_t start = file.find("<AppendedData encoding=\"raw\">");

@@ -64,13 +64,15 @@ TEST(Scene, OverridesUseDottedPaths) {
 
 struct BadCase {
     const char* what;
-    const char* set;       // override applied to the minimal scene (key=value), or "" for erase
-    const char* erase;     // top-level key to erase
-    const char* path;      // expected JSON path in the error
-    const char* message;   // expected fragment of the message
+    const char* set;      // override applied to the minimal scene (key=value), or "" for erase
+    const char* erase;    // top-level key to erase
+    const char* path;     // expected JSON path in the error
+    const char* message;  // expected fragment of the message
 };
 
-void PrintTo(const BadCase& c, std::ostream* os) { *os << c.what; }
+void PrintTo(const BadCase& c, std::ostream* os) {
+    *os << c.what;
+}
 
 class BadScene : public ::testing::TestWithParam<BadCase> {};
 
@@ -110,8 +112,7 @@ INSTANTIATE_TEST_SUITE_P(
                 "expected an array of 2 numbers"},
         BadCase{"non-integer iterations", "solver.pbf.max_iterations=2.5", "",
                 "solver.pbf.max_iterations", "expected an integer in [1, 1000]"},
-        BadCase{"unknown solver", "solver.type=sph", "", "solver.type",
-                "expected one of \"pbf\""},
+        BadCase{"unknown solver", "solver.type=sph", "", "solver.type", "expected one of \"pbf\""},
         BadCase{"unknown kernel", "kernel=gaussian", "", "kernel",
                 "expected one of \"cubic_spline\", \"poly6_spiky\""},
         BadCase{"min above max iterations", "solver.pbf.min_iterations=50", "",
@@ -134,7 +135,8 @@ INSTANTIATE_TEST_SUITE_P(
 // ---- the command line ----
 
 int run_cli(const std::string& args, const fs::path& log) {
-    const std::string cmd = std::string(SEICHE_BINARY) + " " + args + " > " + log.string() + " 2>&1";
+    const std::string cmd =
+        std::string(SEICHE_BINARY) + " " + args + " > " + log.string() + " 2>&1";
     const int status = std::system(cmd.c_str());
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
@@ -153,17 +155,20 @@ TEST(SceneCli, BadScenesExitWithTwoAndWriteNothing) {
     std::ofstream(dir / "typo.json") << R"({"dimension": 2, "particle_radius": 0.01,
         "container": {"min": [0, 0], "max": [1, 1]},
         "fluid": [{"min": [0, 0], "max": [0.3, 0.5], "velocty": [1, 0]}]})";
-    EXPECT_EQ(run_cli("run " + (dir / "typo.json").string() + " -o " + out.string(), dir / "log"), 2);
+    EXPECT_EQ(run_cli("run " + (dir / "typo.json").string() + " -o " + out.string(), dir / "log"),
+              2);
     EXPECT_NE(slurp(dir / "log").find("fluid[0].velocty: unknown key (did you mean \"velocity\"?)"),
               std::string::npos)
         << slurp(dir / "log");
     EXPECT_FALSE(fs::exists(out));
 
     std::ofstream(dir / "broken.json") << R"({"dimension": 2, )";
-    EXPECT_EQ(run_cli("run " + (dir / "broken.json").string() + " -o " + out.string(), dir / "log"), 2);
+    EXPECT_EQ(run_cli("run " + (dir / "broken.json").string() + " -o " + out.string(), dir / "log"),
+              2);
     EXPECT_NE(slurp(dir / "log").find("not valid JSON"), std::string::npos) << slurp(dir / "log");
 
-    EXPECT_EQ(run_cli("run " + (dir / "missing.json").string() + " -o " + out.string(), dir / "log"), 2);
+    EXPECT_EQ(
+        run_cli("run " + (dir / "missing.json").string() + " -o " + out.string(), dir / "log"), 2);
     EXPECT_NE(slurp(dir / "log").find("cannot read scene file"), std::string::npos);
 
     // A bad --set is a bad scene too.
@@ -172,8 +177,9 @@ TEST(SceneCli, BadScenesExitWithTwoAndWriteNothing) {
                           out.string(),
                       dir / "log"),
               2);
-    EXPECT_NE(slurp(dir / "log").find("solver.pbf.max_iterations: expected an integer in [1, 1000], got"),
-              std::string::npos)
+    EXPECT_NE(
+        slurp(dir / "log").find("solver.pbf.max_iterations: expected an integer in [1, 1000], got"),
+        std::string::npos)
         << slurp(dir / "log");
     EXPECT_FALSE(fs::exists(out));
 
@@ -185,7 +191,8 @@ TEST(SceneCli, BadScenesExitWithTwoAndWriteNothing) {
 
 TEST(SceneCli, ShippedScenesAreValid) {
     for (const char* name : {"dam_break_2d", "dam_break_3d", "double_dam_break_3d"}) {
-        const Scene s = io::load_scene(fs::path(SEICHE_SOURCE_DIR) / "scenes" / (std::string(name) + ".json"));
+        const Scene s =
+            io::load_scene(fs::path(SEICHE_SOURCE_DIR) / "scenes" / (std::string(name) + ".json"));
         EXPECT_EQ(s.name, name);
     }
 }

@@ -9,8 +9,8 @@ struct RunOptions {
     std::string scene;
     std::string output;  //!< empty: the scene's output.directory
     std::vector<std::string> overrides;
-    int threads = 0;     //!< 0: all cores
-    double end_time = 0; //!< 0: the scene's
+    int threads = 0;      //!< 0: all cores
+    double end_time = 0;  //!< 0: the scene's
     bool quiet = false;
 };
 

@@ -11,7 +11,8 @@ int main(int argc, char** argv) {
     seiche::app::RunOptions run;
     CLI::App* cmd = app.add_subcommand("run", "Run a scene and write frames and statistics");
     cmd->add_option("scene", run.scene, "Scene file (JSON, see docs/scene-format.md)")->required();
-    cmd->add_option("-o,--output", run.output, "Output directory (default: the scene's output.directory)");
+    cmd->add_option("-o,--output", run.output,
+                    "Output directory (default: the scene's output.directory)");
     cmd->add_option("--set", run.overrides,
                     "Override a scene value, e.g. --set solver.pbf.max_iterations=6 (repeatable)")
         ->take_all()

@@ -12,11 +12,11 @@ struct ProgressState {
     double time = 0;      //!< simulated, s
     double end_time = 0;  //!< s
     long long steps = 0;
-    double wall = 0;      //!< s since the start
+    double wall = 0;  //!< s since the start
 };
 
 class Progress {
-public:
+  public:
     explicit Progress(bool quiet);
     // Called every step; draws at most a few times per second on a terminal.
     void step(const ProgressState& s);
@@ -24,7 +24,7 @@ public:
     void frame(const ProgressState& s);
     void finish();
 
-private:
+  private:
     std::string line(const ProgressState& s) const;
     bool quiet_, tty_;
     double last_draw_ = -1.0;

@@ -24,7 +24,9 @@ namespace fs = std::filesystem;
 namespace {
 
 std::atomic<bool> g_interrupted{false};
-void on_interrupt(int) { g_interrupted = true; }
+void on_interrupt(int) {
+    g_interrupted = true;
+}
 
 struct Totals {
     double density_error_mean_sum = 0;
@@ -37,7 +39,7 @@ struct Totals {
 
 // Output of one run directory: frames, the .pvd series, stats.
 class RunOutput {
-public:
+  public:
     RunOutput(const Scene& s, fs::path dir) : scene_(s), dir_(std::move(dir)) {
         fs::create_directories(dir_ / "frames");
         // Frames of an earlier run in the same directory would mix with ours.
@@ -67,7 +69,7 @@ public:
     void close() { stats_.close(); }
     const fs::path& dir() const { return dir_; }
 
-private:
+  private:
     const Scene& scene_;
     fs::path dir_;
     io::StatsWriter stats_;
@@ -109,7 +111,8 @@ int simulate(const Scene& scene, RunOutput& out, bool quiet) {
     while (world.time() < end - 1e-9 * frame_dt && !g_interrupted) {
         const double next_frame = frame * frame_dt;
         double dt = world.suggested_dt();
-        if (scene.time.mode == TimeParams::Mode::cfl) dt = fit_to_frame(dt, next_frame - world.time());
+        if (scene.time.mode == TimeParams::Mode::cfl)
+            dt = fit_to_frame(dt, next_frame - world.time());
         dt = std::min(dt, end - world.time());
         const StepStats s = world.step(dt);
         out.stats(s);
@@ -159,8 +162,10 @@ int simulate(const Scene& scene, RunOutput& out, bool quiet) {
     };
     if (failure) {
         const Instability& b = failure->second;
-        summary["instability"] = {{"step", failure->first.step}, {"time", failure->first.time},
-                                  {"particle", b.particle}, {"reason", b.reason}};
+        summary["instability"] = {{"step", failure->first.step},
+                                  {"time", failure->first.time},
+                                  {"particle", b.particle},
+                                  {"reason", b.reason}};
     }
     io::write_file_atomic(out.dir() / "summary.json",
                           [&](std::ostream& o) { o << summary.dump(2) << "\n"; });

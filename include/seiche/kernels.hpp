@@ -18,7 +18,7 @@ enum class KernelType { cubic_spline, poly6_spiky };
 // Units: h in m; W in 1/m^D; grad W in 1/m^(D+1).
 template <int D>
 class CubicSpline {
-public:
+  public:
     explicit CubicSpline(float h) : h_(h), inv_h_(1.0f / h) {
         constexpr double pi = std::numbers::pi;
         const double norm = D == 3 ? 8.0 / pi : 40.0 / (7.0 * pi);
@@ -45,13 +45,13 @@ public:
         return (l_ * dwdq / r) * r_ij;
     }
 
-private:
+  private:
     float h_, inv_h_, k_, l_;
 };
 
 template <int D>
 class Poly6Spiky {
-public:
+  public:
     explicit Poly6Spiky(float h) : h_(h), h2_(h * h) {
         constexpr double pi = std::numbers::pi;
         const double hd = h;
@@ -81,7 +81,7 @@ public:
         return (-3.0f * spiky_ * a * a / r) * r_ij;
     }
 
-private:
+  private:
     float h_, h2_, poly6_, spiky_;
 };
 

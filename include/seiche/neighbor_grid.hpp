@@ -34,7 +34,7 @@ struct NeighborList {
 
 template <int D>
 class NeighborGrid {
-public:
+  public:
     using Cell = std::array<std::int32_t, D>;
 
     // Sorts the points into cells of size h (widened by 1e-5 relative, so float rounding in the
@@ -48,7 +48,7 @@ public:
     template <class Fn>
     void for_each_neighbor(const Vec<D>& p, Fn&& fn) const;
 
-private:
+  private:
     Cell cell_of(const Vec<D>& p) const;
     std::uint32_t bucket_of(const Cell& c) const;
 
@@ -71,8 +71,8 @@ void build_neighbor_list(const NeighborGrid<D>& grid, std::span<const Vec<D>> qu
 
 // O(n·m) oracle for tests.
 template <int D>
-NeighborList brute_force_neighbors(std::span<const Vec<D>> queries,
-                                   std::span<const Vec<D>> points, float h, bool exclude_self);
+NeighborList brute_force_neighbors(std::span<const Vec<D>> queries, std::span<const Vec<D>> points,
+                                   float h, bool exclude_self);
 
 // ---- inline implementation of the query ----
 

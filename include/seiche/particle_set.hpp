@@ -28,8 +28,8 @@ struct ParticleSet {
 // Static boundary particles (Akinci et al. 2012) and the grid that finds them. Built once.
 template <int D>
 struct Boundary {
-    std::vector<Vec<D>> x;       //!< m
-    std::vector<float> volume;   //!< V_k = 1 / Σ_l W_kl, m^D; ψ_k = ρ0 V_k
+    std::vector<Vec<D>> x;      //!< m
+    std::vector<float> volume;  //!< V_k = 1 / Σ_l W_kl, m^D; ψ_k = ρ0 V_k
 };
 
 }  // namespace seiche

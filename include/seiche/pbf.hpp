@@ -26,12 +26,12 @@ struct PbfConstants {
     float epsilon;       //!< relaxation ε added to S'_i, 1/m²
     float s_corr_scale;  //!< k / S'_rest, m² (0 when the tensile correction is off)
     float s_corr_n;
-    float s_corr_w_dq;   //!< W(|Δq|), 1/m^D
+    float s_corr_w_dq;  //!< W(|Δq|), 1/m^D
 };
 
 struct PbfResult {
-    int iterations = 0;              //!< position corrections applied
-    double density_error_mean = 0;   //!< after the last correction
+    int iterations = 0;             //!< position corrections applied
+    double density_error_mean = 0;  //!< after the last correction
     double density_error_max = 0;
 };
 
@@ -47,7 +47,6 @@ PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel
                       PbfState<D>& state);
 
 // Mean and max of max(0, ρ/ρ0 − 1), summed in a fixed order.
-void density_error_stats(std::span<const float> rho, float rest_density, double& mean,
-                         double& max);
+void density_error_stats(std::span<const float> rho, float rest_density, double& mean, double& max);
 
 }  // namespace seiche

@@ -21,51 +21,51 @@ struct FluidBlock {
 
 // Macklin & Müller 2013 with the boundary terms and unilateral option of seed 000.
 struct PbfParams {
-    int min_iterations = 2;           //!< [1, max_iterations]
-    int max_iterations = 20;          //!< [1, 1000]
-    double density_tolerance = 0.002; //!< mean density error to stop at, (0, 1)
-    double relaxation = 0.01;         //!< ε as a fraction of S at rest (CFM), [0, 10]
-    bool unilateral = true;           //!< clamp C to C ≥ 0 (seed 000 eq. 10)
-    bool tensile_correction = false;  //!< s_corr of Macklin & Müller eq. (13)
-    double s_corr_k = 0.1;            //!< strength, [0, 1]
-    double s_corr_n = 4.0;            //!< exponent, [1, 8]
-    double s_corr_dq = 0.2;           //!< |Δq| as a fraction of h, (0, 1)
+    int min_iterations = 2;            //!< [1, max_iterations]
+    int max_iterations = 20;           //!< [1, 1000]
+    double density_tolerance = 0.002;  //!< mean density error to stop at, (0, 1)
+    double relaxation = 0.01;          //!< ε as a fraction of S at rest (CFM), [0, 10]
+    bool unilateral = true;            //!< clamp C to C ≥ 0 (seed 000 eq. 10)
+    bool tensile_correction = false;   //!< s_corr of Macklin & Müller eq. (13)
+    double s_corr_k = 0.1;             //!< strength, [0, 1]
+    double s_corr_n = 4.0;             //!< exponent, [1, 8]
+    double s_corr_dq = 0.2;            //!< |Δq| as a fraction of h, (0, 1)
 };
 
 struct SolverParams {
     PbfParams pbf;
-    double xsph = 0.01;        //!< XSPH viscosity c, dimensionless, [0, 1]
-    double vorticity = 0.0;    //!< vorticity confinement ε, m/s, [0, inf)
-    double max_speed = 0.0;    //!< runaway speed for the stability guard, m/s; 0 = automatic
+    double xsph = 0.01;      //!< XSPH viscosity c, dimensionless, [0, 1]
+    double vorticity = 0.0;  //!< vorticity confinement ε, m/s, [0, inf)
+    double max_speed = 0.0;  //!< runaway speed for the stability guard, m/s; 0 = automatic
 };
 
 struct TimeParams {
     enum class Mode { cfl, fixed };
-    double end_time = 2.0;      //!< s, (0, 1e6]
-    double frame_rate = 30.0;   //!< frames per simulated second, (0, 1e4]
+    double end_time = 2.0;     //!< s, (0, 1e6]
+    double frame_rate = 30.0;  //!< frames per simulated second, (0, 1e4]
     Mode mode = Mode::cfl;
-    double dt = 0.001;          //!< s, the step in fixed mode
-    double cfl = 0.4;           //!< Courant number on the particle diameter, (0, 1]
-    double max_dt = 0.002;      //!< s, upper bound in CFL mode
-    double min_dt = 1.0e-6;     //!< s, lower bound in CFL mode
+    double dt = 0.001;       //!< s, the step in fixed mode
+    double cfl = 0.4;        //!< Courant number on the particle diameter, (0, 1]
+    double max_dt = 0.002;   //!< s, upper bound in CFL mode
+    double min_dt = 1.0e-6;  //!< s, lower bound in CFL mode
 };
 
 struct OutputParams {
-    std::string directory;      //!< default: out/<scene file name>
-    bool vtk = true;            //!< .vtp per frame and a .pvd series
-    bool ply = true;            //!< binary .ply per frame
-    bool stats = true;          //!< stats.csv, one row per step
+    std::string directory;  //!< default: out/<scene file name>
+    bool vtk = true;        //!< .vtp per frame and a .pvd series
+    bool ply = true;        //!< binary .ply per frame
+    bool stats = true;      //!< stats.csv, one row per step
 };
 
 struct Scene {
     std::string name = "scene";
     int dimension = 3;
-    double particle_radius = 0.025;   //!< m; rest spacing is 2r
+    double particle_radius = 0.025;  //!< m; rest spacing is 2r
     KernelType kernel = KernelType::cubic_spline;
-    double support_factor = 4.0;      //!< support radius h = factor · r, [2.5, 8]
-    double rest_density = 1000.0;     //!< kg/m³
-    Vec3d gravity{0.0, -9.81, 0.0};   //!< m/s²
-    Vec3d container_min{0, 0, 0};     //!< m, the inside of the closed container
+    double support_factor = 4.0;     //!< support radius h = factor · r, [2.5, 8]
+    double rest_density = 1000.0;    //!< kg/m³
+    Vec3d gravity{0.0, -9.81, 0.0};  //!< m/s²
+    Vec3d container_min{0, 0, 0};    //!< m, the inside of the closed container
     Vec3d container_max{1, 1, 1};
     std::vector<FluidBlock> fluid;
     SolverParams solver;

@@ -48,8 +48,8 @@ inline float density_error(float rho, float rest_density) {
 }
 
 struct LatticeSums {
-    double w = 0.0;       //!< Σ_j W(x_j) over a full lattice, self included, 1/m^D
-    double grad2 = 0.0;   //!< Σ_j |∇W(x_j)|², 1/m^(2D+2)
+    double w = 0.0;      //!< Σ_j W(x_j) over a full lattice, self included, 1/m^D
+    double grad2 = 0.0;  //!< Σ_j |∇W(x_j)|², 1/m^(2D+2)
 };
 
 // Sums over a regular lattice of the given spacing around a particle at a lattice site.

@@ -26,21 +26,21 @@ struct Instability {
 };
 
 struct StepStats {
-    std::int64_t step = 0;         //!< 1 for the first step
-    double time = 0;               //!< s, at the end of the step
-    double dt = 0;                 //!< s
-    int iterations = 0;            //!< solver iterations
-    double density_error_mean = 0; //!< mean of max(0, ρ/ρ0 − 1)
+    std::int64_t step = 0;          //!< 1 for the first step
+    double time = 0;                //!< s, at the end of the step
+    double dt = 0;                  //!< s
+    int iterations = 0;             //!< solver iterations
+    double density_error_mean = 0;  //!< mean of max(0, ρ/ρ0 − 1)
     double density_error_max = 0;
-    double kinetic_energy = 0;     //!< J (J/m in 2D)
-    double potential_energy = 0;   //!< J, −Σ m g·x
-    std::size_t contained = 0;     //!< particles put back by the last-resort containment
+    double kinetic_energy = 0;    //!< J (J/m in 2D)
+    double potential_energy = 0;  //!< J, −Σ m g·x
+    std::size_t contained = 0;    //!< particles put back by the last-resort containment
     std::optional<Instability> instability;
 };
 
 template <int D>
 class World {
-public:
+  public:
     explicit World(const Scene& scene);
 
     // The next step size: the fixed dt, or the CFL bound in [min_dt, max_dt].
@@ -59,7 +59,7 @@ public:
     double kinetic_energy() const;
     std::size_t total_contained() const { return total_contained_; }
 
-private:
+  private:
     template <class K>
     StepStats step_with(const K& kernel, double dt);
     FluidView<D> view() const;

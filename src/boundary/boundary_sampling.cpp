@@ -61,9 +61,8 @@ void compute_boundary_volumes(Boundary<D>& b, const AnyKernel<D>& kernel) {
             grid.build(b.x, k.support());
             parallel_for(b.x.size(), [&](std::size_t i) {
                 float sum = 0.0f;
-                grid.for_each_neighbor(b.x[i], [&](std::uint32_t j) {
-                    sum += k.W(glm::length(b.x[i] - b.x[j]));
-                });
+                grid.for_each_neighbor(
+                    b.x[i], [&](std::uint32_t j) { sum += k.W(glm::length(b.x[i] - b.x[j])); });
                 b.volume[i] = 1.0f / sum;  // sum ≥ W(0) > 0: the particle itself
             });
         },

@@ -110,9 +110,8 @@ World<D>::World(const Scene& scene)
 template <int D>
 FluidView<D> World<D>::view() const {
     const Vec<D> r(p_.radius);
-    return {p_.x,     p_.mass,      static_cast<float>(scene_.rest_density),
-            fluid_nb_, b_.x,        b_.volume,
-            boundary_nb_, Box<D>{container_.min + r, container_.max - r}};
+    return {p_.x,      p_.mass,      static_cast<float>(scene_.rest_density),       fluid_nb_, b_.x,
+            b_.volume, boundary_nb_, Box<D>{container_.min + r, container_.max - r}};
 }
 
 template <int D>
@@ -169,7 +168,8 @@ StepStats World<D>::step_with(const K& kernel, double dt_d) {
 
     // 3. Density constraint iterations.
     const FluidView<D> f = view();
-    const PbfResult r = pbf_project<D>(scene_.solver.pbf, pbf_constants_, kernel, f, p_.x, p_.rho, pbf_);
+    const PbfResult r =
+        pbf_project<D>(scene_.solver.pbf, pbf_constants_, kernel, f, p_.x, p_.rho, pbf_);
     s.iterations = r.iterations;
     s.density_error_mean = r.density_error_mean;
     s.density_error_max = r.density_error_max;
@@ -187,8 +187,8 @@ StepStats World<D>::step_with(const K& kernel, double dt_d) {
         p_.v.swap(v_scratch_);
     }
     if (scene_.solver.vorticity > 0.0)
-        vorticity_confinement<D>(f, kernel, static_cast<float>(scene_.solver.vorticity), dt,
-                                 p_.rho, p_.v, omega_);
+        vorticity_confinement<D>(f, kernel, static_cast<float>(scene_.solver.vorticity), dt, p_.rho,
+                                 p_.v, omega_);
 
     time_ += dt_d;
     ++steps_;

@@ -10,14 +10,26 @@ namespace seiche {
 namespace {
 
 // The curl contribution of one neighbour: V_j (v_i − v_j) × ∇_i W_ij.
-inline Vec<3> curl_term(const Vec<3>& dv, const Vec<3>& g) { return glm::cross(dv, g); }
-inline float curl_term(const Vec<2>& dv, const Vec<2>& g) { return dv.x * g.y - dv.y * g.x; }
+inline Vec<3> curl_term(const Vec<3>& dv, const Vec<3>& g) {
+    return glm::cross(dv, g);
+}
+inline float curl_term(const Vec<2>& dv, const Vec<2>& g) {
+    return dv.x * g.y - dv.y * g.x;
+}
 
-inline float magnitude(const Vec<3>& w) { return glm::length(w); }
-inline float magnitude(float w) { return std::abs(w); }
+inline float magnitude(const Vec<3>& w) {
+    return glm::length(w);
+}
+inline float magnitude(float w) {
+    return std::abs(w);
+}
 
-inline Vec<3> confinement(const Vec<3>& n, const Vec<3>& w) { return glm::cross(n, w); }
-inline Vec<2> confinement(const Vec<2>& n, float w) { return w * Vec<2>(n.y, -n.x); }
+inline Vec<3> confinement(const Vec<3>& n, const Vec<3>& w) {
+    return glm::cross(n, w);
+}
+inline Vec<2> confinement(const Vec<2>& n, float w) {
+    return w * Vec<2>(n.y, -n.x);
+}
 
 }  // namespace
 
@@ -42,8 +54,8 @@ void vorticity_confinement(const FluidView<D>& f, const K& kernel, float epsilon
         Vec<D> eta(0.0f);
         for (std::uint32_t j : f.fluid_nb.of(i)) {
             const Vec<D> r = f.x[i] - f.x[j];
-            eta += (f.mass / rho[j] * (magnitude(omega[j]) - wi)) *
-                   kernel.grad_W(r, glm::length(r));
+            eta +=
+                (f.mass / rho[j] * (magnitude(omega[j]) - wi)) * kernel.grad_W(r, glm::length(r));
         }
         // N = η/|η| only where |ω| really varies: where |η| is below 0.1·|ω|/h its direction is
         // SPH noise (a solid-body rotation has uniform ω and would get a full-size random push),

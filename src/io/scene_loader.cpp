@@ -21,12 +21,18 @@ namespace {
 
 std::string type_name(const json& j) {
     switch (j.type()) {
-        case json::value_t::null: return "null";
-        case json::value_t::boolean: return "a boolean";
-        case json::value_t::string: return "a string";
-        case json::value_t::array: return "an array";
-        case json::value_t::object: return "an object";
-        default: return "a number";
+        case json::value_t::null:
+            return "null";
+        case json::value_t::boolean:
+            return "a boolean";
+        case json::value_t::string:
+            return "a string";
+        case json::value_t::array:
+            return "an array";
+        case json::value_t::object:
+            return "an object";
+        default:
+            return "a number";
     }
 }
 
@@ -59,16 +65,21 @@ struct Range {
             if (std::isinf(v)) return std::string(v > 0 ? "inf" : "-inf");
             return fmt::format("{}", v);
         };
-        return fmt::format("{}{}, {}{}", lo_open ? "(" : "[", num(lo), num(hi), hi_open ? ")" : "]");
+        return fmt::format("{}{}, {}{}", lo_open ? "(" : "[", num(lo), num(hi),
+                           hi_open ? ")" : "]");
     }
 };
 constexpr double inf = std::numeric_limits<double>::infinity();
-Range positive(double hi = inf) { return {0, hi, true, hi == inf}; }
-Range closed(double lo, double hi) { return {lo, hi}; }
+Range positive(double hi = inf) {
+    return {0, hi, true, hi == inf};
+}
+Range closed(double lo, double hi) {
+    return {lo, hi};
+}
 
 // Reads one JSON object, remembering which keys were used; finish() refuses the rest.
 class ObjectReader {
-public:
+  public:
     ObjectReader(const json& j, std::string path) : j_(j), path_(std::move(path)) {
         if (!j.is_object()) throw SceneError(path_or_root(), "expected an object, got " + shown(j));
     }
@@ -99,18 +110,22 @@ public:
     int integer(const std::string& key, int def, Range range) {
         if (!has(key)) return def;
         const json& v = get(key);
-        if (!v.is_number_integer() && !(v.is_number_float() && std::floor(v.get<double>()) == v.get<double>()))
-            throw SceneError(child(key), "expected an integer in " + range.text() + ", got " + shown(v));
+        if (!v.is_number_integer() &&
+            !(v.is_number_float() && std::floor(v.get<double>()) == v.get<double>()))
+            throw SceneError(child(key),
+                             "expected an integer in " + range.text() + ", got " + shown(v));
         const double d = v.get<double>();
         if (!range.contains(d))
-            throw SceneError(child(key), "expected an integer in " + range.text() + ", got " + shown(v));
+            throw SceneError(child(key),
+                             "expected an integer in " + range.text() + ", got " + shown(v));
         return static_cast<int>(d);
     }
 
     bool boolean(const std::string& key, bool def) {
         if (!has(key)) return def;
         const json& v = get(key);
-        if (!v.is_boolean()) throw SceneError(child(key), "expected true or false, got " + shown(v));
+        if (!v.is_boolean())
+            throw SceneError(child(key), "expected true or false, got " + shown(v));
         return v.get<bool>();
     }
 
@@ -150,7 +165,8 @@ public:
             std::string valid;
             for (const auto& k : known_) valid += (valid.empty() ? "" : ", ") + k;
             throw SceneError(child(it.key()),
-                             "unknown key" + (best.empty() ? "" : " (did you mean \"" + best + "\"?)") +
+                             "unknown key" +
+                                 (best.empty() ? "" : " (did you mean \"" + best + "\"?)") +
                                  "; valid keys here: " + valid);
         }
     }
@@ -166,15 +182,16 @@ public:
 
     static Vec3d vector_value(const json& v, const std::string& path, int dim, Range range) {
         if (!v.is_array() || v.size() != std::size_t(dim))
-            throw SceneError(path, fmt::format("expected an array of {} numbers (the scene is {}D), got {}",
-                                               dim, dim, shown(v)));
+            throw SceneError(
+                path, fmt::format("expected an array of {} numbers (the scene is {}D), got {}", dim,
+                                  dim, shown(v)));
         Vec3d out{0, 0, 0};
         for (int a = 0; a < dim; ++a)
             out[a] = number_value(v[a], fmt::format("{}[{}]", path, a), range);
         return out;
     }
 
-private:
+  private:
     std::string path_or_root() const { return path_.empty() ? "(top level)" : path_; }
     const json& j_;
     std::string path_;
@@ -184,8 +201,9 @@ private:
 void check_box(const Vec3d& lo, const Vec3d& hi, int dim, const std::string& path) {
     for (int a = 0; a < dim; ++a)
         if (!(hi[a] > lo[a]))
-            throw SceneError(path, fmt::format("max must be greater than min on axis {} (min {}, max {})",
-                                               "xyz"[a], lo[a], hi[a]));
+            throw SceneError(path,
+                             fmt::format("max must be greater than min on axis {} (min {}, max {})",
+                                         "xyz"[a], lo[a], hi[a]));
 }
 
 }  // namespace
@@ -198,9 +216,10 @@ Scene parse_scene(const json& doc, const std::string& name) {
     s.dimension = top.integer("dimension", 3, closed(2, 3));
     const int dim = s.dimension;
     s.particle_radius = top.number("particle_radius", s.particle_radius, positive(10.0));
-    s.kernel = top.choice("kernel", "cubic_spline", {"cubic_spline", "poly6_spiky"}) == "poly6_spiky"
-                   ? KernelType::poly6_spiky
-                   : KernelType::cubic_spline;
+    s.kernel =
+        top.choice("kernel", "cubic_spline", {"cubic_spline", "poly6_spiky"}) == "poly6_spiky"
+            ? KernelType::poly6_spiky
+            : KernelType::cubic_spline;
     s.support_factor = top.number("support_factor", s.support_factor, closed(3.0, 8.0));
     s.rest_density = top.number("rest_density", s.rest_density, positive(1.0e5));
     s.gravity = top.vector("gravity", dim, Vec3d{0, -9.81, 0}, closed(-1000, 1000));
@@ -216,15 +235,18 @@ Scene parse_scene(const json& doc, const std::string& name) {
         check_box(s.container_min, s.container_max, dim, "container");
         for (int a = 0; a < dim; ++a)
             if (s.container_max[a] - s.container_min[a] < 4.0 * s.particle_radius)
-                throw SceneError("container", fmt::format("the container is narrower than two particle "
-                                                          "diameters on axis {}", "xyz"[a]));
+                throw SceneError("container",
+                                 fmt::format("the container is narrower than two particle "
+                                             "diameters on axis {}",
+                                             "xyz"[a]));
     }
 
     top.require("fluid", "an array of fluid blocks");
     {
         const json& arr = top.get("fluid");
         if (!arr.is_array() || arr.empty())
-            throw SceneError("fluid", "expected a non-empty array of fluid blocks, got " + shown(arr));
+            throw SceneError("fluid",
+                             "expected a non-empty array of fluid blocks, got " + shown(arr));
         for (std::size_t i = 0; i < arr.size(); ++i) {
             const std::string path = fmt::format("fluid[{}]", i);
             ObjectReader b(arr[i], path);
@@ -237,11 +259,13 @@ Scene parse_scene(const json& doc, const std::string& name) {
             b.finish();
             check_box(blk.min, blk.max, dim, path);
             for (int a = 0; a < dim; ++a) {
-                if (blk.min[a] < s.container_min[a] - 1e-9 || blk.max[a] > s.container_max[a] + 1e-9)
-                    throw SceneError(path, fmt::format("the block is outside the container on axis {} "
-                                                       "(block [{}, {}], container [{}, {}])",
-                                                       "xyz"[a], blk.min[a], blk.max[a],
-                                                       s.container_min[a], s.container_max[a]));
+                if (blk.min[a] < s.container_min[a] - 1e-9 ||
+                    blk.max[a] > s.container_max[a] + 1e-9)
+                    throw SceneError(
+                        path, fmt::format("the block is outside the container on axis {} "
+                                          "(block [{}, {}], container [{}, {}])",
+                                          "xyz"[a], blk.min[a], blk.max[a], s.container_min[a],
+                                          s.container_max[a]));
                 if (blk.max[a] - blk.min[a] < 2.0 * s.particle_radius * (1 - 1e-6))
                     throw SceneError(path, fmt::format("the block is thinner than one particle "
                                                        "diameter ({} m) on axis {}",
@@ -263,7 +287,8 @@ Scene parse_scene(const json& doc, const std::string& name) {
                 throw SceneError("solver.pbf.min_iterations",
                                  fmt::format("must not exceed max_iterations ({}), got {}",
                                              q.max_iterations, q.min_iterations));
-            q.density_tolerance = p.number("density_tolerance", q.density_tolerance, {0, 1, true, true});
+            q.density_tolerance =
+                p.number("density_tolerance", q.density_tolerance, {0, 1, true, true});
             q.relaxation = p.number("relaxation", q.relaxation, closed(0, 10));
             q.unilateral = p.boolean("unilateral", q.unilateral);
             q.tensile_correction = p.boolean("tensile_correction", q.tensile_correction);
@@ -309,17 +334,21 @@ Scene parse_scene(const json& doc, const std::string& name) {
     // Impossible sizes: refuse before allocating anything.
     const std::size_t n = count_fluid_particles(s);
     if (n > 200'000'000)
-        throw SceneError("fluid", fmt::format("{} particles is more than this build supports (2e8)", n));
+        throw SceneError("fluid",
+                         fmt::format("{} particles is more than this build supports (2e8)", n));
     // Two wall layers at spacing d over the container's surface.
     const double d = 2.0 * s.particle_radius;
-    const double ex = s.container_max[0] - s.container_min[0], ey = s.container_max[1] - s.container_min[1];
+    const double ex = s.container_max[0] - s.container_min[0],
+                 ey = s.container_max[1] - s.container_min[1];
     const double ez = dim == 3 ? s.container_max[2] - s.container_min[2] : 0.0;
-    const double wall_particles = dim == 3 ? 4.0 * (ex * ey + ey * ez + ex * ez) / (d * d)
-                                           : 4.0 * (ex + ey) / d;
+    const double wall_particles =
+        dim == 3 ? 4.0 * (ex * ey + ey * ez + ex * ez) / (d * d) : 4.0 * (ex + ey) / d;
     if (wall_particles > 2.0e8)
-        throw SceneError("container", fmt::format("the container needs about {:.3g} boundary particles "
-                                                  "at particle_radius {} m; make it smaller or the "
-                                                  "particles larger", wall_particles, s.particle_radius));
+        throw SceneError("container",
+                         fmt::format("the container needs about {:.3g} boundary particles "
+                                     "at particle_radius {} m; make it smaller or the "
+                                     "particles larger",
+                                     wall_particles, s.particle_radius));
     return s;
 }
 
@@ -417,7 +446,8 @@ json scene_to_json(const Scene& s) {
     j["container"] = {{"min", vec(s.container_min)}, {"max", vec(s.container_max)}};
     j["fluid"] = json::array();
     for (const auto& b : s.fluid)
-        j["fluid"].push_back({{"min", vec(b.min)}, {"max", vec(b.max)}, {"velocity", vec(b.velocity)}});
+        j["fluid"].push_back(
+            {{"min", vec(b.min)}, {"max", vec(b.max)}, {"velocity", vec(b.velocity)}});
     const PbfParams& p = s.solver.pbf;
     j["solver"] = {{"type", "pbf"},
                    {"pbf",
@@ -434,11 +464,17 @@ json scene_to_json(const Scene& s) {
                    {"vorticity", s.solver.vorticity},
                    {"max_speed", s.solver.max_speed}};
     const TimeParams& t = s.time;
-    j["time"] = {{"end_time", t.end_time}, {"frame_rate", t.frame_rate},
+    j["time"] = {{"end_time", t.end_time},
+                 {"frame_rate", t.frame_rate},
                  {"dt_mode", t.mode == TimeParams::Mode::fixed ? "fixed" : "cfl"},
-                 {"dt", t.dt}, {"cfl", t.cfl}, {"max_dt", t.max_dt}, {"min_dt", t.min_dt}};
-    j["output"] = {{"directory", s.output.directory}, {"vtk", s.output.vtk},
-                   {"ply", s.output.ply}, {"stats", s.output.stats}};
+                 {"dt", t.dt},
+                 {"cfl", t.cfl},
+                 {"max_dt", t.max_dt},
+                 {"min_dt", t.min_dt}};
+    j["output"] = {{"directory", s.output.directory},
+                   {"vtk", s.output.vtk},
+                   {"ply", s.output.ply},
+                   {"stats", s.output.stats}};
     return j;
 }
 

@@ -22,9 +22,8 @@ void StatsWriter::open(const std::filesystem::path& path) {
 void StatsWriter::append(const StepStats& s) {
     if (!file_) return;
     std::fprintf(file_, "%lld,%.9g,%.9g,%d,%.6g,%.6g,%.9g,%.9g,%zu\n",
-                 static_cast<long long>(s.step), s.time, s.dt, s.iterations,
-                 s.density_error_mean, s.density_error_max, s.kinetic_energy, s.potential_energy,
-                 s.contained);
+                 static_cast<long long>(s.step), s.time, s.dt, s.iterations, s.density_error_mean,
+                 s.density_error_max, s.kinetic_energy, s.potential_energy, s.contained);
 }
 
 void StatsWriter::close() {

@@ -24,7 +24,8 @@ void write_vtp(const std::filesystem::path& path, const FrameData& f) {
     const std::uint64_t n = f.size();
     // Each particle is one vertex cell: connectivity i, offsets i+1.
     std::vector<std::int64_t> connectivity(n), offsets(n);
-    for (std::uint64_t i = 0; i < n; ++i) connectivity[i] = std::int64_t(i), offsets[i] = std::int64_t(i + 1);
+    for (std::uint64_t i = 0; i < n; ++i)
+        connectivity[i] = std::int64_t(i), offsets[i] = std::int64_t(i + 1);
     const Array point_data[] = {
         {"velocity", 3, f.velocity.data(), n * 3 * sizeof(float), "Float32"},
         {"density", 1, f.density.data(), n * sizeof(float), "Float32"},
@@ -39,8 +40,8 @@ void write_vtp(const std::filesystem::path& path, const FrameData& f) {
         std::uint64_t offset = 0;
         auto tag = [&](const Array& a) {
             out << "        <DataArray type=\"" << a.type << "\" Name=\"" << a.name
-                << "\" NumberOfComponents=\"" << a.components
-                << "\" format=\"appended\" offset=\"" << offset << "\"/>\n";
+                << "\" NumberOfComponents=\"" << a.components << "\" format=\"appended\" offset=\""
+                << offset << "\"/>\n";
             offset += sizeof(std::uint64_t) + a.bytes;
         };
         out << "<?xml version=\"1.0\"?>\n"

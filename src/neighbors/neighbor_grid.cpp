@@ -26,7 +26,8 @@ void NeighborGrid<D>::build(std::span<const Vec<D>> points, float h) {
     for (const auto& p : points)
         for (int a = 0; a < D; ++a)
             if ((double(p[a]) - double(origin_[a])) * inv_cell_ > 2.0e9)
-                throw std::domain_error("neighbour grid: particles spread over more than 2e9 cells");
+                throw std::domain_error(
+                    "neighbour grid: particles spread over more than 2e9 cells");
 
     const std::uint32_t buckets = std::bit_ceil(std::max<std::size_t>(2 * n, 16));
     bucket_mask_ = buckets - 1;
@@ -79,8 +80,8 @@ void build_neighbor_list(const NeighborGrid<D>& grid, std::span<const Vec<D>> qu
 }
 
 template <int D>
-NeighborList brute_force_neighbors(std::span<const Vec<D>> queries,
-                                   std::span<const Vec<D>> points, float h, bool exclude_self) {
+NeighborList brute_force_neighbors(std::span<const Vec<D>> queries, std::span<const Vec<D>> points,
+                                   float h, bool exclude_self) {
     NeighborList out;
     out.offset.push_back(0);
     for (std::size_t i = 0; i < queries.size(); ++i) {

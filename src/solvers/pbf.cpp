@@ -125,12 +125,12 @@ PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel
     return r;
 }
 
-#define SEICHE_INSTANTIATE_PBF(D, K)                                                        \
-    template PbfConstants pbf_constants<D, K<D>>(const PbfParams&, const K<D>&, float, float, \
-                                                 float);                                     \
-    template PbfResult pbf_project<D, K<D>>(const PbfParams&, const PbfConstants&,           \
-                                            const K<D>&, const FluidView<D>&,                \
-                                            std::span<Vec<D>>, std::span<float>, PbfState<D>&);
+#define SEICHE_INSTANTIATE_PBF(D, K)                                                            \
+    template PbfConstants pbf_constants<D, K<D>>(const PbfParams&, const K<D>&, float, float,   \
+                                                 float);                                        \
+    template PbfResult pbf_project<D, K<D>>(const PbfParams&, const PbfConstants&, const K<D>&, \
+                                            const FluidView<D>&, std::span<Vec<D>>,             \
+                                            std::span<float>, PbfState<D>&);
 SEICHE_INSTANTIATE_PBF(2, CubicSpline)
 SEICHE_INSTANTIATE_PBF(3, CubicSpline)
 SEICHE_INSTANTIATE_PBF(2, Poly6Spiky)

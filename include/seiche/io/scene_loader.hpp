@@ -15,13 +15,13 @@ namespace seiche::io {
 
 // A scene that cannot be used: path is the JSON path ("solver.pbf.max_iterations", "fluid[1].min").
 class SceneError : public std::runtime_error {
-public:
+  public:
     SceneError(std::string path, const std::string& message)
         : std::runtime_error(path.empty() ? message : path + ": " + message),
           path_(std::move(path)) {}
     const std::string& path() const { return path_; }
 
-private:
+  private:
     std::string path_;
 };
 

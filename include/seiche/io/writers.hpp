@@ -55,14 +55,14 @@ void write_ply(const std::filesystem::path& path, const FrameData& frame);
 
 // stats.csv, one row per step; written to stats.csv.part and renamed by close().
 class StatsWriter {
-public:
+  public:
     static const char* header();
     void open(const std::filesystem::path& path);
     void append(const StepStats& s);
     void close();
     ~StatsWriter();
 
-private:
+  private:
     std::filesystem::path path_;
     std::FILE* file_ = nullptr;
 };
