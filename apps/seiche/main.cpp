@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
                     "Override a scene value, e.g. --set solver.pbf.max_iterations=6 (repeatable)")
         ->take_all()
         ->allow_extra_args(false);
+    cmd->add_option("--solver", run.solver, "Solver: pbf, wcsph or ddr (overrides solver.type)");
     cmd->add_option("--threads", run.threads, "Threads (default: all cores)")
         ->check(CLI::Range(1, 1024));
     cmd->add_option("--end-time", run.end_time, "Simulated end time in s (overrides time.end_time)")

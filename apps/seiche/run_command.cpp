@@ -96,8 +96,9 @@ int simulate(const Scene& scene, RunOutput& out, bool quiet) {
     out.frame(world, 0);
 
     if (!quiet)
-        std::fprintf(stderr, "seiche: %s, %dD, %zu fluid + %zu boundary particles, %s, %s\n",
-                     scene.name.c_str(), D, world.particles().size(), world.boundary().x.size(),
+        std::fprintf(stderr, "seiche: %s, %dD, %s, %zu fluid + %zu boundary particles, %s, %s\n",
+                     scene.name.c_str(), D, std::string(solver_name(scene.solver.type)).c_str(),
+                     world.particles().size(), world.boundary().x.size(),
                      std::string(kernel_name(scene.kernel)).c_str(), out.dir().c_str());
 
     Progress progress(quiet);
@@ -147,6 +148,7 @@ int simulate(const Scene& scene, RunOutput& out, bool quiet) {
     const std::string status = failure ? "unstable" : g_interrupted ? "interrupted" : "done";
     nlohmann::json summary = {
         {"status", status},
+        {"solver", std::string(solver_name(scene.solver.type))},
         {"fluid_particles", world.particles().size()},
         {"boundary_particles", world.boundary().x.size()},
         {"steps", totals.steps},
@@ -170,7 +172,8 @@ int simulate(const Scene& scene, RunOutput& out, bool quiet) {
     io::write_file_atomic(out.dir() / "summary.json",
                           [&](std::ostream& o) { o << summary.dump(2) << "\n"; });
 
-    std::printf("%s: %s\n", scene.name.c_str(), status.c_str());
+    std::printf("%s (%s): %s\n", scene.name.c_str(), std::string(solver_name(scene.solver.type)).c_str(),
+                status.c_str());
     std::printf("  particles      %zu fluid, %zu boundary\n", world.particles().size(),
                 world.boundary().x.size());
     std::printf("  steps          %lld (%.3f s simulated, %d frames, %.2f iterations per step)\n",
@@ -204,6 +207,7 @@ int run_command(const RunOptions& o) {
     try {
         std::vector<std::string> overrides = o.overrides;
         if (o.end_time > 0) overrides.push_back(fmt::format("time.end_time={}", o.end_time));
+        if (!o.solver.empty()) overrides.push_back("solver.type=\"" + o.solver + "\"");
         scene = io::load_scene(o.scene, overrides);
     } catch (const io::SceneError& e) {
         std::fprintf(stderr, "seiche: %s: %s\n", o.scene.c_str(), e.what());

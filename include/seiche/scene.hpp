@@ -5,6 +5,7 @@
 
 #include <array>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "seiche/kernels.hpp"
@@ -32,8 +33,35 @@ struct PbfParams {
     double s_corr_dq = 0.2;            //!< |Δq| as a fraction of h, (0, 1)
 };
 
+// Weakly compressible SPH: Becker & Teschner 2007.
+struct WcsphParams {
+    enum class Eos { tait, linear };
+    double speed_of_sound = 0.0;  //!< c, m/s; 0 = automatic, 10·sqrt(2|g|H) of the fluid height H
+    Eos eos = Eos::tait;          //!< tait: p = B((ρ/ρ0)^γ − 1), B = ρ0c²/γ; linear: p = c²(ρ − ρ0)
+    double gamma = 7.0;           //!< Tait exponent γ, [1, 10]
+    bool clamp_pressure = true;   //!< p ≥ 0: no attraction from under-pressure (seed 000)
+    double viscosity = 0.05;      //!< Monaghan 1992 artificial viscosity α, dimensionless, [0, 10]
+};
+
+// Double density relaxation: Clavet, Beaudoin & Poulin 2005.
+struct DdrParams {
+    double speed_of_sound = 0.0;  //!< sets the stiffness k = c²; m/s; 0 = automatic as WCSPH
+    double near_stiffness = 0.5;  //!< k_near / k, [0, 10]
+    double linear_viscosity = 0.0;     //!< σ, 1/s, [0, inf)
+    double quadratic_viscosity = 0.0;  //!< β, 1/m, [0, inf); 0 = automatic 0.1/(2r)
+};
+
+enum class SolverType { pbf, wcsph, ddr };
+
+inline std::string_view solver_name(SolverType t) {
+    return t == SolverType::wcsph ? "wcsph" : t == SolverType::ddr ? "ddr" : "pbf";
+}
+
 struct SolverParams {
+    SolverType type = SolverType::pbf;
     PbfParams pbf;
+    WcsphParams wcsph;
+    DdrParams ddr;
     double xsph = 0.01;      //!< XSPH viscosity c, dimensionless, [0, 1]
     double vorticity = 0.0;  //!< vorticity confinement ε, m/s, [0, inf)
     double max_speed = 0.0;  //!< runaway speed for the stability guard, m/s; 0 = automatic

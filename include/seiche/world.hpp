@@ -8,12 +8,14 @@
 #include <vector>
 
 #include "seiche/boundary.hpp"
+#include "seiche/double_density_relaxation.hpp"
 #include "seiche/forces.hpp"
 #include "seiche/kernels.hpp"
 #include "seiche/neighbor_grid.hpp"
 #include "seiche/particle_set.hpp"
 #include "seiche/pbf.hpp"
 #include "seiche/scene.hpp"
+#include "seiche/wcsph.hpp"
 
 namespace seiche {
 
@@ -59,9 +61,27 @@ class World {
     double kinetic_energy() const;
     std::size_t total_contained() const { return total_contained_; }
 
+    float speed_of_sound() const { return speed_of_sound_; }
+
   private:
+    // One step of each solver, written as its paper's algorithm.
     template <class K>
-    StepStats step_with(const K& kernel, double dt);
+    void step_pbf(const K& kernel, float dt, StepStats& s);
+    template <class K>
+    void step_wcsph(const K& kernel, float dt, StepStats& s);
+    template <class K>
+    void step_ddr(const K& kernel, float dt, StepStats& s);
+
+    // Stages shared by all solvers.
+    void predict_positions(float dt);  // x_prev = x; x += dt·v
+    void find_neighbors();
+    void contain_and_update_velocities(float dt, StepStats& s);  // v = (x − x_prev)/dt
+    template <class K>
+    void smooth_velocities(const K& kernel, float dt);  // XSPH, vorticity confinement
+    template <class K>
+    void measure_density(const K& kernel, StepStats& s);
+    void finish_step(double dt, StepStats& s);
+
     FluidView<D> view() const;
     std::optional<Instability> check_stability() const;
 
@@ -74,8 +94,13 @@ class World {
     Boundary<D> b_;
     NeighborGrid<D> fluid_grid_, boundary_grid_;
     NeighborList fluid_nb_, boundary_nb_;
+    float speed_of_sound_ = 0;  // WCSPH and DDR, m/s
     PbfConstants pbf_constants_{};
     PbfState<D> pbf_;
+    WcsphConstants wcsph_constants_{};
+    WcsphState<D> wcsph_;
+    DdrConstants ddr_constants_{};
+    DdrState<D> ddr_;
     std::vector<Vec<D>> v_scratch_;
     std::vector<Vorticity<D>> omega_;
     float max_speed_ = 0;

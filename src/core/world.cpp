@@ -87,6 +87,25 @@ World<D>::World(const Scene& scene)
             pbf_constants_ = pbf_constants<D>(scene.solver.pbf, k, p_.mass, rho0, d);
         },
         kernel_);
+
+    // Speed of sound for the explicit solvers: ten times the largest speed expected, the free-fall
+    // speed over the fluid's height (Becker & Teschner 2007, sec. 4; Monaghan 1994).
+    float fluid_height = 0.0f;
+    const Vec<D> down = glm::length(gravity_) > 0 ? glm::normalize(gravity_) : Vec<D>(0.0f);
+    for (const auto& blk : scene.fluid) {
+        float hgt = 0.0f;
+        for (int a = 0; a < D; ++a) hgt += std::abs(down[a]) * float(blk.max[a] - blk.min[a]);
+        fluid_height = std::max(fluid_height, hgt);
+    }
+    const float v_expected = std::max(
+        {std::sqrt(2.0f * glm::length(gravity_) * fluid_height), max_initial_speed, 0.1f});
+    const double c_wanted = scene.solver.type == SolverType::ddr ? scene.solver.ddr.speed_of_sound
+                                                                 : scene.solver.wcsph.speed_of_sound;
+    speed_of_sound_ = c_wanted > 0 ? static_cast<float>(c_wanted) : 10.0f * v_expected;
+    wcsph_constants_ = wcsph_constants(scene.solver.wcsph, rho0, speed_of_sound_);
+    ddr_constants_ = ddr_constants<D>(scene.solver.ddr, speed_of_sound_, h_, d);
+    if (scene.solver.type == SolverType::wcsph) wcsph_.resize(p_.x.size());
+    if (scene.solver.type == SolverType::ddr) ddr_.resize(p_.x.size());
     std::fill(p_.rho.begin(), p_.rho.end(), rho0);
 
     b_ = sample_container<D>(container_, WallSampling::for_kernel(scene.kernel, d));
@@ -120,8 +139,10 @@ double World<D>::suggested_dt() const {
     if (t.mode == TimeParams::Mode::fixed) return t.dt;
     float vmax = 0.0f;  // max is order independent: the same for any thread count
     for (const auto& v : p_.v) vmax = std::max(vmax, glm::length(v));
-    // Include what gravity adds during the step, so a fluid at rest does not get max_dt blindly.
-    const double speed = vmax + glm::length(gravity_) * t.max_dt;
+    // Include what gravity adds during the step, so a fluid at rest does not get max_dt blindly;
+    // the explicit solvers also resolve their sound waves.
+    double speed = vmax + glm::length(gravity_) * t.max_dt;
+    if (scene_.solver.type != SolverType::pbf) speed += speed_of_sound_;
     double dt = speed > 0.0 ? t.cfl * 2.0 * scene_.particle_radius / speed : t.max_dt;
     return std::clamp(dt, t.min_dt, t.max_dt);
 }
@@ -143,54 +164,124 @@ void World<D>::refresh_density() {
 
 template <int D>
 StepStats World<D>::step(double dt) {
-    return std::visit([&](const auto& k) { return step_with(k, dt); }, kernel_);
+    StepStats s;
+    s.dt = dt;
+    const float dtf = static_cast<float>(dt);
+    std::visit(
+        [&](const auto& k) {
+            switch (scene_.solver.type) {
+                case SolverType::pbf: step_pbf(k, dtf, s); break;
+                case SolverType::wcsph: step_wcsph(k, dtf, s); break;
+                case SolverType::ddr: step_ddr(k, dtf, s); break;
+            }
+        },
+        kernel_);
+    finish_step(dt, s);
+    return s;
+}
+
+// Macklin & Müller 2013, Algorithm 1.
+template <int D>
+template <class K>
+void World<D>::step_pbf(const K& kernel, float dt, StepStats& s) {
+    parallel_for(p_.size(), [&](std::size_t i) { p_.v[i] += dt * gravity_; });
+    predict_positions(dt);
+    find_neighbors();
+    const PbfResult r =
+        pbf_project<D>(scene_.solver.pbf, pbf_constants_, kernel, view(), p_.x, p_.rho, pbf_);
+    s.iterations = r.iterations;
+    s.density_error_mean = r.density_error_mean;
+    s.density_error_max = r.density_error_max;
+    contain_and_update_velocities(dt, s);
+    smooth_velocities(kernel, dt);
+}
+
+// Becker & Teschner 2007: density, pressure, forces, then symplectic Euler.
+template <int D>
+template <class K>
+void World<D>::step_wcsph(const K& kernel, float dt, StepStats& s) {
+    find_neighbors();
+    const FluidView<D> f = view();
+    compute_density<D>(f, kernel, p_.rho);
+    measure_density(kernel, s);
+    wcsph_pressure(wcsph_constants_, f.rest_density, p_.rho, wcsph_.pressure);
+    wcsph_accelerations<D>(wcsph_constants_, kernel, f, p_.v, p_.rho, wcsph_.pressure, gravity_,
+                           wcsph_.acceleration);
+    parallel_for(p_.size(), [&](std::size_t i) { p_.v[i] += dt * wcsph_.acceleration[i]; });
+    predict_positions(dt);
+    collide_with_box<D>(p_.x, f.collision_box);
+    s.iterations = 1;
+    contain_and_update_velocities(dt, s);
+    smooth_velocities(kernel, dt);
+}
+
+// Clavet et al. 2005, Algorithm 1: gravity, viscosity impulses, prediction, double density
+// relaxation, collisions last, velocities from positions.
+template <int D>
+template <class K>
+void World<D>::step_ddr(const K& kernel, float dt, StepStats& s) {
+    parallel_for(p_.size(), [&](std::size_t i) { p_.v[i] += dt * gravity_; });
+    find_neighbors();
+    const FluidView<D> f = view();
+    ddr_viscosity<D>(ddr_constants_, f, dt, p_.v, ddr_.v_new);
+    p_.v.swap(ddr_.v_new);
+    predict_positions(dt);
+    ddr_relax<D>(ddr_constants_, f, dt, p_.x, ddr_);
+    collide_with_box<D>(p_.x, f.collision_box);
+    s.iterations = 1;
+    contain_and_update_velocities(dt, s);
+    smooth_velocities(kernel, dt);
+    compute_density<D>(f, kernel, p_.rho);  // for the statistics and the frames
+    measure_density(kernel, s);
+}
+
+template <int D>
+void World<D>::predict_positions(float dt) {
+    parallel_for(p_.size(), [&](std::size_t i) {
+        p_.x_prev[i] = p_.x[i];
+        p_.x[i] += dt * p_.v[i];
+    });
+}
+
+template <int D>
+void World<D>::find_neighbors() {
+    fluid_grid_.build(p_.x, h_);
+    build_neighbor_list<D>(fluid_grid_, p_.x, true, fluid_nb_);
+    build_neighbor_list<D>(boundary_grid_, p_.x, false, boundary_nb_);
+}
+
+template <int D>
+void World<D>::contain_and_update_velocities(float dt, StepStats& s) {
+    s.contained = contain<D>(p_.x, container_, 1.0e-3f * p_.radius);
+    total_contained_ += s.contained;
+    const float inv_dt = 1.0f / dt;
+    parallel_for(p_.size(), [&](std::size_t i) { p_.v[i] = (p_.x[i] - p_.x_prev[i]) * inv_dt; });
 }
 
 template <int D>
 template <class K>
-StepStats World<D>::step_with(const K& kernel, double dt_d) {
-    const float dt = static_cast<float>(dt_d);
-    const std::size_t n = p_.size();
-    StepStats s;
-    s.dt = dt_d;
-
-    // 1. External forces and prediction (symplectic Euler).
-    parallel_for(n, [&](std::size_t i) {
-        p_.x_prev[i] = p_.x[i];
-        p_.v[i] += dt * gravity_;
-        p_.x[i] += dt * p_.v[i];
-    });
-
-    // 2. Neighbours of the predicted positions: fluid–fluid and fluid–boundary.
-    fluid_grid_.build(p_.x, h_);
-    build_neighbor_list<D>(fluid_grid_, p_.x, true, fluid_nb_);
-    build_neighbor_list<D>(boundary_grid_, p_.x, false, boundary_nb_);
-
-    // 3. Density constraint iterations.
+void World<D>::smooth_velocities(const K& kernel, float dt) {
     const FluidView<D> f = view();
-    const PbfResult r =
-        pbf_project<D>(scene_.solver.pbf, pbf_constants_, kernel, f, p_.x, p_.rho, pbf_);
-    s.iterations = r.iterations;
-    s.density_error_mean = r.density_error_mean;
-    s.density_error_max = r.density_error_max;
-
-    // 4. Last resort: nothing leaves the container.
-    s.contained = contain<D>(p_.x, container_, 1.0e-3f * p_.radius);
-    total_contained_ += s.contained;
-
-    // 5. Velocities from the corrected positions, then XSPH and vorticity confinement.
-    const float inv_dt = 1.0f / dt;
-    parallel_for(n, [&](std::size_t i) { p_.v[i] = (p_.x[i] - p_.x_prev[i]) * inv_dt; });
     if (scene_.solver.xsph > 0.0) {
         xsph_viscosity<D>(f, kernel, static_cast<float>(scene_.solver.xsph), p_.rho, p_.v,
                           v_scratch_);
         p_.v.swap(v_scratch_);
     }
     if (scene_.solver.vorticity > 0.0)
-        vorticity_confinement<D>(f, kernel, static_cast<float>(scene_.solver.vorticity), dt, p_.rho,
-                                 p_.v, omega_);
+        vorticity_confinement<D>(f, kernel, static_cast<float>(scene_.solver.vorticity), dt,
+                                 p_.rho, p_.v, omega_);
+}
 
-    time_ += dt_d;
+template <int D>
+template <class K>
+void World<D>::measure_density(const K&, StepStats& s) {
+    density_error_stats(p_.rho, static_cast<float>(scene_.rest_density), s.density_error_mean,
+                        s.density_error_max);
+}
+
+template <int D>
+void World<D>::finish_step(double dt, StepStats& s) {
+    time_ += dt;
     ++steps_;
     s.step = steps_;
     s.time = time_;
@@ -199,7 +290,6 @@ StepStats World<D>::step_with(const K& kernel, double dt_d) {
     for (const auto& x : p_.x) pe -= double(glm::dot(gravity_, x));
     s.potential_energy = p_.mass * pe;
     s.instability = check_stability();
-    return s;
 }
 
 template <int D>

@@ -277,7 +277,10 @@ Scene parse_scene(const json& doc, const std::string& name) {
 
     if (top.has("solver")) {
         ObjectReader sv(top.get("solver"), "solver");
-        sv.choice("type", "pbf", {"pbf"});
+        const std::string type = sv.choice("type", "pbf", {"pbf", "wcsph", "ddr"});
+        s.solver.type = type == "wcsph" ? SolverType::wcsph
+                        : type == "ddr" ? SolverType::ddr
+                                        : SolverType::pbf;
         if (sv.has("pbf")) {
             ObjectReader p(sv.get("pbf"), "solver.pbf");
             PbfParams& q = s.solver.pbf;
@@ -296,6 +299,28 @@ Scene parse_scene(const json& doc, const std::string& name) {
             q.s_corr_n = p.number("s_corr_n", q.s_corr_n, closed(1, 8));
             q.s_corr_dq = p.number("s_corr_dq", q.s_corr_dq, {0, 1, true, true});
             p.finish();
+        }
+        if (sv.has("wcsph")) {
+            ObjectReader w(sv.get("wcsph"), "solver.wcsph");
+            WcsphParams& q = s.solver.wcsph;
+            q.speed_of_sound = w.number("speed_of_sound", q.speed_of_sound, closed(0, 1e5));
+            q.eos = w.choice("equation_of_state", "tait", {"tait", "linear"}) == "linear"
+                        ? WcsphParams::Eos::linear
+                        : WcsphParams::Eos::tait;
+            q.gamma = w.number("gamma", q.gamma, closed(1, 10));
+            q.clamp_pressure = w.boolean("clamp_pressure", q.clamp_pressure);
+            q.viscosity = w.number("viscosity", q.viscosity, closed(0, 10));
+            w.finish();
+        }
+        if (sv.has("ddr")) {
+            ObjectReader d(sv.get("ddr"), "solver.ddr");
+            DdrParams& q = s.solver.ddr;
+            q.speed_of_sound = d.number("speed_of_sound", q.speed_of_sound, closed(0, 1e5));
+            q.near_stiffness = d.number("near_stiffness", q.near_stiffness, closed(0, 10));
+            q.linear_viscosity = d.number("linear_viscosity", q.linear_viscosity, closed(0, 1e6));
+            q.quadratic_viscosity =
+                d.number("quadratic_viscosity", q.quadratic_viscosity, closed(0, 1e6));
+            d.finish();
         }
         s.solver.xsph = sv.number("xsph", s.solver.xsph, closed(0, 1));
         s.solver.vorticity = sv.number("vorticity", s.solver.vorticity, closed(0, 1000));
@@ -449,20 +474,34 @@ json scene_to_json(const Scene& s) {
         j["fluid"].push_back(
             {{"min", vec(b.min)}, {"max", vec(b.max)}, {"velocity", vec(b.velocity)}});
     const PbfParams& p = s.solver.pbf;
-    j["solver"] = {{"type", "pbf"},
-                   {"pbf",
-                    {{"max_iterations", p.max_iterations},
-                     {"min_iterations", p.min_iterations},
-                     {"density_tolerance", p.density_tolerance},
-                     {"relaxation", p.relaxation},
-                     {"unilateral", p.unilateral},
-                     {"tensile_correction", p.tensile_correction},
-                     {"s_corr_k", p.s_corr_k},
-                     {"s_corr_n", p.s_corr_n},
-                     {"s_corr_dq", p.s_corr_dq}}},
-                   {"xsph", s.solver.xsph},
-                   {"vorticity", s.solver.vorticity},
-                   {"max_speed", s.solver.max_speed}};
+    const WcsphParams& w = s.solver.wcsph;
+    const DdrParams& d = s.solver.ddr;
+    j["solver"] = {
+        {"type", std::string(solver_name(s.solver.type))},
+        {"pbf",
+         {{"max_iterations", p.max_iterations},
+          {"min_iterations", p.min_iterations},
+          {"density_tolerance", p.density_tolerance},
+          {"relaxation", p.relaxation},
+          {"unilateral", p.unilateral},
+          {"tensile_correction", p.tensile_correction},
+          {"s_corr_k", p.s_corr_k},
+          {"s_corr_n", p.s_corr_n},
+          {"s_corr_dq", p.s_corr_dq}}},
+        {"wcsph",
+         {{"speed_of_sound", w.speed_of_sound},
+          {"equation_of_state", w.eos == WcsphParams::Eos::linear ? "linear" : "tait"},
+          {"gamma", w.gamma},
+          {"clamp_pressure", w.clamp_pressure},
+          {"viscosity", w.viscosity}}},
+        {"ddr",
+         {{"speed_of_sound", d.speed_of_sound},
+          {"near_stiffness", d.near_stiffness},
+          {"linear_viscosity", d.linear_viscosity},
+          {"quadratic_viscosity", d.quadratic_viscosity}}},
+        {"xsph", s.solver.xsph},
+        {"vorticity", s.solver.vorticity},
+        {"max_speed", s.solver.max_speed}};
     const TimeParams& t = s.time;
     j["time"] = {{"end_time", t.end_time},
                  {"frame_rate", t.frame_rate},

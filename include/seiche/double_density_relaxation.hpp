@@ -1,0 +1,52 @@
+// Double density relaxation: Clavet, Beaudoin & Poulin 2005, "Particle-based viscoelastic fluid
+// simulation", Algorithms 1, 2 and 5 (viscosity impulses, double density relaxation).
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "seiche/scene.hpp"
+#include "seiche/sph.hpp"
+
+namespace seiche {
+
+struct DdrConstants {
+    float h;          //!< interaction radius, m (the kernel support)
+    float k;          //!< stiffness, m/s² (= c²/h)
+    float k_near;     //!< near stiffness, m/s²
+    float rho0;       //!< rest density Σ(1−q)² of a full rest lattice, dimensionless
+    float rho_near0;  //!< rest near density Σ(1−q)³, dimensionless
+    float sigma;      //!< linear viscosity, 1/s
+    float beta;       //!< quadratic viscosity, 1/m
+};
+
+// Physical-friendly defaults: k from a speed of sound, rest densities from the rest lattice so
+// a scene written for PBF rests at its own spacing.
+template <int D>
+DdrConstants ddr_constants(const DdrParams& p, float speed_of_sound, float h, float spacing);
+
+template <int D>
+struct DdrState {
+    std::vector<float> pressure, pressure_near;  //!< m/s²
+    std::vector<Vec<D>> dx;                      //!< m
+    std::vector<Vec<D>> v_new;                   //!< m/s
+    void resize(std::size_t n) {
+        pressure.resize(n);
+        pressure_near.resize(n);
+        dx.resize(n);
+        v_new.resize(n);
+    }
+};
+
+// Algorithm 5: impulses between approaching pairs, I = Δt(1−q)(σu + βu²) r̂, split in halves.
+template <int D>
+void ddr_viscosity(const DdrConstants& c, const FluidView<D>& f, float dt,
+                   std::span<const Vec<D>> v, std::span<Vec<D>> v_out);
+
+// Algorithm 2: density and near density, pressures, then the symmetric displacements (applied
+// to x). Boundary particles count with weight V_k/V_fluid and push only the fluid particle.
+template <int D>
+void ddr_relax(const DdrConstants& c, const FluidView<D>& f, float dt, std::span<Vec<D>> x,
+               DdrState<D>& state);
+
+}  // namespace seiche

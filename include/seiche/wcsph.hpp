@@ -1,0 +1,47 @@
+// Weakly compressible SPH: Becker & Teschner 2007 (Tait equation of state, symmetric pressure
+// force, symplectic Euler), with Akinci et al. 2012 boundary particles and Monaghan 1992
+// artificial viscosity.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "seiche/scene.hpp"
+#include "seiche/sph.hpp"
+
+namespace seiche {
+
+struct WcsphConstants {
+    float c;      //!< speed of sound, m/s
+    float B;      //!< Tait stiffness ρ0c²/γ, Pa (linear: c², m²/s²)
+    float gamma;  //!< Tait exponent
+    bool linear;
+    bool clamp;
+    float alpha;  //!< artificial viscosity
+};
+
+WcsphConstants wcsph_constants(const WcsphParams& p, float rest_density, float speed_of_sound);
+
+template <int D>
+struct WcsphState {
+    std::vector<float> pressure;       //!< Pa
+    std::vector<Vec<D>> acceleration;  //!< m/s²
+    void resize(std::size_t n) {
+        pressure.resize(n);
+        acceleration.resize(n);
+    }
+};
+
+// Becker & Teschner 2007, eq. (6): p_i from ρ_i.
+void wcsph_pressure(const WcsphConstants& c, float rest_density, std::span<const float> rho,
+                    std::span<float> pressure);
+
+// Becker & Teschner 2007, eqs. (5), (7): a_i = g − Σ_j m (p_i/ρ_i² + p_j/ρ_j²) ∇W_ij
+// − Σ_k ψ_k 2p_i/ρ_i² ∇W_ik (Akinci 2012 eq. 10 with pressure mirroring) + viscosity.
+template <int D, class K>
+void wcsph_accelerations(const WcsphConstants& c, const K& kernel, const FluidView<D>& f,
+                         std::span<const Vec<D>> v, std::span<const float> rho,
+                         std::span<const float> pressure, const Vec<D>& gravity,
+                         std::span<Vec<D>> acceleration);
+
+}  // namespace seiche

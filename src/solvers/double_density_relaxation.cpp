@@ -1,0 +1,119 @@
+// Double density relaxation — Clavet, Beaudoin & Poulin 2005, Algorithms 2 (relaxation) and 5
+// (viscosity). Clavet update neighbours in place (Gauss–Seidel); here each particle gathers the
+// symmetric halves of every pair it belongs to (Jacobi), so the result does not depend on the
+// thread count. Pressures are normalised by the rest densities: P = k(ρ/ρ0 − 1), P_near =
+// k_near ρ_near/ρ_near0, in m/s², so that D = Δt² (P(1−q) + P_near(1−q)²) is a length.
+#include "seiche/double_density_relaxation.hpp"
+
+#include <cmath>
+
+#include "seiche/parallel.hpp"
+
+namespace seiche {
+
+template <int D>
+DdrConstants ddr_constants(const DdrParams& p, float c, float h, float spacing) {
+    DdrConstants k;
+    k.h = h;
+    k.k = c * c / h;
+    k.k_near = static_cast<float>(p.near_stiffness) * k.k;
+    // Rest sums over a full lattice, self excluded (q = 0 pushes in no direction).
+    double rho = 0, rho_near = 0;
+    const int n = static_cast<int>(std::ceil(h / spacing)) + 1;
+    for (int a = -n; a <= n; ++a)
+        for (int b = -n; b <= n; ++b)
+            for (int e = (D == 3 ? -n : 0); e <= (D == 3 ? n : 0); ++e) {
+                if (a == 0 && b == 0 && e == 0) continue;
+                const double q = spacing * std::sqrt(double(a * a + b * b + e * e)) / h;
+                if (q >= 1.0) continue;
+                rho += (1 - q) * (1 - q);
+                rho_near += (1 - q) * (1 - q) * (1 - q);
+            }
+    k.rho0 = static_cast<float>(rho);
+    k.rho_near0 = static_cast<float>(rho_near);
+    k.sigma = static_cast<float>(p.linear_viscosity);
+    k.beta = static_cast<float>(p.quadratic_viscosity > 0 ? p.quadratic_viscosity
+                                                          : 0.1 / spacing);
+    return k;
+}
+
+template <int D>
+void ddr_viscosity(const DdrConstants& c, const FluidView<D>& f, float dt,
+                   std::span<const Vec<D>> v, std::span<Vec<D>> v_out) {
+    const float inv_h = 1.0f / c.h;
+    parallel_for(f.x.size(), [&](std::size_t i) {
+        Vec<D> dv(0.0f);
+        for (std::uint32_t j : f.fluid_nb.of(i)) {
+            const Vec<D> r = f.x[j] - f.x[i];  // from i towards j
+            const float len = glm::length(r);
+            const float q = len * inv_h;
+            if (q >= 1.0f || len <= 0.0f) continue;
+            const Vec<D> n = r / len;
+            const float u = glm::dot(v[i] - v[j], n);  // > 0: approaching
+            if (u <= 0.0f) continue;
+            dv -= (0.5f * dt * (1.0f - q) * (c.sigma * u + c.beta * u * u)) * n;
+        }
+        v_out[i] = v[i] + dv;
+    });
+}
+
+template <int D>
+void ddr_relax(const DdrConstants& c, const FluidView<D>& f, float dt, std::span<Vec<D>> x,
+               DdrState<D>& s) {
+    const float inv_h = 1.0f / c.h;
+    const float fluid_volume = f.mass / f.rest_density;
+    // Densities and pressures at the predicted positions.
+    parallel_for(f.x.size(), [&](std::size_t i) {
+        float rho = 0.0f, rho_near = 0.0f;
+        auto add = [&](const Vec<D>& xj, float weight) {
+            const float q = glm::length(f.x[i] - xj) * inv_h;
+            if (q >= 1.0f) return;
+            const float a = 1.0f - q;
+            rho += weight * a * a;
+            rho_near += weight * a * a * a;
+        };
+        for (std::uint32_t j : f.fluid_nb.of(i)) add(f.x[j], 1.0f);
+        for (std::uint32_t k : f.boundary_nb.of(i)) add(f.bx[k], f.bvolume[k] / fluid_volume);
+        s.pressure[i] = c.k * (rho / c.rho0 - 1.0f);
+        s.pressure_near[i] = c.k_near * rho_near / c.rho_near0;
+    });
+    // Symmetric displacements: each pair's D split in halves between its two particles.
+    const float dt2 = dt * dt;
+    parallel_for(f.x.size(), [&](std::size_t i) {
+        Vec<D> dx(0.0f);
+        const float pi = s.pressure[i], pni = s.pressure_near[i];
+        for (std::uint32_t j : f.fluid_nb.of(i)) {
+            const Vec<D> r = f.x[j] - f.x[i];
+            const float len = glm::length(r);
+            const float q = len * inv_h;
+            if (q >= 1.0f || len <= 0.0f) continue;
+            const float a = 1.0f - q;
+            const float d = 0.5f * dt2 * ((pi + s.pressure[j]) * a + (pni + s.pressure_near[j]) * a * a);
+            dx -= (d / len) * r;
+        }
+        for (std::uint32_t k : f.boundary_nb.of(i)) {
+            const Vec<D> r = f.bx[k] - f.x[i];
+            const float len = glm::length(r);
+            const float q = len * inv_h;
+            if (q >= 1.0f || len <= 0.0f) continue;
+            const float a = 1.0f - q;
+            const float w = f.bvolume[k] / fluid_volume;
+            dx -= (w * dt2 * (pi * a + pni * a * a) / len) * r;  // the wall does not move
+        }
+        s.dx[i] = dx;
+    });
+    parallel_for(x.size(), [&](std::size_t i) { x[i] += s.dx[i]; });
+}
+
+template DdrConstants ddr_constants<2>(const DdrParams&, float, float, float);
+template DdrConstants ddr_constants<3>(const DdrParams&, float, float, float);
+template void ddr_viscosity<2>(const DdrConstants&, const FluidView<2>&, float,
+                               std::span<const Vec<2>>, std::span<Vec<2>>);
+template void ddr_viscosity<3>(const DdrConstants&, const FluidView<3>&, float,
+                               std::span<const Vec<3>>, std::span<Vec<3>>);
+template void ddr_relax<2>(const DdrConstants&, const FluidView<2>&, float, std::span<Vec<2>>,
+                           DdrState<2>&);
+template void ddr_relax<3>(const DdrConstants&, const FluidView<3>&, float, std::span<Vec<3>>,
+                           DdrState<3>&);
+
+}  // namespace seiche
