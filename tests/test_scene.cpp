@@ -38,6 +38,9 @@ TEST(Scene, MinimalSceneGetsDefaults) {
 
 TEST(Scene, ResolvedSceneRoundTrips) {
     json j = minimal_2d();
+    j["solver"] = {{"type", "wcsph"}};
+    EXPECT_EQ(io::parse_scene(io::scene_to_json(io::parse_scene(j, "w")), "w").solver.type,
+              SolverType::wcsph);
     j["solver"] = {{"pbf", {{"max_iterations", 7}, {"unilateral", false}}}, {"vorticity", 0.2}};
     j["time"] = {{"dt_mode", "fixed"}, {"dt", 0.0005}};
     const Scene a = io::parse_scene(j, "rt");
@@ -180,6 +183,16 @@ TEST(SceneCli, BadScenesExitWithTwoAndWriteNothing) {
     EXPECT_NE(
         slurp(dir / "log").find("solver.pbf.max_iterations: expected an integer in [1, 1000], got"),
         std::string::npos)
+        << slurp(dir / "log");
+    EXPECT_FALSE(fs::exists(out));
+
+    EXPECT_EQ(run_cli("run " + std::string(SEICHE_SOURCE_DIR) +
+                          "/scenes/dam_break_2d.json --solver flip -o " + out.string(),
+                      dir / "log"),
+              2);
+    EXPECT_NE(slurp(dir / "log")
+                  .find("solver.type: expected one of \"pbf\", \"wcsph\", \"ddr\", got \"flip\""),
+              std::string::npos)
         << slurp(dir / "log");
     EXPECT_FALSE(fs::exists(out));
 

@@ -9,7 +9,7 @@ struct RunOptions {
     std::string scene;
     std::string output;  //!< empty: the scene's output.directory
     std::vector<std::string> overrides;
-    std::string solver;  //!< empty: the scene's solver.type
+    std::string solver;   //!< empty: the scene's solver.type
     int threads = 0;      //!< 0: all cores
     double end_time = 0;  //!< 0: the scene's
     bool quiet = false;

@@ -172,8 +172,8 @@ int simulate(const Scene& scene, RunOutput& out, bool quiet) {
     io::write_file_atomic(out.dir() / "summary.json",
                           [&](std::ostream& o) { o << summary.dump(2) << "\n"; });
 
-    std::printf("%s (%s): %s\n", scene.name.c_str(), std::string(solver_name(scene.solver.type)).c_str(),
-                status.c_str());
+    std::printf("%s (%s): %s\n", scene.name.c_str(),
+                std::string(solver_name(scene.solver.type)).c_str(), status.c_str());
     std::printf("  particles      %zu fluid, %zu boundary\n", world.particles().size(),
                 world.boundary().x.size());
     std::printf("  steps          %lld (%.3f s simulated, %d frames, %.2f iterations per step)\n",

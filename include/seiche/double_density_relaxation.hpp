@@ -5,25 +5,28 @@
 #include <span>
 #include <vector>
 
+#include "seiche/boundary.hpp"
 #include "seiche/scene.hpp"
 #include "seiche/sph.hpp"
 
 namespace seiche {
 
 struct DdrConstants {
-    float h;          //!< interaction radius, m (the kernel support)
-    float k;          //!< stiffness, m/s² (= c²/h)
-    float k_near;     //!< near stiffness, m/s²
-    float rho0;       //!< rest density Σ(1−q)² of a full rest lattice, dimensionless
-    float rho_near0;  //!< rest near density Σ(1−q)³, dimensionless
-    float sigma;      //!< linear viscosity, 1/s
-    float beta;       //!< quadratic viscosity, 1/m
+    float h;                //!< interaction radius, m (the kernel support)
+    float k;                //!< stiffness, m/s² (= c²/h)
+    float k_near;           //!< near stiffness, m/s²
+    float rho0;             //!< rest density Σ(1−q)² of a full rest lattice, dimensionless
+    float rho_near0;        //!< rest near density Σ(1−q)³, dimensionless
+    float sigma;            //!< linear viscosity, 1/s
+    float beta;             //!< quadratic viscosity, 1/m
+    float boundary_weight;  //!< scales V_k/V_fluid so a particle resting at a wall has ρ = ρ0
 };
 
 // Physical-friendly defaults: k from a speed of sound, rest densities from the rest lattice so
 // a scene written for PBF rests at its own spacing.
 template <int D>
-DdrConstants ddr_constants(const DdrParams& p, float speed_of_sound, float h, float spacing);
+DdrConstants ddr_constants(const DdrParams& p, float speed_of_sound, float h, float spacing,
+                           const AnyKernel<D>& kernel, const WallSampling& walls);
 
 template <int D>
 struct DdrState {

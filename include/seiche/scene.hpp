@@ -37,16 +37,16 @@ struct PbfParams {
 struct WcsphParams {
     enum class Eos { tait, linear };
     double speed_of_sound = 0.0;  //!< c, m/s; 0 = automatic, 10·sqrt(2|g|H) of the fluid height H
-    Eos eos = Eos::tait;          //!< tait: p = B((ρ/ρ0)^γ − 1), B = ρ0c²/γ; linear: p = c²(ρ − ρ0)
-    double gamma = 7.0;           //!< Tait exponent γ, [1, 10]
-    bool clamp_pressure = true;   //!< p ≥ 0: no attraction from under-pressure (seed 000)
-    double viscosity = 0.05;      //!< Monaghan 1992 artificial viscosity α, dimensionless, [0, 10]
+    Eos eos = Eos::tait;  //!< tait: p = B((ρ/ρ0)^γ − 1), B = ρ0c²/γ; linear: p = c²(ρ − ρ0)
+    double gamma = 7.0;          //!< Tait exponent γ, [1, 10]
+    bool clamp_pressure = true;  //!< p ≥ 0: no attraction from under-pressure (seed 000)
+    double viscosity = 0.05;     //!< Monaghan 1992 artificial viscosity α, dimensionless, [0, 10]
 };
 
 // Double density relaxation: Clavet, Beaudoin & Poulin 2005.
 struct DdrParams {
-    double speed_of_sound = 0.0;  //!< sets the stiffness k = c²; m/s; 0 = automatic as WCSPH
-    double near_stiffness = 0.5;  //!< k_near / k, [0, 10]
+    double speed_of_sound = 0.0;       //!< sets the stiffness k = c²; m/s; 0 = automatic as WCSPH
+    double near_stiffness = 0.5;       //!< k_near / k, [0, 10]
     double linear_viscosity = 0.0;     //!< σ, 1/s, [0, inf)
     double quadratic_viscosity = 0.0;  //!< β, 1/m, [0, inf); 0 = automatic 0.1/(2r)
 };

@@ -62,6 +62,8 @@ class World {
     std::size_t total_contained() const { return total_contained_; }
 
     float speed_of_sound() const { return speed_of_sound_; }
+    // WCSPH pressure of the last step, Pa (empty for the other solvers).
+    std::span<const float> pressure() const { return wcsph_.pressure; }
 
   private:
     // One step of each solver, written as its paper's algorithm.

@@ -97,15 +97,19 @@ World<D>::World(const Scene& scene)
         for (int a = 0; a < D; ++a) hgt += std::abs(down[a]) * float(blk.max[a] - blk.min[a]);
         fluid_height = std::max(fluid_height, hgt);
     }
-    const float v_expected = std::max(
-        {std::sqrt(2.0f * glm::length(gravity_) * fluid_height), max_initial_speed, 0.1f});
-    const double c_wanted = scene.solver.type == SolverType::ddr ? scene.solver.ddr.speed_of_sound
-                                                                 : scene.solver.wcsph.speed_of_sound;
+    const float v_expected =
+        std::max({std::sqrt(2.0f * glm::length(gravity_) * fluid_height), max_initial_speed, 0.1f});
+    const double c_wanted = scene.solver.type == SolverType::ddr
+                                ? scene.solver.ddr.speed_of_sound
+                                : scene.solver.wcsph.speed_of_sound;
     speed_of_sound_ = c_wanted > 0 ? static_cast<float>(c_wanted) : 10.0f * v_expected;
     wcsph_constants_ = wcsph_constants(scene.solver.wcsph, rho0, speed_of_sound_);
-    ddr_constants_ = ddr_constants<D>(scene.solver.ddr, speed_of_sound_, h_, d);
     if (scene.solver.type == SolverType::wcsph) wcsph_.resize(p_.x.size());
-    if (scene.solver.type == SolverType::ddr) ddr_.resize(p_.x.size());
+    if (scene.solver.type == SolverType::ddr) {
+        ddr_constants_ = ddr_constants<D>(scene.solver.ddr, speed_of_sound_, h_, d, kernel_,
+                                          WallSampling::for_kernel(scene.kernel, d));
+        ddr_.resize(p_.x.size());
+    }
     std::fill(p_.rho.begin(), p_.rho.end(), rho0);
 
     b_ = sample_container<D>(container_, WallSampling::for_kernel(scene.kernel, d));
@@ -170,9 +174,15 @@ StepStats World<D>::step(double dt) {
     std::visit(
         [&](const auto& k) {
             switch (scene_.solver.type) {
-                case SolverType::pbf: step_pbf(k, dtf, s); break;
-                case SolverType::wcsph: step_wcsph(k, dtf, s); break;
-                case SolverType::ddr: step_ddr(k, dtf, s); break;
+                case SolverType::pbf:
+                    step_pbf(k, dtf, s);
+                    break;
+                case SolverType::wcsph:
+                    step_wcsph(k, dtf, s);
+                    break;
+                case SolverType::ddr:
+                    step_ddr(k, dtf, s);
+                    break;
             }
         },
         kernel_);
@@ -268,8 +278,8 @@ void World<D>::smooth_velocities(const K& kernel, float dt) {
         p_.v.swap(v_scratch_);
     }
     if (scene_.solver.vorticity > 0.0)
-        vorticity_confinement<D>(f, kernel, static_cast<float>(scene_.solver.vorticity), dt,
-                                 p_.rho, p_.v, omega_);
+        vorticity_confinement<D>(f, kernel, static_cast<float>(scene_.solver.vorticity), dt, p_.rho,
+                                 p_.v, omega_);
 }
 
 template <int D>

@@ -63,9 +63,9 @@ void wcsph_accelerations(const WcsphConstants& c, const K& kernel, const FluidVi
     });
 }
 
-#define SEICHE_INSTANTIATE(D, K)                                                              \
-    template void wcsph_accelerations<D, K<D>>(                                               \
-        const WcsphConstants&, const K<D>&, const FluidView<D>&, std::span<const Vec<D>>,     \
+#define SEICHE_INSTANTIATE(D, K)                                                          \
+    template void wcsph_accelerations<D, K<D>>(                                           \
+        const WcsphConstants&, const K<D>&, const FluidView<D>&, std::span<const Vec<D>>, \
         std::span<const float>, std::span<const float>, const Vec<D>&, std::span<Vec<D>>);
 SEICHE_INSTANTIATE(2, CubicSpline)
 SEICHE_INSTANTIATE(3, CubicSpline)
