@@ -15,6 +15,7 @@ struct DdrConstants {
     float h;                //!< interaction radius, m (the kernel support)
     float k;                //!< stiffness, m/s² (= c²/h)
     float k_near;           //!< near stiffness, m/s²
+    float cohesion;         //!< factor on negative pressure (1 = Clavet)
     float rho0;             //!< rest density Σ(1−q)² of a full rest lattice, dimensionless
     float rho_near0;        //!< rest near density Σ(1−q)³, dimensionless
     float sigma;            //!< linear viscosity, 1/s

@@ -47,6 +47,7 @@ struct WcsphParams {
 struct DdrParams {
     double speed_of_sound = 0.0;       //!< sets the stiffness k = c²; m/s; 0 = automatic as WCSPH
     double near_stiffness = 0.5;       //!< k_near / k, [0, 10]
+    double cohesion = 0.0;             //!< factor on the attraction of negative pressure, [0, 1]
     double linear_viscosity = 0.0;     //!< σ, 1/s, [0, inf)
     double quadratic_viscosity = 0.0;  //!< β, 1/m, [0, inf); 0 = automatic 0.1/(2r)
 };

@@ -317,6 +317,7 @@ Scene parse_scene(const json& doc, const std::string& name) {
             DdrParams& q = s.solver.ddr;
             q.speed_of_sound = d.number("speed_of_sound", q.speed_of_sound, closed(0, 1e5));
             q.near_stiffness = d.number("near_stiffness", q.near_stiffness, closed(0, 10));
+            q.cohesion = d.number("cohesion", q.cohesion, closed(0, 1));
             q.linear_viscosity = d.number("linear_viscosity", q.linear_viscosity, closed(0, 1e6));
             q.quadratic_viscosity =
                 d.number("quadratic_viscosity", q.quadratic_viscosity, closed(0, 1e6));
@@ -496,6 +497,7 @@ json scene_to_json(const Scene& s) {
                    {"ddr",
                     {{"speed_of_sound", d.speed_of_sound},
                      {"near_stiffness", d.near_stiffness},
+          {"cohesion", d.cohesion},
                      {"linear_viscosity", d.linear_viscosity},
                      {"quadratic_viscosity", d.quadratic_viscosity}}},
                    {"xsph", s.solver.xsph},

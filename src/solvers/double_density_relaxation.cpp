@@ -58,6 +58,7 @@ DdrConstants ddr_constants(const DdrParams& p, float c, float h, float spacing,
     k.h = h;
     k.k = c * c / h;
     k.k_near = static_cast<float>(p.near_stiffness) * k.k;
+    k.cohesion = static_cast<float>(p.cohesion);
     // Rest sums over a full lattice, self excluded (q = 0 pushes in no direction).
     double rho = 0, rho_near = 0;
     const int n = static_cast<int>(std::ceil(h / spacing)) + 1;
@@ -115,7 +116,8 @@ void ddr_relax(const DdrConstants& c, const FluidView<D>& f, float dt, std::span
         };
         for (std::uint32_t j : f.fluid_nb.of(i)) add(f.x[j], 1.0f);
         for (std::uint32_t k : f.boundary_nb.of(i)) add(f.bx[k], f.bvolume[k] / fluid_volume);
-        s.pressure[i] = c.k * (rho / c.rho0 - 1.0f);
+        const float P = c.k * (rho / c.rho0 - 1.0f);
+        s.pressure[i] = P < 0.0f ? c.cohesion * P : P;
         // Clavet's P_near = k_near ρ_near is always repulsive, also at rest; measured from the
         // rest near density and clamped at zero it stays the anti-clustering term it is meant
         // to be, and a resting fluid is force-free (with the plain form the walls' constant push
