@@ -15,6 +15,16 @@ struct RunOptions {
     bool quiet = false;
 };
 
+struct BenchOptions {
+    std::string scene;
+    std::vector<std::string> overrides;
+    std::string solver;
+    long steps = 0;  //!< 0: as many as the scene's end time needs
+    int threads = 0;
+};
+
+int bench_command(const BenchOptions& o);
+
 // Exit codes: 0 done, 1 I/O or other runtime error, 2 bad scene or usage, 3 unstable.
 int run_command(const RunOptions& o);
 

@@ -29,6 +29,21 @@ int main(int argc, char** argv) {
         "DIR/summary.json.\nExit codes: 0 done, 1 I/O error, 2 bad scene or arguments, 3 the "
         "simulation went unstable.");
 
+    seiche::app::BenchOptions bench;
+    CLI::App* bcmd =
+        app.add_subcommand("bench", "Time a scene without output: ms per step, stages, memory");
+    bcmd->add_option("scene", bench.scene,
+                     "Scene file, e.g. scenes/bench/dam_break_reference_3d.json")
+        ->required();
+    bcmd->add_option("--steps", bench.steps, "Steps to run (default: up to the scene's end time)")
+        ->check(CLI::PositiveNumber);
+    bcmd->add_option("--set", bench.overrides, "Override a scene value (repeatable)")
+        ->take_all()
+        ->allow_extra_args(false);
+    bcmd->add_option("--solver", bench.solver, "Solver: pbf, wcsph or ddr");
+    bcmd->add_option("--threads", bench.threads, "Threads (default: all cores)")
+        ->check(CLI::Range(1, 1024));
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -36,5 +51,6 @@ int main(int argc, char** argv) {
         return code == 0 ? 0 : 2;
     }
     if (cmd->parsed()) return seiche::app::run_command(run);
+    if (bcmd->parsed()) return seiche::app::bench_command(bench);
     return 2;
 }

@@ -27,6 +27,14 @@ struct Instability {
     Vec3d velocity{0, 0, 0};
 };
 
+// Wall time spent per stage, accumulated over all steps, in seconds.
+struct StageTimes {
+    double neighbors = 0;  //!< grid build and neighbour lists
+    double solver = 0;     //!< PBF iterations | WCSPH density, pressure, forces | DDR relaxation
+    double velocity = 0;   //!< velocity update, XSPH, vorticity confinement, DDR viscosity
+    double total = 0;      //!< whole steps; total − the above = prediction, containment, stats
+};
+
 struct StepStats {
     std::int64_t step = 0;          //!< 1 for the first step
     double time = 0;                //!< s, at the end of the step
@@ -60,6 +68,7 @@ class World {
     float max_speed() const { return max_speed_; }
     double kinetic_energy() const;
     std::size_t total_contained() const { return total_contained_; }
+    const StageTimes& stage_times() const { return times_; }
 
     float speed_of_sound() const { return speed_of_sound_; }
     // WCSPH pressure of the last step, Pa (empty for the other solvers).
@@ -86,6 +95,8 @@ class World {
 
     FluidView<D> view() const;
     std::optional<Instability> check_stability() const;
+    template <class Fn>
+    void timed(double StageTimes::*stage, Fn&& fn);
 
     Scene scene_;
     float h_;
@@ -109,6 +120,7 @@ class World {
     double time_ = 0;
     std::int64_t steps_ = 0;
     std::size_t total_contained_ = 0;
+    StageTimes times_;
 };
 
 // Number of fluid particles the scene's blocks produce (for checks before building a world).

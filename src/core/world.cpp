@@ -2,6 +2,7 @@
 // the density constraints, update velocities, then XSPH and vorticity confinement.
 #include "seiche/world.hpp"
 
+#include <chrono>
 #include <cmath>
 #include <stdexcept>
 #include <variant>
@@ -167,7 +168,16 @@ void World<D>::refresh_density() {
 }
 
 template <int D>
+template <class Fn>
+void World<D>::timed(double StageTimes::*stage, Fn&& fn) {
+    const auto t0 = std::chrono::steady_clock::now();
+    fn();
+    times_.*stage += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+template <int D>
 StepStats World<D>::step(double dt) {
+    const auto t0 = std::chrono::steady_clock::now();
     StepStats s;
     s.dt = dt;
     const float dtf = static_cast<float>(dt);
@@ -187,6 +197,7 @@ StepStats World<D>::step(double dt) {
         },
         kernel_);
     finish_step(dt, s);
+    times_.total += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return s;
 }
 
@@ -196,33 +207,37 @@ template <class K>
 void World<D>::step_pbf(const K& kernel, float dt, StepStats& s) {
     parallel_for(p_.size(), [&](std::size_t i) { p_.v[i] += dt * gravity_; });
     predict_positions(dt);
-    find_neighbors();
-    const PbfResult r =
-        pbf_project<D>(scene_.solver.pbf, pbf_constants_, kernel, view(), p_.x, p_.rho, pbf_);
+    timed(&StageTimes::neighbors, [&] { find_neighbors(); });
+    PbfResult r;
+    timed(&StageTimes::solver, [&] {
+        r = pbf_project<D>(scene_.solver.pbf, pbf_constants_, kernel, view(), p_.x, p_.rho, pbf_);
+    });
     s.iterations = r.iterations;
     s.density_error_mean = r.density_error_mean;
     s.density_error_max = r.density_error_max;
     contain_and_update_velocities(dt, s);
-    smooth_velocities(kernel, dt);
+    timed(&StageTimes::velocity, [&] { smooth_velocities(kernel, dt); });
 }
 
 // Becker & Teschner 2007: density, pressure, forces, then symplectic Euler.
 template <int D>
 template <class K>
 void World<D>::step_wcsph(const K& kernel, float dt, StepStats& s) {
-    find_neighbors();
+    timed(&StageTimes::neighbors, [&] { find_neighbors(); });
     const FluidView<D> f = view();
-    compute_density<D>(f, kernel, p_.rho);
+    timed(&StageTimes::solver, [&] {
+        compute_density<D>(f, kernel, p_.rho);
+        wcsph_pressure(wcsph_constants_, f.rest_density, p_.rho, wcsph_.pressure);
+        wcsph_accelerations<D>(wcsph_constants_, kernel, f, p_.v, p_.rho, wcsph_.pressure, gravity_,
+                               wcsph_.acceleration);
+    });
     measure_density(kernel, s);
-    wcsph_pressure(wcsph_constants_, f.rest_density, p_.rho, wcsph_.pressure);
-    wcsph_accelerations<D>(wcsph_constants_, kernel, f, p_.v, p_.rho, wcsph_.pressure, gravity_,
-                           wcsph_.acceleration);
     parallel_for(p_.size(), [&](std::size_t i) { p_.v[i] += dt * wcsph_.acceleration[i]; });
     predict_positions(dt);
     collide_with_box<D>(p_.x, f.collision_box);
     s.iterations = 1;
     contain_and_update_velocities(dt, s);
-    smooth_velocities(kernel, dt);
+    timed(&StageTimes::velocity, [&] { smooth_velocities(kernel, dt); });
 }
 
 // Clavet et al. 2005, Algorithm 1: gravity, viscosity impulses, prediction, double density
@@ -231,16 +246,18 @@ template <int D>
 template <class K>
 void World<D>::step_ddr(const K& kernel, float dt, StepStats& s) {
     parallel_for(p_.size(), [&](std::size_t i) { p_.v[i] += dt * gravity_; });
-    find_neighbors();
+    timed(&StageTimes::neighbors, [&] { find_neighbors(); });
     const FluidView<D> f = view();
-    ddr_viscosity<D>(ddr_constants_, f, dt, p_.v, ddr_.v_new);
-    p_.v.swap(ddr_.v_new);
+    timed(&StageTimes::velocity, [&] {
+        ddr_viscosity<D>(ddr_constants_, f, dt, p_.v, ddr_.v_new);
+        p_.v.swap(ddr_.v_new);
+    });
     predict_positions(dt);
-    ddr_relax<D>(ddr_constants_, f, dt, p_.x, ddr_);
+    timed(&StageTimes::solver, [&] { ddr_relax<D>(ddr_constants_, f, dt, p_.x, ddr_); });
     collide_with_box<D>(p_.x, f.collision_box);
     s.iterations = 1;
     contain_and_update_velocities(dt, s);
-    smooth_velocities(kernel, dt);
+    timed(&StageTimes::velocity, [&] { smooth_velocities(kernel, dt); });
     compute_density<D>(f, kernel, p_.rho);  // for the statistics and the frames
     measure_density(kernel, s);
 }

@@ -1,0 +1,104 @@
+// `seiche bench`: runs a scene for a number of steps without any output and reports speed per
+// stage, accuracy at the end and peak memory.
+#include <fmt/format.h>
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+#include "commands.hpp"
+#include "seiche/io/scene_loader.hpp"
+#include "seiche/parallel.hpp"
+#include "seiche/world.hpp"
+
+namespace seiche::app {
+
+namespace {
+
+double peak_memory_mib() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_maxrss / 1024.0;  // KiB on Linux
+}
+
+template <int D>
+int bench(const Scene& scene, const BenchOptions& o) {
+    using clock = std::chrono::steady_clock;
+    const auto t_setup = clock::now();
+    World<D> world(scene);
+    const double setup = std::chrono::duration<double>(clock::now() - t_setup).count();
+    const long steps = o.steps > 0
+                           ? o.steps
+                           : std::max(1L, std::lround(scene.time.end_time / world.suggested_dt()));
+    std::vector<double> ms;
+    ms.reserve(steps);
+    StepStats last;
+    long iterations = 0;
+    for (long k = 0; k < steps; ++k) {
+        const auto t0 = clock::now();
+        last = world.step(world.suggested_dt());
+        ms.push_back(std::chrono::duration<double, std::milli>(clock::now() - t0).count());
+        iterations += last.iterations;
+        if (last.instability) {
+            std::fprintf(stderr, "seiche bench: unstable at step %lld: particle %zu %s\n",
+                         static_cast<long long>(last.step), last.instability->particle,
+                         last.instability->reason.c_str());
+            return 3;
+        }
+    }
+    std::vector<double> sorted = ms;
+    std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2, sorted.end());
+    const double median = sorted[sorted.size() / 2];
+    const std::size_t n = world.particles().size();
+    const StageTimes& t = world.stage_times();
+    const double other = t.total - t.neighbors - t.solver - t.velocity;
+    auto stage = [&](const char* name, double seconds) {
+        std::printf("    %-18s %8.2f ms/step  %5.1f%%\n", name, 1e3 * seconds / steps,
+                    100.0 * seconds / t.total);
+    };
+    std::printf("%s (%s, %dD)\n", scene.name.c_str(),
+                std::string(solver_name(scene.solver.type)).c_str(), D);
+    std::printf("  particles          %zu fluid, %zu boundary\n", n, world.boundary().x.size());
+    std::printf("  steps              %ld of dt %.3g s (%.2f solver iterations per step)\n", steps,
+                last.dt, double(iterations) / steps);
+    std::printf("  threads            %d\n", thread_count());
+    std::printf("  setup              %.2f s\n", setup);
+    std::printf("  ms per step        %.2f (median), %.2f (mean)\n", median, 1e3 * t.total / steps);
+    std::printf("  ns per particle    %.1f per step (median)\n", 1e6 * median / double(n));
+    std::printf("  stages\n");
+    stage("neighbour search", t.neighbors);
+    stage("solver", t.solver);
+    if (scene.solver.type == SolverType::pbf && iterations > 0)
+        std::printf("    %-18s %8.2f ms\n", "  per iteration", 1e3 * t.solver / iterations);
+    stage("viscosity etc.", t.velocity);
+    stage("other", other);
+    std::printf("  density error      mean %.3f%%, max %.3f%% at t = %.3f s\n",
+                100 * last.density_error_mean, 100 * last.density_error_max, last.time);
+    std::printf("  peak memory        %.1f MiB (%.0f bytes per particle)\n", peak_memory_mib(),
+                peak_memory_mib() * 1048576.0 / double(n + world.boundary().x.size()));
+    return 0;
+}
+
+}  // namespace
+
+int bench_command(const BenchOptions& o) {
+    Scene scene;
+    try {
+        std::vector<std::string> overrides = o.overrides;
+        if (!o.solver.empty()) overrides.push_back("solver.type=\"" + o.solver + "\"");
+        scene = io::load_scene(o.scene, overrides);
+    } catch (const io::SceneError& e) {
+        std::fprintf(stderr, "seiche: %s: %s\n", o.scene.c_str(), e.what());
+        return 2;
+    }
+    set_thread_count(o.threads);
+    try {
+        return scene.dimension == 2 ? bench<2>(scene, o) : bench<3>(scene, o);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "seiche: %s\n", e.what());
+        return 1;
+    }
+}
+
+}  // namespace seiche::app
