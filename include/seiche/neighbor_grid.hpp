@@ -25,6 +25,7 @@ inline bool within_support(const Vec<D>& xi, const Vec<D>& xj, float h2) {
 struct NeighborList {
     std::vector<std::uint32_t> offset;
     std::vector<std::uint32_t> index;
+    std::vector<std::vector<std::uint32_t>> chunks;  //!< build scratch, kept to avoid allocation
 
     std::span<const std::uint32_t> of(std::size_t i) const {
         return {index.data() + offset[i], index.data() + offset[i + 1]};
@@ -43,6 +44,11 @@ class NeighborGrid {
 
     float support() const { return h_; }
     std::size_t point_count() const { return sorted_index_.size(); }
+
+    // The points in grid (Z-curve) order: entry e holds point order()[e].
+    std::span<const std::uint32_t> order() const { return sorted_index_; }
+    // After the caller has permuted its points into order(): entry e is now point e.
+    void points_were_sorted();
 
     // Calls fn(j) for each stored point j with |p - x_j| < h, in a fixed order.
     template <class Fn>
@@ -88,12 +94,36 @@ inline typename NeighborGrid<D>::Cell NeighborGrid<D>::cell_of(const Vec<D>& p) 
     return c;
 }
 
+// Spreads the low bits of v so that D-1 zero bits separate them (Morton interleaving).
+inline std::uint64_t spread_bits(std::uint32_t v, int dimension) {
+    std::uint64_t x = v;
+    if (dimension == 2) {
+        x &= 0xFFFFFFFFull;
+        x = (x | (x << 16)) & 0x0000FFFF0000FFFFull;
+        x = (x | (x << 8)) & 0x00FF00FF00FF00FFull;
+        x = (x | (x << 4)) & 0x0F0F0F0F0F0F0F0Full;
+        x = (x | (x << 2)) & 0x3333333333333333ull;
+        x = (x | (x << 1)) & 0x5555555555555555ull;
+    } else {
+        x &= 0x1FFFFFull;
+        x = (x | (x << 32)) & 0x1F00000000FFFFull;
+        x = (x | (x << 16)) & 0x1F0000FF0000FFull;
+        x = (x | (x << 8)) & 0x100F00F00F00F00Full;
+        x = (x | (x << 4)) & 0x10C30C30C30C30C3ull;
+        x = (x | (x << 2)) & 0x1249249249249249ull;
+    }
+    return x;
+}
+
+// The bucket is the cell's Z-order (Morton) index modulo the table size: neighbouring cells get
+// nearby buckets, so the counting sort also orders the points along a Z-curve. Cells far apart
+// may share a bucket; entries carry their cell, so that costs time, never correctness.
 template <int D>
 inline std::uint32_t NeighborGrid<D>::bucket_of(const Cell& c) const {
-    constexpr std::uint32_t primes[3] = {73856093u, 19349663u, 83492791u};
-    std::uint32_t hash = 0;
-    for (int a = 0; a < D; ++a) hash ^= static_cast<std::uint32_t>(c[a]) * primes[a];
-    return hash & bucket_mask_;
+    std::uint64_t code = 0;
+    for (int a = 0; a < D; ++a)
+        code |= spread_bits(static_cast<std::uint32_t>(c[a]), D) << a;
+    return static_cast<std::uint32_t>(code) & bucket_mask_;
 }
 
 template <int D>
@@ -107,7 +137,9 @@ inline void NeighborGrid<D>::for_each_neighbor(const Vec<D>& p, Fn&& fn) const {
     auto visit = [&]() {
         const std::uint32_t b = bucket_of(c);
         for (std::uint32_t e = bucket_start_[b]; e < bucket_start_[b + 1]; ++e) {
-            if (sorted_cell_[e] != c) continue;
+            bool same = true;  // component-wise: std::array's == calls memcmp here
+            for (int a = 0; a < D; ++a) same = same && sorted_cell_[e][a] == c[a];
+            if (!same) continue;
             if (within_support<D>(p, sorted_x_[e], h2_)) fn(sorted_index_[e]);
         }
     };

@@ -14,10 +14,11 @@ int thread_count();
 // the work, and oversubscribed machines (two test processes on two cores) stall on it.
 inline constexpr long long parallel_threshold = 1024;
 
+// min_parallel: fewest iterations worth a team; coarse work items (chunks) pass a small one.
 template <class Fn>
-void parallel_for(std::size_t n, Fn&& fn) {
+void parallel_for(std::size_t n, Fn&& fn, long long min_parallel = parallel_threshold) {
     const long long count = static_cast<long long>(n);
-#pragma omp parallel for schedule(static) if (count >= parallel_threshold)
+#pragma omp parallel for schedule(static) if (count >= min_parallel)
     for (long long i = 0; i < count; ++i) fn(static_cast<std::size_t>(i));
 }
 

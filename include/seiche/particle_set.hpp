@@ -1,6 +1,8 @@
 // Fluid particle state as structure-of-arrays. All particles share one mass.
 #pragma once
 
+#include <cstdint>
+#include <span>
 #include <vector>
 
 #include "seiche/vec.hpp"
@@ -13,6 +15,7 @@ struct ParticleSet {
     std::vector<Vec<D>> v;       //!< velocity, m/s
     std::vector<Vec<D>> x_prev;  //!< position at the start of the step, m
     std::vector<float> rho;      //!< density from the last solver pass, kg/m³
+    std::vector<std::uint32_t> id;  //!< creation index: particles are kept in Z-curve order
     float mass = 0.0f;           //!< kg, per particle
     float radius = 0.0f;         //!< m; rest spacing 2r
 
@@ -22,6 +25,26 @@ struct ParticleSet {
         v.resize(n);
         x_prev.resize(n);
         rho.resize(n);
+        id.resize(n);
+    }
+
+    // Puts particle order[k] at index k, for every field; scratch is a buffer of size().
+    void reorder(std::span<const std::uint32_t> order, std::vector<Vec<D>>& scratch,
+                 std::vector<float>& scratch_f, std::vector<std::uint32_t>& scratch_id) {
+        permute(x, order, scratch);
+        permute(v, order, scratch);
+        permute(x_prev, order, scratch);
+        permute(rho, order, scratch_f);
+        permute(id, order, scratch_id);
+    }
+
+private:
+    template <class T>
+    static void permute(std::vector<T>& a, std::span<const std::uint32_t> order,
+                        std::vector<T>& tmp) {
+        tmp.resize(a.size());
+        for (std::size_t k = 0; k < a.size(); ++k) tmp[k] = a[order[k]];
+        a.swap(tmp);
     }
 };
 

@@ -115,6 +115,8 @@ class World {
     DdrConstants ddr_constants_{};
     DdrState<D> ddr_;
     std::vector<Vec<D>> v_scratch_;
+    std::vector<float> f_scratch_;
+    std::vector<std::uint32_t> id_scratch_;
     std::vector<Vorticity<D>> omega_;
     float max_speed_ = 0;
     double time_ = 0;

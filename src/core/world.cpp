@@ -75,8 +75,10 @@ World<D>::World(const Scene& scene)
             if (a == D) break;
         }
     }
-    p_.resize(p_.x.size());
+    const std::size_t n_fluid = p_.x.size();
+    p_.resize(n_fluid);
     p_.x_prev = p_.x;
+    for (std::size_t i = 0; i < n_fluid; ++i) p_.id[i] = static_cast<std::uint32_t>(i);
     p_.radius = static_cast<float>(scene.particle_radius);
 
     // The mass that makes a full rest lattice exactly ρ0 (within 0.1% of ρ0·d^D for the cubic
@@ -161,9 +163,7 @@ double World<D>::kinetic_energy() const {
 
 template <int D>
 void World<D>::refresh_density() {
-    fluid_grid_.build(p_.x, h_);
-    build_neighbor_list<D>(fluid_grid_, p_.x, true, fluid_nb_);
-    build_neighbor_list<D>(boundary_grid_, p_.x, false, boundary_nb_);
+    find_neighbors();
     std::visit([&](const auto& k) { compute_density<D>(view(), k, p_.rho); }, kernel_);
 }
 
@@ -273,6 +273,9 @@ void World<D>::predict_positions(float dt) {
 template <int D>
 void World<D>::find_neighbors() {
     fluid_grid_.build(p_.x, h_);
+    // Keep particles in the grid's Z-curve order so that neighbours are near in memory.
+    p_.reorder(fluid_grid_.order(), v_scratch_, f_scratch_, id_scratch_);
+    fluid_grid_.points_were_sorted();
     build_neighbor_list<D>(fluid_grid_, p_.x, true, fluid_nb_);
     build_neighbor_list<D>(boundary_grid_, p_.x, false, boundary_nb_);
 }

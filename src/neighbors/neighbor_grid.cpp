@@ -56,27 +56,45 @@ void NeighborGrid<D>::build(std::span<const Vec<D>> points, float h) {
 }
 
 template <int D>
+void NeighborGrid<D>::points_were_sorted() {
+    for (std::size_t e = 0; e < sorted_index_.size(); ++e)
+        sorted_index_[e] = static_cast<std::uint32_t>(e);
+}
+
+template <int D>
 void build_neighbor_list(const NeighborGrid<D>& grid, std::span<const Vec<D>> queries,
                          bool exclude_self, NeighborList& out) {
     const std::size_t n = queries.size();
+    // One search pass: fixed chunks of queries (independent of the thread count) collect their
+    // lists locally; a prefix sum over the chunks then places them in the flat arrays.
+    constexpr std::size_t chunk = 512;
+    const std::size_t chunks = (n + chunk - 1) / chunk;
+    auto& local = out.chunks;
+    if (local.size() < chunks) local.resize(chunks);
     out.offset.resize(n + 1);
     out.offset[0] = 0;
-    // Two passes (count, then fill) keep the lists flat and the result independent of threads.
-    parallel_for(n, [&](std::size_t i) {
-        std::uint32_t count = 0;
-        grid.for_each_neighbor(queries[i], [&](std::uint32_t j) {
-            if (!(exclude_self && j == i)) ++count;
-        });
-        out.offset[i + 1] = count;
-    });
+    parallel_for(
+        chunks,
+        [&](std::size_t c) {
+        std::vector<std::uint32_t>& buf = local[c];
+        buf.clear();
+        for (std::size_t i = c * chunk; i < std::min(n, (c + 1) * chunk); ++i) {
+            const std::size_t before = buf.size();
+            grid.for_each_neighbor(queries[i], [&](std::uint32_t j) {
+                if (!(exclude_self && j == i)) buf.push_back(j);
+            });
+            out.offset[i + 1] = static_cast<std::uint32_t>(buf.size() - before);
+        }
+        },
+        2);
     for (std::size_t i = 0; i < n; ++i) out.offset[i + 1] += out.offset[i];
     out.index.resize(out.offset[n]);
-    parallel_for(n, [&](std::size_t i) {
-        std::uint32_t k = out.offset[i];
-        grid.for_each_neighbor(queries[i], [&](std::uint32_t j) {
-            if (!(exclude_self && j == i)) out.index[k++] = j;
-        });
-    });
+    parallel_for(
+        chunks,
+        [&](std::size_t c) {
+            std::copy(local[c].begin(), local[c].end(), out.index.begin() + out.offset[c * chunk]);
+        },
+        2);
 }
 
 template <int D>

@@ -31,12 +31,16 @@ FrameData frame_data(const ParticleSet<D>& p) {
     FrameData f;
     f.position.assign(3 * p.size(), 0.0f);
     f.velocity.assign(3 * p.size(), 0.0f);
-    f.density.assign(p.rho.begin(), p.rho.end());
-    for (std::size_t i = 0; i < p.size(); ++i)
+    f.density.assign(p.size(), 0.0f);
+    // Written in creation order, so particle k is the same particle in every frame.
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        const std::size_t k = p.id[i];
+        f.density[k] = p.rho[i];
         for (int a = 0; a < D; ++a) {
-            f.position[3 * i + a] = p.x[i][a];
-            f.velocity[3 * i + a] = p.v[i][a];
+            f.position[3 * k + a] = p.x[i][a];
+            f.velocity[3 * k + a] = p.v[i][a];
         }
+    }
     return f;
 }
 
