@@ -9,18 +9,10 @@
 namespace seiche {
 namespace {
 
-template <int D>
-void expect_same_sets(const std::vector<Vec<D>>& pts, float h, bool self,
-                      const std::vector<Vec<D>>* queries = nullptr) {
-    const auto& q = queries ? *queries : pts;
-    NeighborGrid<D> grid;
-    grid.build(pts, h);
-    NeighborList fast;
-    build_neighbor_list<D>(grid, q, self, fast);
-    NeighborList slow = brute_force_neighbors<D>(q, pts, h, self);
-    ASSERT_EQ(fast.size(), q.size());
+void expect_same_lists(const NeighborList& fast, const NeighborList& slow) {
+    ASSERT_EQ(fast.size(), slow.size());
     std::size_t total = 0;
-    for (std::size_t i = 0; i < q.size(); ++i) {
+    for (std::size_t i = 0; i < slow.size(); ++i) {
         auto a = fast.of(i);
         auto b = slow.of(i);
         std::vector<std::uint32_t> sa(a.begin(), a.end()), sb(b.begin(), b.end());
@@ -30,6 +22,41 @@ void expect_same_sets(const std::vector<Vec<D>>& pts, float h, bool self,
         total += sa.size();
     }
     EXPECT_GT(total, 0u) << "a test set without any neighbours proves nothing";
+}
+
+template <int D>
+std::vector<Vec<D>> permuted(const std::vector<Vec<D>>& p, std::span<const std::uint32_t> order) {
+    std::vector<Vec<D>> out(p.size());
+    for (std::size_t e = 0; e < p.size(); ++e) out[e] = p[order[e]];
+    return out;
+}
+
+// Checks both builds against brute force: point by point, and cell by cell (which needs the
+// queries in their grid's order, as World keeps its particles).
+template <int D>
+void expect_same_sets(const std::vector<Vec<D>>& pts, float h, bool self,
+                      const std::vector<Vec<D>>* queries = nullptr) {
+    const auto& q = queries ? *queries : pts;
+    NeighborGrid<D> grid;
+    grid.build(pts, h);
+    NeighborList fast;
+    build_neighbor_list<D>(grid, q, self, fast);
+    expect_same_lists(fast, brute_force_neighbors<D>(q, pts, h, self));
+
+    NeighborList by_cell;
+    if (!queries) {
+        const std::vector<Vec<D>> sorted = permuted<D>(pts, grid.order());
+        grid.points_were_sorted();
+        build_neighbor_list_by_cell<D>(grid, sorted, grid, self, by_cell);
+        expect_same_lists(by_cell, brute_force_neighbors<D>(sorted, sorted, h, self));
+    } else {
+        NeighborGrid<D> query_grid;
+        query_grid.build(q, h);
+        const std::vector<Vec<D>> qs = permuted<D>(q, query_grid.order());
+        query_grid.points_were_sorted();
+        build_neighbor_list_by_cell<D>(query_grid, qs, grid, self, by_cell);
+        expect_same_lists(by_cell, brute_force_neighbors<D>(qs, pts, h, self));
+    }
 }
 
 template <int D>
@@ -97,6 +124,14 @@ TEST(NeighborGrid, QueriesFromAnotherSet) {
     auto pts = random_points<3>(2000, 0.0f, 1.0f, 7);
     auto qs = random_points<3>(500, -0.2f, 1.2f, 8);
     expect_same_sets<3>(pts, 0.1f, false, &qs);
+}
+
+TEST(NeighborGrid, CellByCellNeedsSortedQueries) {
+    const auto p = random_points<2>(100, 0.0f, 1.0f, 9);
+    NeighborGrid<2> g;
+    g.build(p, 0.1f);
+    NeighborList out;
+    EXPECT_THROW(build_neighbor_list_by_cell<2>(g, p, g, true, out), std::logic_error);
 }
 
 TEST(NeighborGrid, RejectsNonPositiveSupport) {

@@ -1,12 +1,14 @@
 // Uniform-grid neighbour search: cells of the support radius, filled by counting sort into flat
-// arrays; neighbour lists in CSR form. Cells are hashed into a table sized to the particle count,
-// so memory is O(n) for any coordinates (negative, far from the origin, sparse blocks).
+// arrays; neighbour lists in CSR form. Cells are absolute (floor(x/h)); they are bucketed by
+// their Z-order index modulo a table of 2n buckets, so memory is O(n) for any coordinates
+// (negative, far from the origin, sparse blocks) and the points come out along a Z-curve.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "seiche/vec.hpp"
@@ -37,6 +39,11 @@ template <int D>
 class NeighborGrid {
   public:
     using Cell = std::array<std::int32_t, D>;
+    // A run of entries [begin, end) that share one cell.
+    struct CellRun {
+        Cell cell;
+        std::uint32_t begin, end;
+    };
 
     // Sorts the points into cells of size h (widened by 1e-5 relative, so float rounding in the
     // distance test can never put a neighbour two cells away).
@@ -49,46 +56,69 @@ class NeighborGrid {
     std::span<const std::uint32_t> order() const { return sorted_index_; }
     // After the caller has permuted its points into order(): entry e is now point e.
     void points_were_sorted();
+    bool points_sorted() const { return sorted_; }
+
+    std::span<const CellRun> runs() const { return runs_; }
+    Cell cell_of(const Vec<D>& p) const;
+    // Entries of cell c, or an empty range.
+    std::pair<std::uint32_t, std::uint32_t> find(const Cell& c) const;
+    const Vec<D>& entry_x(std::uint32_t e) const { return sorted_x_[e]; }
+    std::uint32_t entry_index(std::uint32_t e) const { return sorted_index_[e]; }
 
     // Calls fn(j) for each stored point j with |p - x_j| < h, in a fixed order.
     template <class Fn>
     void for_each_neighbor(const Vec<D>& p, Fn&& fn) const;
 
+    // Calls fn(c) for the 3^D cells around `center`, in a fixed order.
+    template <class Fn>
+    static void for_each_cell_around(const Cell& center, Fn&& fn);
+
   private:
-    Cell cell_of(const Vec<D>& p) const;
     std::uint32_t bucket_of(const Cell& c) const;
 
     float h_ = 0.0f;
     float h2_ = 0.0f;
     double inv_cell_ = 0.0;
-    Vec<D> origin_{0.0f};
     std::uint32_t bucket_mask_ = 0;
-    std::vector<std::uint32_t> bucket_start_;  // bucket b holds entries [start[b], start[b+1])
+    bool sorted_ = false;
+    std::vector<std::uint32_t> bucket_runs_;   // bucket b holds runs [runs[b], runs[b+1])
+    std::vector<CellRun> runs_;                // in entry order
     std::vector<std::uint32_t> sorted_index_;  // point index of each entry
-    std::vector<Cell> sorted_cell_;            // cell of each entry (buckets may mix cells)
+    std::vector<Cell> sorted_cell_;            // cell of each entry
     std::vector<Vec<D>> sorted_x_;             // position of each entry, for cache locality
+    std::vector<std::uint32_t> point_bucket_;  // build scratch
+    std::vector<Cell> point_cell_;             // build scratch
+    std::vector<std::uint32_t> fill_, next_;   // build scratch
 };
 
-// Builds CSR lists: for each query point, the grid points strictly within the support radius.
-// With exclude_self, a query point does not list itself (query and grid are the same set).
+// CSR lists: for each query point, the grid points strictly within the support radius. With
+// exclude_self, query i does not list point i (query and grid are the same set).
 template <int D>
 void build_neighbor_list(const NeighborGrid<D>& grid, std::span<const Vec<D>> queries,
                          bool exclude_self, NeighborList& out);
 
+// The same, cell by cell: `queries` must be the points of `query_grid`, already put in its
+// order (points_were_sorted). The 3^D neighbour cells are looked up once per cell, not once per
+// point. target may be query_grid itself (with exclude_self) or another grid of the same h.
+template <int D>
+void build_neighbor_list_by_cell(const NeighborGrid<D>& query_grid,
+                                 std::span<const Vec<D>> queries, const NeighborGrid<D>& target,
+                                 bool exclude_self, NeighborList& out);
+
 // O(n·m) oracle for tests.
 template <int D>
-NeighborList brute_force_neighbors(std::span<const Vec<D>> queries, std::span<const Vec<D>> points,
-                                   float h, bool exclude_self);
+NeighborList brute_force_neighbors(std::span<const Vec<D>> queries,
+                                   std::span<const Vec<D>> points, float h, bool exclude_self);
 
-// ---- inline implementation of the query ----
+// ---- inline implementation of the queries ----
 
 template <int D>
 inline typename NeighborGrid<D>::Cell NeighborGrid<D>::cell_of(const Vec<D>& p) const {
     Cell c;
     for (int a = 0; a < D; ++a) {
-        // Double precision: exact differences of floats, rounding far below the 1e-5 margin.
-        const double t = (double(p[a]) - double(origin_[a])) * inv_cell_;
-        // Query points far outside the grid are clamped: they find nothing either way.
+        // Double precision: the product is exact to far below the 1e-5 margin. Coordinates
+        // beyond ±2e9 cells are clamped (they would find nothing either way).
+        const double t = double(p[a]) * inv_cell_;
         c[a] = static_cast<std::int32_t>(std::clamp(std::floor(t), -2.0e9, 2.0e9));
     }
     return c;
@@ -115,48 +145,50 @@ inline std::uint64_t spread_bits(std::uint32_t v, int dimension) {
     return x;
 }
 
-// The bucket is the cell's Z-order (Morton) index modulo the table size: neighbouring cells get
-// nearby buckets, so the counting sort also orders the points along a Z-curve. Cells far apart
-// may share a bucket; entries carry their cell, so that costs time, never correctness.
+// The bucket is the cell's Z-order index modulo the table size: neighbouring cells get nearby
+// buckets, so the counting sort also orders the points along a Z-curve. Cells far apart may
+// share a bucket; runs carry their cell, so that costs time, never correctness.
 template <int D>
 inline std::uint32_t NeighborGrid<D>::bucket_of(const Cell& c) const {
     std::uint64_t code = 0;
-    for (int a = 0; a < D; ++a)
-        code |= spread_bits(static_cast<std::uint32_t>(c[a]), D) << a;
+    for (int a = 0; a < D; ++a) code |= spread_bits(static_cast<std::uint32_t>(c[a]), D) << a;
     return static_cast<std::uint32_t>(code) & bucket_mask_;
+}
+
+template <int D>
+inline std::pair<std::uint32_t, std::uint32_t> NeighborGrid<D>::find(const Cell& c) const {
+    if (runs_.empty()) return {0, 0};
+    const std::uint32_t b = bucket_of(c);
+    for (std::uint32_t r = bucket_runs_[b]; r < bucket_runs_[b + 1]; ++r) {
+        bool same = true;  // component-wise: std::array's == calls memcmp here
+        for (int a = 0; a < D; ++a) same = same && runs_[r].cell[a] == c[a];
+        if (same) return {runs_[r].begin, runs_[r].end};
+    }
+    return {0, 0};
+}
+
+template <int D>
+template <class Fn>
+inline void NeighborGrid<D>::for_each_cell_around(const Cell& center, Fn&& fn) {
+    if constexpr (D == 2) {
+        for (int dy = -1; dy <= 1; ++dy)
+            for (int dx = -1; dx <= 1; ++dx) fn(Cell{center[0] + dx, center[1] + dy});
+    } else {
+        for (int dz = -1; dz <= 1; ++dz)
+            for (int dy = -1; dy <= 1; ++dy)
+                for (int dx = -1; dx <= 1; ++dx)
+                    fn(Cell{center[0] + dx, center[1] + dy, center[2] + dz});
+    }
 }
 
 template <int D>
 template <class Fn>
 inline void NeighborGrid<D>::for_each_neighbor(const Vec<D>& p, Fn&& fn) const {
-    if (sorted_index_.empty()) return;
-    const Cell center = cell_of(p);
-    Cell c;
-    // Visit the 3^D surrounding cells. Different cells may share a bucket: the stored cell of
-    // each entry is compared, so every point is reported exactly once.
-    auto visit = [&]() {
-        const std::uint32_t b = bucket_of(c);
-        for (std::uint32_t e = bucket_start_[b]; e < bucket_start_[b + 1]; ++e) {
-            bool same = true;  // component-wise: std::array's == calls memcmp here
-            for (int a = 0; a < D; ++a) same = same && sorted_cell_[e][a] == c[a];
-            if (!same) continue;
+    for_each_cell_around(cell_of(p), [&](const Cell& c) {
+        const auto [begin, end] = find(c);
+        for (std::uint32_t e = begin; e < end; ++e)
             if (within_support<D>(p, sorted_x_[e], h2_)) fn(sorted_index_[e]);
-        }
-    };
-    if constexpr (D == 2) {
-        for (int dy = -1; dy <= 1; ++dy)
-            for (int dx = -1; dx <= 1; ++dx) {
-                c = {center[0] + dx, center[1] + dy};
-                visit();
-            }
-    } else {
-        for (int dz = -1; dz <= 1; ++dz)
-            for (int dy = -1; dy <= 1; ++dy)
-                for (int dx = -1; dx <= 1; ++dx) {
-                    c = {center[0] + dx, center[1] + dy, center[2] + dz};
-                    visit();
-                }
-    }
+    });
 }
 
 }  // namespace seiche

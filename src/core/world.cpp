@@ -276,8 +276,8 @@ void World<D>::find_neighbors() {
     // Keep particles in the grid's Z-curve order so that neighbours are near in memory.
     p_.reorder(fluid_grid_.order(), v_scratch_, f_scratch_, id_scratch_);
     fluid_grid_.points_were_sorted();
-    build_neighbor_list<D>(fluid_grid_, p_.x, true, fluid_nb_);
-    build_neighbor_list<D>(boundary_grid_, p_.x, false, boundary_nb_);
+    build_neighbor_list_by_cell<D>(fluid_grid_, p_.x, fluid_grid_, true, fluid_nb_);
+    build_neighbor_list_by_cell<D>(fluid_grid_, p_.x, boundary_grid_, false, boundary_nb_);
 }
 
 template <int D>

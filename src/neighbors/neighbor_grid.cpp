@@ -1,6 +1,7 @@
 // Uniform grid by counting sort (Green 2010, "Particle simulation using CUDA", sec. 3, done on
-// the CPU): count points per bucket, prefix-sum, scatter. Buckets are a hash of the cell, with
-// at least twice as many buckets as points.
+// the CPU): count points per bucket, prefix-sum, scatter; then runs of equal cells. Lists are
+// built cell by cell (Ihmsen et al. 2011, "A parallel SPH implementation on multi-core CPUs",
+// sec. 4: the neighbour cells are found once per cell, points are Z-sorted).
 #include "seiche/neighbor_grid.hpp"
 
 #include <algorithm>
@@ -18,88 +19,156 @@ void NeighborGrid<D>::build(std::span<const Vec<D>> points, float h) {
     h_ = h;
     h2_ = h * h;
     inv_cell_ = 1.0 / (double(h) * (1.0 + 1.0e-5));
+    sorted_ = false;
     const std::size_t n = points.size();
     if (n > 0xFFFFFFF0u) throw std::length_error("neighbour grid: too many points");
-
-    origin_ = n > 0 ? points[0] : Vec<D>(0.0f);
-    for (const auto& p : points) origin_ = glm::min(origin_, p);
-    for (const auto& p : points)
-        for (int a = 0; a < D; ++a)
-            if ((double(p[a]) - double(origin_[a])) * inv_cell_ > 2.0e9)
-                throw std::domain_error(
-                    "neighbour grid: particles spread over more than 2e9 cells");
 
     const std::uint32_t buckets = std::bit_ceil(std::max<std::size_t>(2 * n, 16));
     bucket_mask_ = buckets - 1;
 
-    std::vector<std::uint32_t> point_bucket(n);
-    std::vector<Cell> point_cell(n);
+    point_bucket_.resize(n);
+    point_cell_.resize(n);
     parallel_for(n, [&](std::size_t i) {
-        point_cell[i] = cell_of(points[i]);
-        point_bucket[i] = bucket_of(point_cell[i]);
+        point_cell_[i] = cell_of(points[i]);
+        point_bucket_[i] = bucket_of(point_cell_[i]);
     });
 
-    bucket_start_.assign(buckets + 1, 0);
-    for (std::size_t i = 0; i < n; ++i) ++bucket_start_[point_bucket[i] + 1];
-    for (std::uint32_t b = 0; b < buckets; ++b) bucket_start_[b + 1] += bucket_start_[b];
-
+    // Counting sort by bucket.
+    std::vector<std::uint32_t>& start = fill_;
+    start.assign(buckets + 1, 0);
+    for (std::size_t i = 0; i < n; ++i) ++start[point_bucket_[i] + 1];
+    for (std::uint32_t b = 0; b < buckets; ++b) start[b + 1] += start[b];
     sorted_index_.resize(n);
     sorted_cell_.resize(n);
     sorted_x_.resize(n);
-    std::vector<std::uint32_t> fill(bucket_start_.begin(), bucket_start_.end() - 1);
-    for (std::size_t i = 0; i < n; ++i) {
-        const std::uint32_t e = fill[point_bucket[i]]++;
-        sorted_index_[e] = static_cast<std::uint32_t>(i);
-        sorted_cell_[e] = point_cell[i];
-        sorted_x_[e] = points[i];
+    next_.assign(start.begin(), start.end() - 1);
+    for (std::size_t i = 0; i < n; ++i) sorted_index_[next_[point_bucket_[i]]++] = std::uint32_t(i);
+    // A bucket holding several cells (far apart, rare) is sorted by cell, so every cell is one run.
+    auto cell_less = [&](std::uint32_t a, std::uint32_t b) {
+        return point_cell_[a] < point_cell_[b];
+    };
+    for (std::uint32_t b = 0; b < buckets; ++b) {
+        const std::uint32_t lo = start[b], hi = start[b + 1];
+        bool mixed = false;
+        for (std::uint32_t e = lo + 1; e < hi && !mixed; ++e)
+            mixed = point_cell_[sorted_index_[e]] != point_cell_[sorted_index_[lo]];
+        if (mixed) std::stable_sort(sorted_index_.begin() + lo, sorted_index_.begin() + hi, cell_less);
     }
+    parallel_for(n, [&](std::size_t e) {
+        sorted_cell_[e] = point_cell_[sorted_index_[e]];
+        sorted_x_[e] = points[sorted_index_[e]];
+    });
+
+    // Runs of equal cells, and the runs of each bucket.
+    runs_.clear();
+    bucket_runs_.assign(buckets + 1, 0);
+    for (std::uint32_t b = 0; b < buckets; ++b) {
+        bucket_runs_[b] = static_cast<std::uint32_t>(runs_.size());
+        for (std::uint32_t e = start[b]; e < start[b + 1]; ++e) {
+            if (e == start[b] || sorted_cell_[e] != sorted_cell_[e - 1])
+                runs_.push_back({sorted_cell_[e], e, e + 1});
+            else
+                runs_.back().end = e + 1;
+        }
+    }
+    bucket_runs_[buckets] = static_cast<std::uint32_t>(runs_.size());
 }
 
 template <int D>
 void NeighborGrid<D>::points_were_sorted() {
     for (std::size_t e = 0; e < sorted_index_.size(); ++e)
         sorted_index_[e] = static_cast<std::uint32_t>(e);
+    sorted_ = true;
 }
+
+namespace {
+
+// Fills CSR lists from fixed chunks of work items, each writing its own buffer: the result
+// does not depend on the thread count. collect(item, buf, counts) appends the lists of the
+// item's queries to buf and writes their lengths into counts (indexed by query).
+template <class Collect>
+void build_chunked(std::size_t items, std::size_t queries, std::size_t chunk, NeighborList& out,
+                   Collect&& collect) {
+    const std::size_t chunks = (items + chunk - 1) / chunk;
+    auto& local = out.chunks;
+    if (local.size() < chunks) local.resize(chunks);
+    out.offset.assign(queries + 1, 0);
+    std::vector<std::uint32_t> first_query(chunks + 1, 0);
+    parallel_for(
+        chunks,
+        [&](std::size_t c) {
+            local[c].clear();
+            for (std::size_t it = c * chunk; it < std::min(items, (c + 1) * chunk); ++it)
+                collect(it, local[c], out.offset);
+        },
+        2);
+    for (std::size_t i = 0; i < queries; ++i) out.offset[i + 1] += out.offset[i];
+    out.index.resize(out.offset[queries]);
+    // Chunks hold consecutive queries, so their buffers concatenate in query order.
+    std::size_t pos = 0;
+    for (std::size_t c = 0; c < chunks; ++c) {
+        first_query[c] = static_cast<std::uint32_t>(pos);
+        pos += local[c].size();
+    }
+    parallel_for(
+        chunks,
+        [&](std::size_t c) {
+            std::copy(local[c].begin(), local[c].end(), out.index.begin() + first_query[c]);
+        },
+        2);
+}
+
+}  // namespace
 
 template <int D>
 void build_neighbor_list(const NeighborGrid<D>& grid, std::span<const Vec<D>> queries,
                          bool exclude_self, NeighborList& out) {
-    const std::size_t n = queries.size();
-    // One search pass: fixed chunks of queries (independent of the thread count) collect their
-    // lists locally; a prefix sum over the chunks then places them in the flat arrays.
-    constexpr std::size_t chunk = 512;
-    const std::size_t chunks = (n + chunk - 1) / chunk;
-    auto& local = out.chunks;
-    if (local.size() < chunks) local.resize(chunks);
-    out.offset.resize(n + 1);
-    out.offset[0] = 0;
-    parallel_for(
-        chunks,
-        [&](std::size_t c) {
-        std::vector<std::uint32_t>& buf = local[c];
-        buf.clear();
-        for (std::size_t i = c * chunk; i < std::min(n, (c + 1) * chunk); ++i) {
-            const std::size_t before = buf.size();
-            grid.for_each_neighbor(queries[i], [&](std::uint32_t j) {
-                if (!(exclude_self && j == i)) buf.push_back(j);
-            });
-            out.offset[i + 1] = static_cast<std::uint32_t>(buf.size() - before);
-        }
-        },
-        2);
-    for (std::size_t i = 0; i < n; ++i) out.offset[i + 1] += out.offset[i];
-    out.index.resize(out.offset[n]);
-    parallel_for(
-        chunks,
-        [&](std::size_t c) {
-            std::copy(local[c].begin(), local[c].end(), out.index.begin() + out.offset[c * chunk]);
-        },
-        2);
+    build_chunked(queries.size(), queries.size(), 512, out,
+                  [&](std::size_t i, std::vector<std::uint32_t>& buf,
+                      std::vector<std::uint32_t>& counts) {
+                      const std::size_t before = buf.size();
+                      grid.for_each_neighbor(queries[i], [&](std::uint32_t j) {
+                          if (!(exclude_self && j == i)) buf.push_back(j);
+                      });
+                      counts[i + 1] = static_cast<std::uint32_t>(buf.size() - before);
+                  });
 }
 
 template <int D>
-NeighborList brute_force_neighbors(std::span<const Vec<D>> queries, std::span<const Vec<D>> points,
-                                   float h, bool exclude_self) {
+void build_neighbor_list_by_cell(const NeighborGrid<D>& query_grid,
+                                 std::span<const Vec<D>> queries, const NeighborGrid<D>& target,
+                                 bool exclude_self, NeighborList& out) {
+    if (!query_grid.points_sorted() || query_grid.point_count() != queries.size())
+        throw std::logic_error("build_neighbor_list_by_cell: queries are not in grid order");
+    using Cell = typename NeighborGrid<D>::Cell;
+    const float h2 = target.support() * target.support();
+    const auto runs = query_grid.runs();
+    build_chunked(runs.size(), queries.size(), 64, out,
+                  [&](std::size_t r, std::vector<std::uint32_t>& buf,
+                      std::vector<std::uint32_t>& counts) {
+                      std::pair<std::uint32_t, std::uint32_t> ranges[27];
+                      int n_ranges = 0;
+                      NeighborGrid<D>::for_each_cell_around(runs[r].cell, [&](const Cell& c) {
+                          const auto range = target.find(c);
+                          if (range.first < range.second) ranges[n_ranges++] = range;
+                      });
+                      for (std::uint32_t i = runs[r].begin; i < runs[r].end; ++i) {
+                          const std::size_t before = buf.size();
+                          const Vec<D> xi = queries[i];
+                          for (int k = 0; k < n_ranges; ++k)
+                              for (std::uint32_t e = ranges[k].first; e < ranges[k].second; ++e) {
+                                  if (!within_support<D>(xi, target.entry_x(e), h2)) continue;
+                                  const std::uint32_t j = target.entry_index(e);
+                                  if (!(exclude_self && j == i)) buf.push_back(j);
+                              }
+                          counts[i + 1] = static_cast<std::uint32_t>(buf.size() - before);
+                      }
+                  });
+}
+
+template <int D>
+NeighborList brute_force_neighbors(std::span<const Vec<D>> queries,
+                                   std::span<const Vec<D>> points, float h, bool exclude_self) {
     NeighborList out;
     out.offset.push_back(0);
     for (std::size_t i = 0; i < queries.size(); ++i) {
@@ -119,6 +188,10 @@ template void build_neighbor_list<2>(const NeighborGrid<2>&, std::span<const Vec
                                      NeighborList&);
 template void build_neighbor_list<3>(const NeighborGrid<3>&, std::span<const Vec<3>>, bool,
                                      NeighborList&);
+template void build_neighbor_list_by_cell<2>(const NeighborGrid<2>&, std::span<const Vec<2>>,
+                                             const NeighborGrid<2>&, bool, NeighborList&);
+template void build_neighbor_list_by_cell<3>(const NeighborGrid<3>&, std::span<const Vec<3>>,
+                                             const NeighborGrid<3>&, bool, NeighborList&);
 template NeighborList brute_force_neighbors<2>(std::span<const Vec<2>>, std::span<const Vec<2>>,
                                                float, bool);
 template NeighborList brute_force_neighbors<3>(std::span<const Vec<3>>, std::span<const Vec<3>>,
