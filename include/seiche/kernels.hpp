@@ -36,13 +36,16 @@ class CubicSpline {
     }
 
     // Gradient with respect to x_i of W(|x_i - x_j|), given r_ij = x_i - x_j and r = |r_ij|.
-    Vec<D> grad_W(const Vec<D>& r_ij, float r) const {
-        if (r <= 1.0e-9f * h_) return Vec<D>(0.0f);
+    Vec<D> grad_W(const Vec<D>& r_ij, float r) const { return grad_factor(r) * r_ij; }
+
+    // (dW/dr) / r, so that ∇W = grad_factor(r) · r_ij. Branch-light for SIMD loops; finite at
+    // r = 0 because dW/dq ∝ q there.
+    float grad_factor(float r) const {
         const float q = r * inv_h_;
-        if (q >= 1.0f) return Vec<D>(0.0f);
-        // dW/dq divided by h, then times r_ij / r.
-        const float dwdq = q <= 0.5f ? q * (3.0f * q - 2.0f) : -(1.0f - q) * (1.0f - q);
-        return (l_ * dwdq / r) * r_ij;
+        const float a = 1.0f - q;
+        const float inner = (3.0f * q - 2.0f) * inv_h_;       // q(3q − 2)/r, q ≤ 1/2
+        const float outer = -a * a / (r > 0.0f ? r : 1.0f);  // −(1 − q)²/r, 1/2 < q < 1
+        return q >= 1.0f ? 0.0f : l_ * (q <= 0.5f ? inner : outer);
     }
 
   private:
@@ -75,10 +78,13 @@ class Poly6Spiky {
         return spiky_ * a * a * a;
     }
 
-    Vec<D> grad_W(const Vec<D>& r_ij, float r) const {
-        if (r >= h_ || r <= 1.0e-9f * h_) return Vec<D>(0.0f);
+    Vec<D> grad_W(const Vec<D>& r_ij, float r) const { return grad_factor(r) * r_ij; }
+
+    // (dW_spiky/dr) / r; 0 at r = 0, where the spiky gradient has no direction.
+    float grad_factor(float r) const {
         const float a = h_ - r;
-        return (-3.0f * spiky_ * a * a / r) * r_ij;
+        const bool inside = r < h_ && r > 1.0e-9f * h_;
+        return inside ? -3.0f * spiky_ * a * a / (r > 0.0f ? r : 1.0f) : 0.0f;
     }
 
   private:

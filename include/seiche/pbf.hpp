@@ -15,6 +15,9 @@ template <int D>
 struct PbfState {
     std::vector<float> lambda;  //!< Lagrange multiplier λ'_i = λ_i / m, m²
     std::vector<Vec<D>> dx;     //!< position correction, m
+    // (dW/dr)/r of every fluid and boundary pair, kept from the λ pass for the Δx pass of the
+    // same iteration (positions do not change in between), 1/m^(D+2).
+    std::vector<float> grad_fluid, grad_boundary;
     void resize(std::size_t n) {
         lambda.resize(n);
         dx.resize(n);

@@ -44,62 +44,158 @@ void density_error_stats(std::span<const float> rho, float rest_density, double&
 
 namespace {
 
+// The neighbour loops below are written for `omp simd`: one pair per lane, sums as explicit
+// reductions. The reduction order is fixed by the compiled vector width, so results stay
+// bitwise identical for any thread count.
+
 // Density (eq. 2 with the boundary sum), constraint C_i (eq. 1), S'_i (eq. 8) and λ'_i
 // (eqs. 6/10) in one pass over the neighbours.
 template <int D, class K>
 void compute_lambda(const PbfParams& p, const PbfConstants& c, const K& kernel,
-                    const FluidView<D>& f, std::span<float> rho, std::span<float> lambda) {
+                    const FluidView<D>& f, std::span<float> rho, std::span<float> lambda,
+                    std::vector<float>& grad_fluid, std::vector<float>& grad_boundary) {
     const float vol = f.mass / f.rest_density;
+    const Vec<D>* x = f.x.data();
+    const Vec<D>* bx = f.bx.data();
+    const float* bv = f.bvolume.data();
+    grad_fluid.resize(f.fluid_nb.index.size());
+    grad_boundary.resize(f.boundary_nb.index.size());
+    float* gf_all = grad_fluid.data();
+    float* gb_all = grad_boundary.data();
     parallel_for(f.x.size(), [&](std::size_t i) {
-        const Vec<D> xi = f.x[i];
-        float w_fluid = kernel.W(0.0f), w_boundary = 0.0f;
-        Vec<D> grad_i(0.0f);  // ∇_{x_i} C_i, eq. (7), k = i
-        float sum_grad2 = 0.0f;
-        for (std::uint32_t j : f.fluid_nb.of(i)) {
-            const Vec<D> r = xi - f.x[j];
-            const float len = glm::length(r);
+        float* gf = gf_all + f.fluid_nb.offset[i];
+        float* gb = gb_all + f.boundary_nb.offset[i];
+        const Vec<D> xi = x[i];
+        float w_fluid = kernel.W(0.0f), w_boundary = 0.0f, sum_grad2 = 0.0f;
+        float g0 = 0.0f, g1 = 0.0f, g2 = 0.0f;  // ∇_{x_i} C_i, eq. (7), k = i
+        const auto nb = f.fluid_nb.of(i);
+        const std::uint32_t* idx = nb.data();
+        const int m = static_cast<int>(nb.size());
+#pragma omp simd reduction(+ : w_fluid, sum_grad2, g0, g1, g2)
+        for (int k = 0; k < m; ++k) {
+            const Vec<D> r = xi - x[idx[k]];
+            const float len = std::sqrt(glm::dot(r, r));
             w_fluid += kernel.W(len);
-            const Vec<D> g = vol * kernel.grad_W(r, len);
-            grad_i += g;
-            sum_grad2 += glm::dot(g, g);  // |∇_{x_j} C_i|², fluid neighbour j
+            const float gfk = kernel.grad_factor(len);
+            gf[k] = gfk;
+            const float s = vol * gfk;
+            g0 += s * r[0];
+            g1 += s * r[1];
+            if constexpr (D == 3) g2 += s * r[2];
+            sum_grad2 += s * s * (len * len);  // |∇_{x_j} C_i|², fluid neighbour j
         }
-        for (std::uint32_t k : f.boundary_nb.of(i)) {
-            const Vec<D> r = xi - f.bx[k];
-            const float len = glm::length(r);
-            w_boundary += f.bvolume[k] * kernel.W(len);
-            grad_i += f.bvolume[k] * kernel.grad_W(r, len);
-            // Static boundary particles have infinite mass: no term of their own in S (eq. 8).
+        // Static boundary particles have infinite mass: no term of their own in S (eq. 8).
+        const auto bn = f.boundary_nb.of(i);
+        const std::uint32_t* bidx = bn.data();
+        const int mb = static_cast<int>(bn.size());
+#pragma omp simd reduction(+ : w_boundary, g0, g1, g2)
+        for (int k = 0; k < mb; ++k) {
+            const Vec<D> r = xi - bx[bidx[k]];
+            const float len = std::sqrt(glm::dot(r, r));
+            const float v = bv[bidx[k]];
+            w_boundary += v * kernel.W(len);
+            const float gbk = kernel.grad_factor(len);
+            gb[k] = gbk;
+            const float s = v * gbk;
+            g0 += s * r[0];
+            g1 += s * r[1];
+            if constexpr (D == 3) g2 += s * r[2];
         }
         rho[i] = f.mass * w_fluid + f.rest_density * w_boundary;
         float C = rho[i] / f.rest_density - 1.0f;
         if (p.unilateral) C = std::max(C, 0.0f);  // eq. (10)
-        const float S = glm::dot(grad_i, grad_i) + sum_grad2;
+        const float S = g0 * g0 + g1 * g1 + g2 * g2 + sum_grad2;
         lambda[i] = -C / (S + c.epsilon);
+    });
+}
+
+// Density alone, after the last correction (eq. 2 with the boundary sum).
+template <int D, class K>
+void compute_density_simd(const K& kernel, const FluidView<D>& f, std::span<float> rho) {
+    const Vec<D>* x = f.x.data();
+    const Vec<D>* bx = f.bx.data();
+    const float* bv = f.bvolume.data();
+    parallel_for(f.x.size(), [&](std::size_t i) {
+        const Vec<D> xi = x[i];
+        float w_fluid = kernel.W(0.0f), w_boundary = 0.0f;
+        const auto nb = f.fluid_nb.of(i);
+        const std::uint32_t* idx = nb.data();
+        const int m = static_cast<int>(nb.size());
+#pragma omp simd reduction(+ : w_fluid)
+        for (int k = 0; k < m; ++k) {
+            const Vec<D> r = xi - x[idx[k]];
+            w_fluid += kernel.W(std::sqrt(glm::dot(r, r)));
+        }
+        const auto bn = f.boundary_nb.of(i);
+        const std::uint32_t* bidx = bn.data();
+        const int mb = static_cast<int>(bn.size());
+#pragma omp simd reduction(+ : w_boundary)
+        for (int k = 0; k < mb; ++k) {
+            const Vec<D> r = xi - bx[bidx[k]];
+            w_boundary += bv[bidx[k]] * kernel.W(std::sqrt(glm::dot(r, r)));
+        }
+        rho[i] = f.mass * w_fluid + f.rest_density * w_boundary;
     });
 }
 
 // Position correction, eq. (9) with the tensile term s_corr of Macklin & Müller eq. (13).
 template <int D, class K>
 void compute_delta(const PbfConstants& c, const K& kernel, const FluidView<D>& f,
-                   std::span<const float> lambda, std::span<Vec<D>> dx) {
+                   std::span<const float> lambda, const std::vector<float>& grad_fluid,
+                   const std::vector<float>& grad_boundary, std::span<Vec<D>> dx) {
     const float vol = f.mass / f.rest_density;
+    const Vec<D>* x = f.x.data();
+    const Vec<D>* bx = f.bx.data();
+    const float* bv = f.bvolume.data();
+    const float* lam = lambda.data();
+    const bool s_corr = c.s_corr_scale > 0.0f;
+    const float inv_w_dq = 1.0f / c.s_corr_w_dq;
     parallel_for(f.x.size(), [&](std::size_t i) {
-        const Vec<D> xi = f.x[i];
-        const float li = lambda[i];
-        Vec<D> fluid(0.0f), boundary(0.0f);
-        for (std::uint32_t j : f.fluid_nb.of(i)) {
-            const Vec<D> r = xi - f.x[j];
-            const float len = glm::length(r);
-            float s_corr = 0.0f;
-            if (c.s_corr_scale > 0.0f)
-                s_corr = -c.s_corr_scale * std::pow(kernel.W(len) / c.s_corr_w_dq, c.s_corr_n);
-            fluid += (li + lambda[j] + s_corr) * kernel.grad_W(r, len);
+        const float* gf = grad_fluid.data() + f.fluid_nb.offset[i];
+        const float* gb = grad_boundary.data() + f.boundary_nb.offset[i];
+        const Vec<D> xi = x[i];
+        const float li = lam[i];
+        float f0 = 0.0f, f1 = 0.0f, f2 = 0.0f, b0 = 0.0f, b1 = 0.0f, b2 = 0.0f;
+        const auto nb = f.fluid_nb.of(i);
+        const std::uint32_t* idx = nb.data();
+        const int m = static_cast<int>(nb.size());
+        if (s_corr) {
+            for (int k = 0; k < m; ++k) {
+                const Vec<D> r = xi - x[idx[k]];
+                const float len = std::sqrt(glm::dot(r, r));
+                const float sc =
+                    -c.s_corr_scale * std::pow(kernel.W(len) * inv_w_dq, c.s_corr_n);
+                const float s = (li + lam[idx[k]] + sc) * gf[k];
+                f0 += s * r[0];
+                f1 += s * r[1];
+                if constexpr (D == 3) f2 += s * r[2];
+            }
+        } else {
+#pragma omp simd reduction(+ : f0, f1, f2)
+            for (int k = 0; k < m; ++k) {
+                const Vec<D> r = xi - x[idx[k]];
+                const float s = (li + lam[idx[k]]) * gf[k];
+                f0 += s * r[0];
+                f1 += s * r[1];
+                if constexpr (D == 3) f2 += s * r[2];
+            }
         }
-        for (std::uint32_t k : f.boundary_nb.of(i)) {
-            const Vec<D> r = xi - f.bx[k];
-            boundary += f.bvolume[k] * kernel.grad_W(r, glm::length(r));
+        const auto bn = f.boundary_nb.of(i);
+        const std::uint32_t* bidx = bn.data();
+        const int mb = static_cast<int>(bn.size());
+#pragma omp simd reduction(+ : b0, b1, b2)
+        for (int k = 0; k < mb; ++k) {
+            const Vec<D> r = xi - bx[bidx[k]];
+            const float s = bv[bidx[k]] * gb[k];
+            b0 += s * r[0];
+            b1 += s * r[1];
+            if constexpr (D == 3) b2 += s * r[2];
         }
-        dx[i] = vol * fluid + li * boundary;
+        Vec<D> d;
+        d[0] = vol * f0 + li * b0;
+        d[1] = vol * f1 + li * b1;
+        if constexpr (D == 3) d[2] = vol * f2 + li * b2;
+        dx[i] = d;
     });
 }
 
@@ -112,12 +208,21 @@ PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel
     PbfResult r;
     collide_with_box<D>(x, view.collision_box);
     for (;;) {
-        compute_lambda<D, K>(p, c, kernel, view, rho, state.lambda);
+        // After the last allowed correction only the density is needed (for the statistics).
+        if (r.iterations >= p.max_iterations) {
+            compute_density_simd<D, K>(kernel, view, rho);
+            density_error_stats(rho, view.rest_density, r.density_error_mean,
+                                r.density_error_max);
+            break;
+        }
+        compute_lambda<D, K>(p, c, kernel, view, rho, state.lambda, state.grad_fluid,
+                             state.grad_boundary);
         density_error_stats(rho, view.rest_density, r.density_error_mean, r.density_error_max);
         const bool converged =
             r.iterations >= p.min_iterations && r.density_error_mean <= p.density_tolerance;
-        if (converged || r.iterations >= p.max_iterations) break;
-        compute_delta<D, K>(c, kernel, view, state.lambda, state.dx);
+        if (converged) break;
+        compute_delta<D, K>(c, kernel, view, state.lambda, state.grad_fluid, state.grad_boundary,
+                            state.dx);
         parallel_for(x.size(), [&](std::size_t i) { x[i] += state.dx[i]; });
         collide_with_box<D>(x, view.collision_box);
         ++r.iterations;
