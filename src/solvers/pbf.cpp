@@ -44,6 +44,20 @@ void density_error_stats(std::span<const float> rho, float rest_density, double&
 
 namespace {
 
+// x_i − x_j as three floats (z = 0 in 2D), read through the members: glm's operator[] hides a
+// switch that keeps the loops below from vectorising.
+struct Diff {
+    float x, y, z;
+    float norm2() const { return x * x + y * y + z * z; }
+};
+template <int D>
+inline Diff diff(const Vec<D>& a, const Vec<D>& b) {
+    if constexpr (D == 3)
+        return {a.x - b.x, a.y - b.y, a.z - b.z};
+    else
+        return {a.x - b.x, a.y - b.y, 0.0f};
+}
+
 // The neighbour loops below are written for `omp simd`: one pair per lane, sums as explicit
 // reductions. The reduction order is fixed by the compiled vector width, so results stay
 // bitwise identical for any thread count.
@@ -73,16 +87,17 @@ void compute_lambda(const PbfParams& p, const PbfConstants& c, const K& kernel,
         const int m = static_cast<int>(nb.size());
 #pragma omp simd reduction(+ : w_fluid, sum_grad2, g0, g1, g2)
         for (int k = 0; k < m; ++k) {
-            const Vec<D> r = xi - x[idx[k]];
-            const float len = std::sqrt(glm::dot(r, r));
+            const Diff r = diff<D>(xi, x[idx[k]]);
+            const float len2 = r.norm2();
+            const float len = std::sqrt(len2);
             w_fluid += kernel.W(len);
             const float gfk = kernel.grad_factor(len);
             gf[k] = gfk;
             const float s = vol * gfk;
-            g0 += s * r[0];
-            g1 += s * r[1];
-            if constexpr (D == 3) g2 += s * r[2];
-            sum_grad2 += s * s * (len * len);  // |∇_{x_j} C_i|², fluid neighbour j
+            g0 += s * r.x;
+            g1 += s * r.y;
+            g2 += s * r.z;
+            sum_grad2 += s * s * len2;  // |∇_{x_j} C_i|², fluid neighbour j
         }
         // Static boundary particles have infinite mass: no term of their own in S (eq. 8).
         const auto bn = f.boundary_nb.of(i);
@@ -90,16 +105,16 @@ void compute_lambda(const PbfParams& p, const PbfConstants& c, const K& kernel,
         const int mb = static_cast<int>(bn.size());
 #pragma omp simd reduction(+ : w_boundary, g0, g1, g2)
         for (int k = 0; k < mb; ++k) {
-            const Vec<D> r = xi - bx[bidx[k]];
-            const float len = std::sqrt(glm::dot(r, r));
+            const Diff r = diff<D>(xi, bx[bidx[k]]);
+            const float len = std::sqrt(r.norm2());
             const float v = bv[bidx[k]];
             w_boundary += v * kernel.W(len);
             const float gbk = kernel.grad_factor(len);
             gb[k] = gbk;
             const float s = v * gbk;
-            g0 += s * r[0];
-            g1 += s * r[1];
-            if constexpr (D == 3) g2 += s * r[2];
+            g0 += s * r.x;
+            g1 += s * r.y;
+            g2 += s * r.z;
         }
         rho[i] = f.mass * w_fluid + f.rest_density * w_boundary;
         float C = rho[i] / f.rest_density - 1.0f;
@@ -123,16 +138,14 @@ void compute_density_simd(const K& kernel, const FluidView<D>& f, std::span<floa
         const int m = static_cast<int>(nb.size());
 #pragma omp simd reduction(+ : w_fluid)
         for (int k = 0; k < m; ++k) {
-            const Vec<D> r = xi - x[idx[k]];
-            w_fluid += kernel.W(std::sqrt(glm::dot(r, r)));
+            w_fluid += kernel.W(std::sqrt(diff<D>(xi, x[idx[k]]).norm2()));
         }
         const auto bn = f.boundary_nb.of(i);
         const std::uint32_t* bidx = bn.data();
         const int mb = static_cast<int>(bn.size());
 #pragma omp simd reduction(+ : w_boundary)
         for (int k = 0; k < mb; ++k) {
-            const Vec<D> r = xi - bx[bidx[k]];
-            w_boundary += bv[bidx[k]] * kernel.W(std::sqrt(glm::dot(r, r)));
+            w_boundary += bv[bidx[k]] * kernel.W(std::sqrt(diff<D>(xi, bx[bidx[k]]).norm2()));
         }
         rho[i] = f.mass * w_fluid + f.rest_density * w_boundary;
     });
@@ -161,23 +174,23 @@ void compute_delta(const PbfConstants& c, const K& kernel, const FluidView<D>& f
         const int m = static_cast<int>(nb.size());
         if (s_corr) {
             for (int k = 0; k < m; ++k) {
-                const Vec<D> r = xi - x[idx[k]];
-                const float len = std::sqrt(glm::dot(r, r));
+                const Diff r = diff<D>(xi, x[idx[k]]);
+                const float len = std::sqrt(r.norm2());
                 const float sc =
                     -c.s_corr_scale * std::pow(kernel.W(len) * inv_w_dq, c.s_corr_n);
                 const float s = (li + lam[idx[k]] + sc) * gf[k];
-                f0 += s * r[0];
-                f1 += s * r[1];
-                if constexpr (D == 3) f2 += s * r[2];
+                f0 += s * r.x;
+                f1 += s * r.y;
+                f2 += s * r.z;
             }
         } else {
 #pragma omp simd reduction(+ : f0, f1, f2)
             for (int k = 0; k < m; ++k) {
-                const Vec<D> r = xi - x[idx[k]];
+                const Diff r = diff<D>(xi, x[idx[k]]);
                 const float s = (li + lam[idx[k]]) * gf[k];
-                f0 += s * r[0];
-                f1 += s * r[1];
-                if constexpr (D == 3) f2 += s * r[2];
+                f0 += s * r.x;
+                f1 += s * r.y;
+                f2 += s * r.z;
             }
         }
         const auto bn = f.boundary_nb.of(i);
@@ -185,11 +198,11 @@ void compute_delta(const PbfConstants& c, const K& kernel, const FluidView<D>& f
         const int mb = static_cast<int>(bn.size());
 #pragma omp simd reduction(+ : b0, b1, b2)
         for (int k = 0; k < mb; ++k) {
-            const Vec<D> r = xi - bx[bidx[k]];
+            const Diff r = diff<D>(xi, bx[bidx[k]]);
             const float s = bv[bidx[k]] * gb[k];
-            b0 += s * r[0];
-            b1 += s * r[1];
-            if constexpr (D == 3) b2 += s * r[2];
+            b0 += s * r.x;
+            b1 += s * r.y;
+            b2 += s * r.z;
         }
         Vec<D> d;
         d[0] = vol * f0 + li * b0;
