@@ -29,7 +29,7 @@ struct Block {
         NeighborGrid<D> grid;
         grid.build(x, kernel.support());
         build_neighbor_list<D>(grid, x, true, nb);
-        none.offset.assign(x.size() + 1, 0);
+        none = NeighborList::none(x.size());
         mass = 1000.0f / float(lattice_sums<D>(kernel, d).w);
         rho.resize(x.size());
         compute_density<D>(view(), kernel, rho);

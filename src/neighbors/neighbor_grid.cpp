@@ -83,39 +83,34 @@ void NeighborGrid<D>::points_were_sorted() {
 
 namespace {
 
-// Fills CSR lists from fixed chunks of work items, each writing its own buffer: the result
-// does not depend on the thread count. collect(item, buf, counts) appends the lists of the
-// item's queries to buf and writes their lengths into counts (indexed by query).
-template <class Collect>
+// Fills the lists from fixed chunks of work items, each writing its own buffer: the result does
+// not depend on the thread count. Chunk c handles the consecutive queries starting at
+// first_query(c · chunk); collect(item, buf, counts) appends the lists of the item's queries to
+// buf and writes their lengths into counts (indexed by query + 1).
+template <class FirstQuery, class Collect>
 void build_chunked(std::size_t items, std::size_t queries, std::size_t chunk, NeighborList& out,
-                   Collect&& collect) {
+                   FirstQuery&& first_query, Collect&& collect) {
     const std::size_t chunks = (items + chunk - 1) / chunk;
     auto& local = out.chunks;
     if (local.size() < chunks) local.resize(chunks);
     out.offset.assign(queries + 1, 0);
-    std::vector<std::uint32_t> first_query(chunks + 1, 0);
+    out.first.resize(queries);
     parallel_for(
         chunks,
         [&](std::size_t c) {
             local[c].clear();
             for (std::size_t it = c * chunk; it < std::min(items, (c + 1) * chunk); ++it)
                 collect(it, local[c], out.offset);
+            // Where each query's list starts in this chunk's buffer.
+            const std::size_t q_end = c + 1 < chunks ? first_query((c + 1) * chunk) : queries;
+            const std::uint32_t* p = local[c].data();
+            for (std::size_t q = first_query(c * chunk); q < q_end; ++q) {
+                out.first[q] = p;
+                p += out.offset[q + 1];
+            }
         },
         2);
     for (std::size_t i = 0; i < queries; ++i) out.offset[i + 1] += out.offset[i];
-    out.index.resize(out.offset[queries]);
-    // Chunks hold consecutive queries, so their buffers concatenate in query order.
-    std::size_t pos = 0;
-    for (std::size_t c = 0; c < chunks; ++c) {
-        first_query[c] = static_cast<std::uint32_t>(pos);
-        pos += local[c].size();
-    }
-    parallel_for(
-        chunks,
-        [&](std::size_t c) {
-            std::copy(local[c].begin(), local[c].end(), out.index.begin() + first_query[c]);
-        },
-        2);
 }
 
 }  // namespace
@@ -123,7 +118,7 @@ void build_chunked(std::size_t items, std::size_t queries, std::size_t chunk, Ne
 template <int D>
 void build_neighbor_list(const NeighborGrid<D>& grid, std::span<const Vec<D>> queries,
                          bool exclude_self, NeighborList& out) {
-    build_chunked(queries.size(), queries.size(), 512, out,
+    build_chunked(queries.size(), queries.size(), 512, out, [](std::size_t i) { return i; },
                   [&](std::size_t i, std::vector<std::uint32_t>& buf,
                       std::vector<std::uint32_t>& counts) {
                       const std::size_t before = buf.size();
@@ -144,6 +139,7 @@ void build_neighbor_list_by_cell(const NeighborGrid<D>& query_grid,
     const float h2 = target.support() * target.support();
     const auto runs = query_grid.runs();
     build_chunked(runs.size(), queries.size(), 64, out,
+                  [&](std::size_t r) { return std::size_t(runs[r].begin); },
                   [&](std::size_t r, std::vector<std::uint32_t>& buf,
                       std::vector<std::uint32_t>& counts) {
                       std::pair<std::uint32_t, std::uint32_t> ranges[27];
@@ -170,15 +166,19 @@ template <int D>
 NeighborList brute_force_neighbors(std::span<const Vec<D>> queries,
                                    std::span<const Vec<D>> points, float h, bool exclude_self) {
     NeighborList out;
+    out.chunks.resize(1);
+    auto& all = out.chunks[0];
     out.offset.push_back(0);
     for (std::size_t i = 0; i < queries.size(); ++i) {
         for (std::size_t j = 0; j < points.size(); ++j) {
             if (exclude_self && i == j) continue;
             if (within_support<D>(queries[i], points[j], h * h))
-                out.index.push_back(static_cast<std::uint32_t>(j));
+                all.push_back(static_cast<std::uint32_t>(j));
         }
-        out.offset.push_back(static_cast<std::uint32_t>(out.index.size()));
+        out.offset.push_back(static_cast<std::uint32_t>(all.size()));
     }
+    out.first.resize(queries.size());
+    for (std::size_t i = 0; i < queries.size(); ++i) out.first[i] = all.data() + out.offset[i];
     return out;
 }
 

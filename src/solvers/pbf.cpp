@@ -72,8 +72,8 @@ void compute_lambda(const PbfParams& p, const PbfConstants& c, const K& kernel,
     const Vec<D>* x = f.x.data();
     const Vec<D>* bx = f.bx.data();
     const float* bv = f.bvolume.data();
-    grad_fluid.resize(f.fluid_nb.index.size());
-    grad_boundary.resize(f.boundary_nb.index.size());
+    grad_fluid.resize(f.fluid_nb.pairs());
+    grad_boundary.resize(f.boundary_nb.pairs());
     float* gf_all = grad_fluid.data();
     float* gb_all = grad_boundary.data();
     parallel_for(f.x.size(), [&](std::size_t i) {
