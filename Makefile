@@ -3,7 +3,7 @@ BUILD_DIR ?= build
 SCENE ?= scenes/dam_break_3d.json
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure build run test bench clean format
+.PHONY: all deps configure build run test bench microbench clean format
 
 all: build
 
@@ -21,6 +21,13 @@ run: build
 
 test: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure --timeout 600
+
+# Whole-scene benchmark (the issue-4 reference) and per-stage micro-benchmarks; not tests.
+bench: build
+	$(BUILD_DIR)/seiche bench scenes/bench/dam_break_reference_3d.json
+
+microbench: build
+	$(BUILD_DIR)/seiche_microbench
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp')

@@ -112,14 +112,14 @@ void build_neighbor_list(const NeighborGrid<D>& grid, std::span<const Vec<D>> qu
 // order (points_were_sorted). The 3^D neighbour cells are looked up once per cell, not once per
 // point. target may be query_grid itself (with exclude_self) or another grid of the same h.
 template <int D>
-void build_neighbor_list_by_cell(const NeighborGrid<D>& query_grid,
-                                 std::span<const Vec<D>> queries, const NeighborGrid<D>& target,
-                                 bool exclude_self, NeighborList& out);
+void build_neighbor_list_by_cell(const NeighborGrid<D>& query_grid, std::span<const Vec<D>> queries,
+                                 const NeighborGrid<D>& target, bool exclude_self,
+                                 NeighborList& out);
 
 // O(n·m) oracle for tests.
 template <int D>
-NeighborList brute_force_neighbors(std::span<const Vec<D>> queries,
-                                   std::span<const Vec<D>> points, float h, bool exclude_self);
+NeighborList brute_force_neighbors(std::span<const Vec<D>> queries, std::span<const Vec<D>> points,
+                                   float h, bool exclude_self);
 
 // ---- inline implementation of the queries ----
 

@@ -49,6 +49,20 @@ PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel
                       const FluidView<D>& view, std::span<Vec<D>> x, std::span<float> rho,
                       PbfState<D>& state);
 
+// The passes of one iteration, public for the micro-benchmarks. λ pass: density, C, S' and λ'
+// (eqs. 1, 2, 6–8, 10), keeping (dW/dr)/r per pair; Δx pass: eq. (9) with s_corr (eq. 13);
+// density pass: ρ alone.
+template <int D, class K>
+void pbf_lambda_pass(const PbfParams& p, const PbfConstants& c, const K& kernel,
+                     const FluidView<D>& f, std::span<float> rho, std::span<float> lambda,
+                     std::vector<float>& grad_fluid, std::vector<float>& grad_boundary);
+template <int D, class K>
+void pbf_delta_pass(const PbfConstants& c, const K& kernel, const FluidView<D>& f,
+                    std::span<const float> lambda, const std::vector<float>& grad_fluid,
+                    const std::vector<float>& grad_boundary, std::span<Vec<D>> dx);
+template <int D, class K>
+void pbf_density_pass(const K& kernel, const FluidView<D>& f, std::span<float> rho);
+
 // Mean and max of max(0, ρ/ρ0 − 1), summed in a fixed order.
 void density_error_stats(std::span<const float> rho, float rest_density, double& mean, double& max);
 

@@ -52,7 +52,8 @@ void NeighborGrid<D>::build(std::span<const Vec<D>> points, float h) {
         bool mixed = false;
         for (std::uint32_t e = lo + 1; e < hi && !mixed; ++e)
             mixed = point_cell_[sorted_index_[e]] != point_cell_[sorted_index_[lo]];
-        if (mixed) std::stable_sort(sorted_index_.begin() + lo, sorted_index_.begin() + hi, cell_less);
+        if (mixed)
+            std::stable_sort(sorted_index_.begin() + lo, sorted_index_.begin() + hi, cell_less);
     }
     parallel_for(n, [&](std::size_t e) {
         sorted_cell_[e] = point_cell_[sorted_index_[e]];
@@ -118,53 +119,53 @@ void build_chunked(std::size_t items, std::size_t queries, std::size_t chunk, Ne
 template <int D>
 void build_neighbor_list(const NeighborGrid<D>& grid, std::span<const Vec<D>> queries,
                          bool exclude_self, NeighborList& out) {
-    build_chunked(queries.size(), queries.size(), 512, out, [](std::size_t i) { return i; },
-                  [&](std::size_t i, std::vector<std::uint32_t>& buf,
-                      std::vector<std::uint32_t>& counts) {
-                      const std::size_t before = buf.size();
-                      grid.for_each_neighbor(queries[i], [&](std::uint32_t j) {
-                          if (!(exclude_self && j == i)) buf.push_back(j);
-                      });
-                      counts[i + 1] = static_cast<std::uint32_t>(buf.size() - before);
-                  });
+    build_chunked(
+        queries.size(), queries.size(), 512, out, [](std::size_t i) { return i; },
+        [&](std::size_t i, std::vector<std::uint32_t>& buf, std::vector<std::uint32_t>& counts) {
+            const std::size_t before = buf.size();
+            grid.for_each_neighbor(queries[i], [&](std::uint32_t j) {
+                if (!(exclude_self && j == i)) buf.push_back(j);
+            });
+            counts[i + 1] = static_cast<std::uint32_t>(buf.size() - before);
+        });
 }
 
 template <int D>
-void build_neighbor_list_by_cell(const NeighborGrid<D>& query_grid,
-                                 std::span<const Vec<D>> queries, const NeighborGrid<D>& target,
-                                 bool exclude_self, NeighborList& out) {
+void build_neighbor_list_by_cell(const NeighborGrid<D>& query_grid, std::span<const Vec<D>> queries,
+                                 const NeighborGrid<D>& target, bool exclude_self,
+                                 NeighborList& out) {
     if (!query_grid.points_sorted() || query_grid.point_count() != queries.size())
         throw std::logic_error("build_neighbor_list_by_cell: queries are not in grid order");
     using Cell = typename NeighborGrid<D>::Cell;
     const float h2 = target.support() * target.support();
     const auto runs = query_grid.runs();
-    build_chunked(runs.size(), queries.size(), 64, out,
-                  [&](std::size_t r) { return std::size_t(runs[r].begin); },
-                  [&](std::size_t r, std::vector<std::uint32_t>& buf,
-                      std::vector<std::uint32_t>& counts) {
-                      std::pair<std::uint32_t, std::uint32_t> ranges[27];
-                      int n_ranges = 0;
-                      NeighborGrid<D>::for_each_cell_around(runs[r].cell, [&](const Cell& c) {
-                          const auto range = target.find(c);
-                          if (range.first < range.second) ranges[n_ranges++] = range;
-                      });
-                      for (std::uint32_t i = runs[r].begin; i < runs[r].end; ++i) {
-                          const std::size_t before = buf.size();
-                          const Vec<D> xi = queries[i];
-                          for (int k = 0; k < n_ranges; ++k)
-                              for (std::uint32_t e = ranges[k].first; e < ranges[k].second; ++e) {
-                                  if (!within_support<D>(xi, target.entry_x(e), h2)) continue;
-                                  const std::uint32_t j = target.entry_index(e);
-                                  if (!(exclude_self && j == i)) buf.push_back(j);
-                              }
-                          counts[i + 1] = static_cast<std::uint32_t>(buf.size() - before);
-                      }
-                  });
+    build_chunked(
+        runs.size(), queries.size(), 64, out,
+        [&](std::size_t r) { return std::size_t(runs[r].begin); },
+        [&](std::size_t r, std::vector<std::uint32_t>& buf, std::vector<std::uint32_t>& counts) {
+            std::pair<std::uint32_t, std::uint32_t> ranges[27];
+            int n_ranges = 0;
+            NeighborGrid<D>::for_each_cell_around(runs[r].cell, [&](const Cell& c) {
+                const auto range = target.find(c);
+                if (range.first < range.second) ranges[n_ranges++] = range;
+            });
+            for (std::uint32_t i = runs[r].begin; i < runs[r].end; ++i) {
+                const std::size_t before = buf.size();
+                const Vec<D> xi = queries[i];
+                for (int k = 0; k < n_ranges; ++k)
+                    for (std::uint32_t e = ranges[k].first; e < ranges[k].second; ++e) {
+                        if (!within_support<D>(xi, target.entry_x(e), h2)) continue;
+                        const std::uint32_t j = target.entry_index(e);
+                        if (!(exclude_self && j == i)) buf.push_back(j);
+                    }
+                counts[i + 1] = static_cast<std::uint32_t>(buf.size() - before);
+            }
+        });
 }
 
 template <int D>
-NeighborList brute_force_neighbors(std::span<const Vec<D>> queries,
-                                   std::span<const Vec<D>> points, float h, bool exclude_self) {
+NeighborList brute_force_neighbors(std::span<const Vec<D>> queries, std::span<const Vec<D>> points,
+                                   float h, bool exclude_self) {
     NeighborList out;
     out.chunks.resize(1);
     auto& all = out.chunks[0];

@@ -64,10 +64,12 @@ inline Diff diff(const Vec<D>& a, const Vec<D>& b) {
 
 // Density (eq. 2 with the boundary sum), constraint C_i (eq. 1), S'_i (eq. 8) and λ'_i
 // (eqs. 6/10) in one pass over the neighbours.
+}  // namespace
+
 template <int D, class K>
-void compute_lambda(const PbfParams& p, const PbfConstants& c, const K& kernel,
-                    const FluidView<D>& f, std::span<float> rho, std::span<float> lambda,
-                    std::vector<float>& grad_fluid, std::vector<float>& grad_boundary) {
+void pbf_lambda_pass(const PbfParams& p, const PbfConstants& c, const K& kernel,
+                     const FluidView<D>& f, std::span<float> rho, std::span<float> lambda,
+                     std::vector<float>& grad_fluid, std::vector<float>& grad_boundary) {
     const float vol = f.mass / f.rest_density;
     const Vec<D>* x = f.x.data();
     const Vec<D>* bx = f.bx.data();
@@ -126,7 +128,7 @@ void compute_lambda(const PbfParams& p, const PbfConstants& c, const K& kernel,
 
 // Density alone, after the last correction (eq. 2 with the boundary sum).
 template <int D, class K>
-void compute_density_simd(const K& kernel, const FluidView<D>& f, std::span<float> rho) {
+void pbf_density_pass(const K& kernel, const FluidView<D>& f, std::span<float> rho) {
     const Vec<D>* x = f.x.data();
     const Vec<D>* bx = f.bx.data();
     const float* bv = f.bvolume.data();
@@ -153,9 +155,9 @@ void compute_density_simd(const K& kernel, const FluidView<D>& f, std::span<floa
 
 // Position correction, eq. (9) with the tensile term s_corr of Macklin & Müller eq. (13).
 template <int D, class K>
-void compute_delta(const PbfConstants& c, const K& kernel, const FluidView<D>& f,
-                   std::span<const float> lambda, const std::vector<float>& grad_fluid,
-                   const std::vector<float>& grad_boundary, std::span<Vec<D>> dx) {
+void pbf_delta_pass(const PbfConstants& c, const K& kernel, const FluidView<D>& f,
+                    std::span<const float> lambda, const std::vector<float>& grad_fluid,
+                    const std::vector<float>& grad_boundary, std::span<Vec<D>> dx) {
     const float vol = f.mass / f.rest_density;
     const Vec<D>* x = f.x.data();
     const Vec<D>* bx = f.bx.data();
@@ -176,8 +178,7 @@ void compute_delta(const PbfConstants& c, const K& kernel, const FluidView<D>& f
             for (int k = 0; k < m; ++k) {
                 const Diff r = diff<D>(xi, x[idx[k]]);
                 const float len = std::sqrt(r.norm2());
-                const float sc =
-                    -c.s_corr_scale * std::pow(kernel.W(len) * inv_w_dq, c.s_corr_n);
+                const float sc = -c.s_corr_scale * std::pow(kernel.W(len) * inv_w_dq, c.s_corr_n);
                 const float s = (li + lam[idx[k]] + sc) * gf[k];
                 f0 += s * r.x;
                 f1 += s * r.y;
@@ -212,8 +213,6 @@ void compute_delta(const PbfConstants& c, const K& kernel, const FluidView<D>& f
     });
 }
 
-}  // namespace
-
 template <int D, class K>
 PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel,
                       const FluidView<D>& view, std::span<Vec<D>> x, std::span<float> rho,
@@ -223,19 +222,18 @@ PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel
     for (;;) {
         // After the last allowed correction only the density is needed (for the statistics).
         if (r.iterations >= p.max_iterations) {
-            compute_density_simd<D, K>(kernel, view, rho);
-            density_error_stats(rho, view.rest_density, r.density_error_mean,
-                                r.density_error_max);
+            pbf_density_pass<D, K>(kernel, view, rho);
+            density_error_stats(rho, view.rest_density, r.density_error_mean, r.density_error_max);
             break;
         }
-        compute_lambda<D, K>(p, c, kernel, view, rho, state.lambda, state.grad_fluid,
-                             state.grad_boundary);
+        pbf_lambda_pass<D, K>(p, c, kernel, view, rho, state.lambda, state.grad_fluid,
+                              state.grad_boundary);
         density_error_stats(rho, view.rest_density, r.density_error_mean, r.density_error_max);
         const bool converged =
             r.iterations >= p.min_iterations && r.density_error_mean <= p.density_tolerance;
         if (converged) break;
-        compute_delta<D, K>(c, kernel, view, state.lambda, state.grad_fluid, state.grad_boundary,
-                            state.dx);
+        pbf_delta_pass<D, K>(c, kernel, view, state.lambda, state.grad_fluid, state.grad_boundary,
+                             state.dx);
         parallel_for(x.size(), [&](std::size_t i) { x[i] += state.dx[i]; });
         collide_with_box<D>(x, view.collision_box);
         ++r.iterations;
@@ -243,12 +241,19 @@ PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel
     return r;
 }
 
-#define SEICHE_INSTANTIATE_PBF(D, K)                                                            \
-    template PbfConstants pbf_constants<D, K<D>>(const PbfParams&, const K<D>&, float, float,   \
-                                                 float);                                        \
-    template PbfResult pbf_project<D, K<D>>(const PbfParams&, const PbfConstants&, const K<D>&, \
-                                            const FluidView<D>&, std::span<Vec<D>>,             \
-                                            std::span<float>, PbfState<D>&);
+#define SEICHE_INSTANTIATE_PBF(D, K)                                                               \
+    template PbfConstants pbf_constants<D, K<D>>(const PbfParams&, const K<D>&, float, float,      \
+                                                 float);                                           \
+    template PbfResult pbf_project<D, K<D>>(const PbfParams&, const PbfConstants&, const K<D>&,    \
+                                            const FluidView<D>&, std::span<Vec<D>>,                \
+                                            std::span<float>, PbfState<D>&);                       \
+    template void pbf_lambda_pass<D, K<D>>(                                                        \
+        const PbfParams&, const PbfConstants&, const K<D>&, const FluidView<D>&, std::span<float>, \
+        std::span<float>, std::vector<float>&, std::vector<float>&);                               \
+    template void pbf_density_pass<D, K<D>>(const K<D>&, const FluidView<D>&, std::span<float>);   \
+    template void pbf_delta_pass<D, K<D>>(const PbfConstants&, const K<D>&, const FluidView<D>&,   \
+                                          std::span<const float>, const std::vector<float>&,       \
+                                          const std::vector<float>&, std::span<Vec<D>>);
 SEICHE_INSTANTIATE_PBF(2, CubicSpline)
 SEICHE_INSTANTIATE_PBF(3, CubicSpline)
 SEICHE_INSTANTIATE_PBF(2, Poly6Spiky)

@@ -1,0 +1,134 @@
+// Google Benchmark micro-benchmarks: the neighbour search and each PBF pass on a 3D block of
+// fluid resting in a box, so that a regression in one stage shows on its own.
+//   build/seiche_microbench                      (all)
+//   build/seiche_microbench --benchmark_filter=Lambda
+#include <benchmark/benchmark.h>
+
+#include <random>
+
+#include "seiche/boundary.hpp"
+#include "seiche/neighbor_grid.hpp"
+#include "seiche/pbf.hpp"
+
+namespace seiche {
+namespace {
+
+// n³ fluid particles at spacing d, slightly jittered, resting in a box with boundary particles.
+struct Fixture {
+    float d = 0.02f, h = 0.04f;
+    CubicSpline<3> kernel{0.04f};
+    std::vector<Vec<3>> x;
+    Boundary<3> boundary;
+    NeighborGrid<3> grid, boundary_grid;
+    NeighborList fluid_nb, boundary_nb;
+    float mass;
+    Box<3> box;
+
+    explicit Fixture(int n) {
+        std::mt19937 rng(1);
+        std::uniform_real_distribution<float> jitter(-0.05f * d, 0.05f * d);
+        for (int i = 0; i < n; ++i)
+            for (int j = 0; j < n; ++j)
+                for (int k = 0; k < n; ++k)
+                    x.push_back(Vec<3>((i + 0.5f) * d + jitter(rng), (j + 0.5f) * d + jitter(rng),
+                                       (k + 0.5f) * d + jitter(rng)));
+        box = {Vec<3>(0.0f), Vec<3>(n * d, 1.5f * n * d, n * d)};
+        boundary = sample_container<3>(box, WallSampling::for_kernel(KernelType::cubic_spline, d));
+        compute_boundary_volumes<3>(boundary, AnyKernel<3>(kernel));
+        boundary_grid.build(boundary.x, h);
+        mass = 1000.0f / float(lattice_sums<3>(kernel, d).w);
+        find_neighbors();
+    }
+    void find_neighbors() {
+        grid.build(x, h);
+        std::vector<Vec<3>> sorted(x.size());
+        for (std::size_t e = 0; e < x.size(); ++e) sorted[e] = x[grid.order()[e]];
+        x.swap(sorted);
+        grid.points_were_sorted();
+        build_neighbor_list_by_cell<3>(grid, x, grid, true, fluid_nb);
+        build_neighbor_list_by_cell<3>(grid, x, boundary_grid, false, boundary_nb);
+    }
+    FluidView<3> view() const {
+        return {x,           mass,
+                1000.0f,     fluid_nb,
+                boundary.x,  boundary.volume,
+                boundary_nb, Box<3>{box.min + Vec<3>(0.5f * d), box.max - Vec<3>(0.5f * d)}};
+    }
+};
+
+void GridBuild(benchmark::State& state) {
+    Fixture f(static_cast<int>(state.range(0)));
+    for (auto _ : state) {
+        f.grid.build(f.x, f.h);
+        benchmark::DoNotOptimize(f.grid.order().data());
+    }
+    state.SetItemsProcessed(state.iterations() * f.x.size());
+}
+
+void NeighborListsFluid(benchmark::State& state) {
+    Fixture f(static_cast<int>(state.range(0)));
+    for (auto _ : state) {
+        build_neighbor_list_by_cell<3>(f.grid, f.x, f.grid, true, f.fluid_nb);
+        benchmark::DoNotOptimize(f.fluid_nb.offset.data());
+    }
+    state.SetItemsProcessed(state.iterations() * f.x.size());
+    state.counters["neighbours"] = double(f.fluid_nb.pairs()) / f.x.size();
+}
+
+void NeighborListsBoundary(benchmark::State& state) {
+    Fixture f(static_cast<int>(state.range(0)));
+    for (auto _ : state) {
+        build_neighbor_list_by_cell<3>(f.grid, f.x, f.boundary_grid, false, f.boundary_nb);
+        benchmark::DoNotOptimize(f.boundary_nb.offset.data());
+    }
+    state.SetItemsProcessed(state.iterations() * f.x.size());
+}
+
+void PbfLambdaPass(benchmark::State& state) {
+    Fixture f(static_cast<int>(state.range(0)));
+    PbfParams p;
+    const PbfConstants c = pbf_constants<3>(p, f.kernel, f.mass, 1000.0f, f.d);
+    std::vector<float> rho(f.x.size()), lambda(f.x.size()), gf, gb;
+    for (auto _ : state) {
+        pbf_lambda_pass<3>(p, c, f.kernel, f.view(), rho, lambda, gf, gb);
+        benchmark::DoNotOptimize(lambda.data());
+    }
+    state.SetItemsProcessed(state.iterations() * f.x.size());
+}
+
+void PbfDeltaPass(benchmark::State& state) {
+    Fixture f(static_cast<int>(state.range(0)));
+    PbfParams p;
+    const PbfConstants c = pbf_constants<3>(p, f.kernel, f.mass, 1000.0f, f.d);
+    std::vector<float> rho(f.x.size()), lambda(f.x.size()), gf, gb;
+    std::vector<Vec<3>> dx(f.x.size());
+    pbf_lambda_pass<3>(p, c, f.kernel, f.view(), rho, lambda, gf, gb);
+    for (auto _ : state) {
+        pbf_delta_pass<3>(c, f.kernel, f.view(), lambda, gf, gb, dx);
+        benchmark::DoNotOptimize(dx.data());
+    }
+    state.SetItemsProcessed(state.iterations() * f.x.size());
+}
+
+void PbfDensityPass(benchmark::State& state) {
+    Fixture f(static_cast<int>(state.range(0)));
+    std::vector<float> rho(f.x.size());
+    for (auto _ : state) {
+        pbf_density_pass<3>(f.kernel, f.view(), rho);
+        benchmark::DoNotOptimize(rho.data());
+    }
+    state.SetItemsProcessed(state.iterations() * f.x.size());
+}
+
+// 27³ ≈ 20k and 40³ = 64k particles.
+BENCHMARK(GridBuild)->Arg(27)->Arg(40)->Unit(benchmark::kMillisecond);
+BENCHMARK(NeighborListsFluid)->Arg(27)->Arg(40)->Unit(benchmark::kMillisecond);
+BENCHMARK(NeighborListsBoundary)->Arg(27)->Arg(40)->Unit(benchmark::kMillisecond);
+BENCHMARK(PbfLambdaPass)->Arg(27)->Arg(40)->Unit(benchmark::kMillisecond);
+BENCHMARK(PbfDeltaPass)->Arg(27)->Arg(40)->Unit(benchmark::kMillisecond);
+BENCHMARK(PbfDensityPass)->Arg(27)->Arg(40)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace seiche
+
+BENCHMARK_MAIN();
