@@ -68,6 +68,8 @@ class NeighborGrid {
     // After the caller has permuted its points into order(): entry e is now point e.
     void points_were_sorted();
     bool points_sorted() const { return sorted_; }
+    // Frees what only build() needs, for a grid that is built once (the static boundary).
+    void release_build_scratch();
 
     std::span<const CellRun> runs() const { return runs_; }
     Cell cell_of(const Vec<D>& p) const;
@@ -95,7 +97,6 @@ class NeighborGrid {
     std::vector<std::uint32_t> bucket_runs_;   // bucket b holds runs [runs[b], runs[b+1])
     std::vector<CellRun> runs_;                // in entry order
     std::vector<std::uint32_t> sorted_index_;  // point index of each entry
-    std::vector<Cell> sorted_cell_;            // cell of each entry
     std::vector<Vec<D>> sorted_x_;             // position of each entry, for cache locality
     std::vector<std::uint32_t> point_bucket_;  // build scratch
     std::vector<Cell> point_cell_;             // build scratch

@@ -118,6 +118,7 @@ World<D>::World(const Scene& scene)
     b_ = sample_container<D>(container_, WallSampling::for_kernel(scene.kernel, d));
     compute_boundary_volumes<D>(b_, kernel_);
     boundary_grid_.build(b_.x, h_);
+    boundary_grid_.release_build_scratch();
 
     pbf_.resize(p_.size());
     v_scratch_.resize(p_.size());

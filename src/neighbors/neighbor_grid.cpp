@@ -23,7 +23,7 @@ void NeighborGrid<D>::build(std::span<const Vec<D>> points, float h) {
     const std::size_t n = points.size();
     if (n > 0xFFFFFFF0u) throw std::length_error("neighbour grid: too many points");
 
-    const std::uint32_t buckets = std::bit_ceil(std::max<std::size_t>(2 * n, 16));
+    const std::uint32_t buckets = std::bit_ceil(std::max<std::size_t>(n, 16));
     bucket_mask_ = buckets - 1;
 
     point_bucket_.resize(n);
@@ -39,7 +39,6 @@ void NeighborGrid<D>::build(std::span<const Vec<D>> points, float h) {
     for (std::size_t i = 0; i < n; ++i) ++start[point_bucket_[i] + 1];
     for (std::uint32_t b = 0; b < buckets; ++b) start[b + 1] += start[b];
     sorted_index_.resize(n);
-    sorted_cell_.resize(n);
     sorted_x_.resize(n);
     next_.assign(start.begin(), start.end() - 1);
     for (std::size_t i = 0; i < n; ++i) sorted_index_[next_[point_bucket_[i]]++] = std::uint32_t(i);
@@ -56,7 +55,6 @@ void NeighborGrid<D>::build(std::span<const Vec<D>> points, float h) {
             std::stable_sort(sorted_index_.begin() + lo, sorted_index_.begin() + hi, cell_less);
     }
     parallel_for(n, [&](std::size_t e) {
-        sorted_cell_[e] = point_cell_[sorted_index_[e]];
         sorted_x_[e] = points[sorted_index_[e]];
     });
 
@@ -66,13 +64,24 @@ void NeighborGrid<D>::build(std::span<const Vec<D>> points, float h) {
     for (std::uint32_t b = 0; b < buckets; ++b) {
         bucket_runs_[b] = static_cast<std::uint32_t>(runs_.size());
         for (std::uint32_t e = start[b]; e < start[b + 1]; ++e) {
-            if (e == start[b] || sorted_cell_[e] != sorted_cell_[e - 1])
-                runs_.push_back({sorted_cell_[e], e, e + 1});
+            const Cell& cell = point_cell_[sorted_index_[e]];
+            if (e == start[b] || cell != point_cell_[sorted_index_[e - 1]])
+                runs_.push_back({cell, e, e + 1});
             else
                 runs_.back().end = e + 1;
         }
     }
     bucket_runs_[buckets] = static_cast<std::uint32_t>(runs_.size());
+}
+
+template <int D>
+void NeighborGrid<D>::release_build_scratch() {
+    for (auto* v : {&point_bucket_, &fill_, &next_}) {
+        v->clear();
+        v->shrink_to_fit();
+    }
+    point_cell_.clear();
+    point_cell_.shrink_to_fit();
 }
 
 template <int D>
