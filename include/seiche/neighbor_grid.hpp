@@ -1,6 +1,6 @@
 // Uniform-grid neighbour search: cells of the support radius, filled by counting sort into flat
 // arrays; neighbour lists in CSR form. Cells are absolute (floor(x/h)); they are bucketed by
-// their Z-order index modulo a table of 2n buckets, so memory is O(n) for any coordinates
+// their Z-order index modulo a table of n buckets, so memory is O(n) for any coordinates
 // (negative, far from the origin, sparse blocks) and the points come out along a Z-curve.
 #pragma once
 
