@@ -8,7 +8,6 @@
 #include <cstdio>
 
 #include "commands.hpp"
-#include "seiche/io/scene_loader.hpp"
 #include "seiche/parallel.hpp"
 #include "seiche/world.hpp"
 
@@ -83,15 +82,9 @@ int bench(const Scene& scene, const BenchOptions& o) {
 }  // namespace
 
 int bench_command(const BenchOptions& o) {
-    Scene scene;
-    try {
-        std::vector<std::string> overrides = o.overrides;
-        if (!o.solver.empty()) overrides.push_back("solver.type=\"" + o.solver + "\"");
-        scene = io::load_scene(o.scene, overrides);
-    } catch (const io::SceneError& e) {
-        std::fprintf(stderr, "seiche: %s: %s\n", o.scene.c_str(), e.what());
-        return 2;
-    }
+    const std::optional<Scene> loaded = load_scene_or_report(o.scene, o.overrides, o.solver, 0);
+    if (!loaded) return 2;
+    const Scene& scene = *loaded;
     set_thread_count(o.threads);
     try {
         return scene.dimension == 2 ? bench<2>(scene, o) : bench<3>(scene, o);

@@ -1,7 +1,10 @@
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "seiche/scene.hpp"
 
 namespace seiche::app {
 
@@ -24,6 +27,12 @@ struct BenchOptions {
 };
 
 int bench_command(const BenchOptions& o);
+
+// Loads the scene with the command line's overrides (--set, then --solver, then --end-time when
+// > 0). A bad scene is reported on stderr with its JSON path; the caller exits with 2.
+std::optional<Scene> load_scene_or_report(const std::string& file,
+                                          std::vector<std::string> overrides,
+                                          const std::string& solver, double end_time);
 
 // Exit codes: 0 done, 1 I/O or other runtime error, 2 bad scene or usage, 3 unstable.
 int run_command(const RunOptions& o);

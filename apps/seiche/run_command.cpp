@@ -202,17 +202,23 @@ int simulate(const Scene& scene, RunOutput& out, bool quiet) {
 
 }  // namespace
 
-int run_command(const RunOptions& o) {
-    Scene scene;
+std::optional<Scene> load_scene_or_report(const std::string& file,
+                                          std::vector<std::string> overrides,
+                                          const std::string& solver, double end_time) {
+    if (!solver.empty()) overrides.push_back("solver.type=\"" + solver + "\"");
+    if (end_time > 0) overrides.push_back(fmt::format("time.end_time={}", end_time));
     try {
-        std::vector<std::string> overrides = o.overrides;
-        if (o.end_time > 0) overrides.push_back(fmt::format("time.end_time={}", o.end_time));
-        if (!o.solver.empty()) overrides.push_back("solver.type=\"" + o.solver + "\"");
-        scene = io::load_scene(o.scene, overrides);
+        return io::load_scene(file, overrides);
     } catch (const io::SceneError& e) {
-        std::fprintf(stderr, "seiche: %s: %s\n", o.scene.c_str(), e.what());
-        return 2;
+        std::fprintf(stderr, "seiche: %s: %s\n", file.c_str(), e.what());
+        return std::nullopt;
     }
+}
+
+int run_command(const RunOptions& o) {
+    std::optional<Scene> loaded = load_scene_or_report(o.scene, o.overrides, o.solver, o.end_time);
+    if (!loaded) return 2;
+    Scene& scene = *loaded;
     set_thread_count(o.threads);
     const fs::path dir = o.output.empty() ? fs::path(scene.output.directory) : fs::path(o.output);
     if (!o.output.empty()) scene.output.directory = o.output;
