@@ -97,7 +97,7 @@ TEST(NeighborGrid, SparseBlocksFarApart) {
 
 TEST(NeighborGrid, ExactlyAtSupportDistance) {
     // Integer lattice with h = 1 (exact in float): the axis neighbours sit at exactly r = h and
-    // are excluded by both searches; diagonal ones at r = √2/2·2... are outside as well.
+    // are excluded by both searches; the diagonal ones (r = √2) are outside anyway.
     std::vector<Vec<2>> p;
     for (int i = -4; i <= 4; ++i)
         for (int j = -4; j <= 4; ++j) p.push_back(Vec<2>(float(i), float(j)));

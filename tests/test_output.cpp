@@ -91,6 +91,27 @@ TEST(Output, VtpPlyAndPvdReadBack) {
     fs::remove_all(dir);
 }
 
+// World keeps particles in Z-curve order; frames must still list particle k as the k-th particle
+// created. One small step from rest barely moves anyone, so frame k ≈ initial position k.
+TEST(Output, FramesKeepCreationOrder) {
+    Scene s;
+    s.dimension = 3;
+    s.particle_radius = 0.01;
+    s.container_min = {0, 0, 0};
+    s.container_max = {0.3, 0.3, 0.3};
+    s.fluid.push_back({{0, 0, 0}, {0.2, 0.2, 0.2}, {0, 0, 0}});
+    World<3> w(s);
+    const io::FrameData before = io::frame_data(w.particles());
+    w.step(1e-4);
+    bool reordered = false;
+    for (std::size_t i = 0; i < w.particles().size(); ++i) reordered |= w.particles().id[i] != i;
+    EXPECT_TRUE(reordered) << "the test needs the world to have reordered its particles";
+    const io::FrameData after = io::frame_data(w.particles());
+    ASSERT_EQ(after.size(), before.size());
+    for (std::size_t k = 0; k < 3 * after.size(); ++k)
+        ASSERT_NEAR(after.position[k], before.position[k], 1e-3) << "particle " << k / 3;
+}
+
 TEST(Output, FailedWriteLeavesNoFile) {
     const fs::path dir = fs::temp_directory_path() / "seiche_test_atomic";
     fs::remove_all(dir);
