@@ -43,7 +43,7 @@ class CubicSpline {
     float grad_factor(float r) const {
         const float q = r * inv_h_;
         const float a = 1.0f - q;
-        const float inner = (3.0f * q - 2.0f) * inv_h_;       // q(3q − 2)/r, q ≤ 1/2
+        const float inner = (3.0f * q - 2.0f) * inv_h_;      // q(3q − 2)/r, q ≤ 1/2
         const float outer = -a * a / (r > 0.0f ? r : 1.0f);  // −(1 − q)²/r, 1/2 < q < 1
         return q >= 1.0f ? 0.0f : l_ * (q <= 0.5f ? inner : outer);
     }

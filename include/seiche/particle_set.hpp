@@ -11,13 +11,13 @@ namespace seiche {
 
 template <int D>
 struct ParticleSet {
-    std::vector<Vec<D>> x;       //!< position, m (during a step: the predicted position)
-    std::vector<Vec<D>> v;       //!< velocity, m/s
-    std::vector<Vec<D>> x_prev;  //!< position at the start of the step, m
-    std::vector<float> rho;      //!< density from the last solver pass, kg/m³
+    std::vector<Vec<D>> x;          //!< position, m (during a step: the predicted position)
+    std::vector<Vec<D>> v;          //!< velocity, m/s
+    std::vector<Vec<D>> x_prev;     //!< position at the start of the step, m
+    std::vector<float> rho;         //!< density from the last solver pass, kg/m³
     std::vector<std::uint32_t> id;  //!< creation index: particles are kept in Z-curve order
-    float mass = 0.0f;           //!< kg, per particle
-    float radius = 0.0f;         //!< m; rest spacing 2r
+    float mass = 0.0f;              //!< kg, per particle
+    float radius = 0.0f;            //!< m; rest spacing 2r
 
     std::size_t size() const { return x.size(); }
     void resize(std::size_t n) {
@@ -38,7 +38,7 @@ struct ParticleSet {
         permute(id, order, scratch_id);
     }
 
-private:
+  private:
     template <class T>
     static void permute(std::vector<T>& a, std::span<const std::uint32_t> order,
                         std::vector<T>& tmp) {

@@ -54,6 +54,11 @@ struct DdrParams {
 
 enum class SolverType { pbf, wcsph, ddr };
 
+// XSPH is PBF's viscosity (M&M 2013); WCSPH and DDR have their own, so there it is an option.
+inline double default_xsph(SolverType t) {
+    return t == SolverType::pbf ? 0.01 : 0.0;
+}
+
 inline std::string_view solver_name(SolverType t) {
     return t == SolverType::wcsph ? "wcsph" : t == SolverType::ddr ? "ddr" : "pbf";
 }
@@ -63,7 +68,8 @@ struct SolverParams {
     PbfParams pbf;
     WcsphParams wcsph;
     DdrParams ddr;
-    double xsph = 0.01;      //!< XSPH viscosity c, dimensionless, [0, 1]
+    double xsph = -1.0;      //!< XSPH viscosity c, dimensionless, [0, 1]; −1 = the solver's
+                             //!< default: 0.01 for PBF, 0 for WCSPH and DDR (own viscosity)
     double vorticity = 0.0;  //!< vorticity confinement ε, m/s, [0, inf)
     double max_speed = 0.0;  //!< runaway speed for the stability guard, m/s; 0 = automatic
 };

@@ -25,20 +25,44 @@ struct FluidView {
     Box<D> collision_box;  //!< particle centres are kept inside (the container shrunk by r)
 };
 
-template <int D, class K>
-inline float density_at(const FluidView<D>& f, const K& kernel, std::size_t i) {
-    const Vec<D> xi = f.x[i];
-    float fluid = kernel.W(0.0f);
-    for (std::uint32_t j : f.fluid_nb.of(i)) fluid += kernel.W(glm::length(xi - f.x[j]));
-    float boundary = 0.0f;
-    for (std::uint32_t k : f.boundary_nb.of(i))
-        boundary += f.bvolume[k] * kernel.W(glm::length(xi - f.bx[k]));
-    return f.mass * fluid + f.rest_density * boundary;
+// a − b as three floats (z = 0 in 2D), read through the members: glm's operator[] hides a
+// switch that keeps neighbour loops from vectorising. Loops over neighbours are written for
+// `omp simd` with explicit reductions; the reduction order is fixed by the compiled vector
+// width, so results stay bitwise identical for any thread count.
+struct Diff {
+    float x, y, z;
+    float norm2() const { return x * x + y * y + z * z; }
+};
+template <int D>
+inline Diff diff(const Vec<D>& a, const Vec<D>& b) {
+    if constexpr (D == 3)
+        return {a.x - b.x, a.y - b.y, a.z - b.z};
+    else
+        return {a.x - b.x, a.y - b.y, 0.0f};
 }
 
+// ρ_i = m Σ_j W_ij + ρ0 Σ_k V_k W_ik, self included.
 template <int D, class K>
 void compute_density(const FluidView<D>& f, const K& kernel, std::span<float> rho) {
-    parallel_for(f.x.size(), [&](std::size_t i) { rho[i] = density_at(f, kernel, i); });
+    const Vec<D>* x = f.x.data();
+    const Vec<D>* bx = f.bx.data();
+    const float* bv = f.bvolume.data();
+    parallel_for(f.x.size(), [&](std::size_t i) {
+        const Vec<D> xi = x[i];
+        float w_fluid = kernel.W(0.0f), w_boundary = 0.0f;
+        const auto nb = f.fluid_nb.of(i);
+        const std::uint32_t* idx = nb.data();
+        const int m = static_cast<int>(nb.size());
+#pragma omp simd reduction(+ : w_fluid)
+        for (int k = 0; k < m; ++k) w_fluid += kernel.W(std::sqrt(diff<D>(xi, x[idx[k]]).norm2()));
+        const auto bn = f.boundary_nb.of(i);
+        const std::uint32_t* bidx = bn.data();
+        const int mb = static_cast<int>(bn.size());
+#pragma omp simd reduction(+ : w_boundary)
+        for (int k = 0; k < mb; ++k)
+            w_boundary += bv[bidx[k]] * kernel.W(std::sqrt(diff<D>(xi, bx[bidx[k]]).norm2()));
+        rho[i] = f.mass * w_fluid + f.rest_density * w_boundary;
+    });
 }
 
 // Density error of one particle: max(0, ρ/ρ0 − 1). Only compression counts, because a free

@@ -293,9 +293,10 @@ template <int D>
 template <class K>
 void World<D>::smooth_velocities(const K& kernel, float dt) {
     const FluidView<D> f = view();
-    if (scene_.solver.xsph > 0.0) {
-        xsph_viscosity<D>(f, kernel, static_cast<float>(scene_.solver.xsph), p_.rho, p_.v,
-                          v_scratch_);
+    const double xsph =
+        scene_.solver.xsph >= 0.0 ? scene_.solver.xsph : default_xsph(scene_.solver.type);
+    if (xsph > 0.0) {
+        xsph_viscosity<D>(f, kernel, static_cast<float>(xsph), p_.rho, p_.v, v_scratch_);
         p_.v.swap(v_scratch_);
     }
     if (scene_.solver.vorticity > 0.0)

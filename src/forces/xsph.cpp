@@ -1,5 +1,7 @@
 // XSPH velocity smoothing — Schechter & Bridson 2012, eq. (8), as used by Macklin & Müller 2013,
 // eq. (17). Only fluid neighbours: the walls are free-slip.
+#include <cmath>
+
 #include "seiche/forces.hpp"
 
 namespace seiche {
@@ -7,11 +9,28 @@ namespace seiche {
 template <int D, class K>
 void xsph_viscosity(const FluidView<D>& f, const K& kernel, float c, std::span<const float> rho,
                     std::span<const Vec<D>> v, std::span<Vec<D>> v_out) {
+    const Vec<D>* x = f.x.data();
+    const Vec<D>* vel = v.data();
+    const float* density = rho.data();
     parallel_for(f.x.size(), [&](std::size_t i) {
-        const Vec<D> xi = f.x[i], vi = v[i];
-        Vec<D> sum(0.0f);
-        for (std::uint32_t j : f.fluid_nb.of(i))
-            sum += (kernel.W(glm::length(xi - f.x[j])) / rho[j]) * (v[j] - vi);
+        const Vec<D> xi = x[i], vi = vel[i];
+        float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f;
+        const auto nb = f.fluid_nb.of(i);
+        const std::uint32_t* idx = nb.data();
+        const int m = static_cast<int>(nb.size());
+#pragma omp simd reduction(+ : s0, s1, s2)
+        for (int k = 0; k < m; ++k) {
+            const std::uint32_t j = idx[k];
+            const float w = kernel.W(std::sqrt(diff<D>(xi, x[j]).norm2())) / density[j];
+            const Diff dv = diff<D>(vel[j], vi);
+            s0 += w * dv.x;
+            s1 += w * dv.y;
+            s2 += w * dv.z;
+        }
+        Vec<D> sum;
+        sum.x = s0;
+        sum.y = s1;
+        if constexpr (D == 3) sum.z = s2;
         v_out[i] = vi + (c * f.mass) * sum;
     });
 }

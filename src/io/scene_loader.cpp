@@ -323,11 +323,13 @@ Scene parse_scene(const json& doc, const std::string& name) {
                 d.number("quadratic_viscosity", q.quadratic_viscosity, closed(0, 1e6));
             d.finish();
         }
-        s.solver.xsph = sv.number("xsph", s.solver.xsph, closed(0, 1));
+        s.solver.xsph = sv.number("xsph", default_xsph(s.solver.type), closed(0, 1));
         s.solver.vorticity = sv.number("vorticity", s.solver.vorticity, closed(0, 1000));
         s.solver.max_speed = sv.number("max_speed", s.solver.max_speed, closed(0, 1e6));
         sv.finish();
     }
+
+    if (s.solver.xsph < 0) s.solver.xsph = default_xsph(s.solver.type);
 
     if (top.has("time")) {
         ObjectReader t(top.get("time"), "time");
@@ -497,7 +499,7 @@ json scene_to_json(const Scene& s) {
                    {"ddr",
                     {{"speed_of_sound", d.speed_of_sound},
                      {"near_stiffness", d.near_stiffness},
-          {"cohesion", d.cohesion},
+                     {"cohesion", d.cohesion},
                      {"linear_viscosity", d.linear_viscosity},
                      {"quadratic_viscosity", d.quadratic_viscosity}}},
                    {"xsph", s.solver.xsph},

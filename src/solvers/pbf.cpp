@@ -44,20 +44,6 @@ void density_error_stats(std::span<const float> rho, float rest_density, double&
 
 namespace {
 
-// x_i − x_j as three floats (z = 0 in 2D), read through the members: glm's operator[] hides a
-// switch that keeps the loops below from vectorising.
-struct Diff {
-    float x, y, z;
-    float norm2() const { return x * x + y * y + z * z; }
-};
-template <int D>
-inline Diff diff(const Vec<D>& a, const Vec<D>& b) {
-    if constexpr (D == 3)
-        return {a.x - b.x, a.y - b.y, a.z - b.z};
-    else
-        return {a.x - b.x, a.y - b.y, 0.0f};
-}
-
 // The neighbour loops below are written for `omp simd`: one pair per lane, sums as explicit
 // reductions. The reduction order is fixed by the compiled vector width, so results stay
 // bitwise identical for any thread count.
@@ -126,31 +112,10 @@ void pbf_lambda_pass(const PbfParams& p, const PbfConstants& c, const K& kernel,
     });
 }
 
-// Density alone, after the last correction (eq. 2 with the boundary sum).
+// Density alone, after the last correction.
 template <int D, class K>
 void pbf_density_pass(const K& kernel, const FluidView<D>& f, std::span<float> rho) {
-    const Vec<D>* x = f.x.data();
-    const Vec<D>* bx = f.bx.data();
-    const float* bv = f.bvolume.data();
-    parallel_for(f.x.size(), [&](std::size_t i) {
-        const Vec<D> xi = x[i];
-        float w_fluid = kernel.W(0.0f), w_boundary = 0.0f;
-        const auto nb = f.fluid_nb.of(i);
-        const std::uint32_t* idx = nb.data();
-        const int m = static_cast<int>(nb.size());
-#pragma omp simd reduction(+ : w_fluid)
-        for (int k = 0; k < m; ++k) {
-            w_fluid += kernel.W(std::sqrt(diff<D>(xi, x[idx[k]]).norm2()));
-        }
-        const auto bn = f.boundary_nb.of(i);
-        const std::uint32_t* bidx = bn.data();
-        const int mb = static_cast<int>(bn.size());
-#pragma omp simd reduction(+ : w_boundary)
-        for (int k = 0; k < mb; ++k) {
-            w_boundary += bv[bidx[k]] * kernel.W(std::sqrt(diff<D>(xi, bx[bidx[k]]).norm2()));
-        }
-        rho[i] = f.mass * w_fluid + f.rest_density * w_boundary;
-    });
+    compute_density<D>(f, kernel, rho);
 }
 
 // Position correction, eq. (9) with the tensile term s_corr of Macklin & Müller eq. (13).
