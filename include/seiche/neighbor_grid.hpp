@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <utility>
 #include <vector>
@@ -27,10 +28,39 @@ inline bool within_support(const Vec<D>& xi, const Vec<D>& xj, float h2) {
 // buffers of the chunks that built them (no flat copy: at a million particles that copy was
 // 130 bytes per particle); offset[i] + k numbers pair k of particle i across the whole list, for
 // per-pair arrays.
+// A growable array of indices that does not zero-fill, so the list builder can write every
+// candidate past the end and keep only the hits. Grows by a quarter, not by doubling.
+class IndexBuffer {
+  public:
+    std::size_t size() const { return size_; }
+    const std::uint32_t* data() const { return data_.get(); }
+    void clear() { size_ = 0; }
+    // Room for n more entries past size(); returns where they go.
+    std::uint32_t* reserve_more(std::size_t n) {
+        if (size_ + n > capacity_) {
+            const std::size_t capacity = std::max(size_ + n, capacity_ + capacity_ / 4);
+            auto grown = std::make_unique_for_overwrite<std::uint32_t[]>(capacity);
+            std::copy(data_.get(), data_.get() + size_, grown.get());
+            data_ = std::move(grown);
+            capacity_ = capacity;
+        }
+        return data_.get() + size_;
+    }
+    void commit(std::size_t n) { size_ += n; }
+    void push_back(std::uint32_t v) {
+        *reserve_more(1) = v;
+        ++size_;
+    }
+
+  private:
+    std::unique_ptr<std::uint32_t[]> data_;
+    std::size_t size_ = 0, capacity_ = 0;
+};
+
 struct NeighborList {
     std::vector<std::uint32_t> offset;
     std::vector<const std::uint32_t*> first;
-    std::vector<std::vector<std::uint32_t>> chunks;
+    std::vector<IndexBuffer> chunks;
 
     std::span<const std::uint32_t> of(std::size_t i) const {
         return {first[i], offset[i + 1] - offset[i]};

@@ -130,7 +130,7 @@ void build_neighbor_list(const NeighborGrid<D>& grid, std::span<const Vec<D>> qu
                          bool exclude_self, NeighborList& out) {
     build_chunked(
         queries.size(), queries.size(), 512, out, [](std::size_t i) { return i; },
-        [&](std::size_t i, std::vector<std::uint32_t>& buf, std::vector<std::uint32_t>& counts) {
+        [&](std::size_t i, IndexBuffer& buf, std::vector<std::uint32_t>& counts) {
             const std::size_t before = buf.size();
             grid.for_each_neighbor(queries[i], [&](std::uint32_t j) {
                 if (!(exclude_self && j == i)) buf.push_back(j);
@@ -151,23 +151,29 @@ void build_neighbor_list_by_cell(const NeighborGrid<D>& query_grid, std::span<co
     build_chunked(
         runs.size(), queries.size(), 64, out,
         [&](std::size_t r) { return std::size_t(runs[r].begin); },
-        [&](std::size_t r, std::vector<std::uint32_t>& buf, std::vector<std::uint32_t>& counts) {
+        [&](std::size_t r, IndexBuffer& buf, std::vector<std::uint32_t>& counts) {
             std::pair<std::uint32_t, std::uint32_t> ranges[27];
             int n_ranges = 0;
             NeighborGrid<D>::for_each_cell_around(runs[r].cell, [&](const Cell& c) {
                 const auto range = target.find(c);
                 if (range.first < range.second) ranges[n_ranges++] = range;
             });
+            std::size_t candidates = 0;
+            for (int k = 0; k < n_ranges; ++k) candidates += ranges[k].second - ranges[k].first;
             for (std::uint32_t i = runs[r].begin; i < runs[r].end; ++i) {
-                const std::size_t before = buf.size();
                 const Vec<D> xi = queries[i];
+                // Branch-free: write every candidate, advance past the hits.
+                std::uint32_t* out = buf.reserve_more(candidates);
+                std::uint32_t hits = 0;
                 for (int k = 0; k < n_ranges; ++k)
                     for (std::uint32_t e = ranges[k].first; e < ranges[k].second; ++e) {
-                        if (!within_support<D>(xi, target.entry_x(e), h2)) continue;
                         const std::uint32_t j = target.entry_index(e);
-                        if (!(exclude_self && j == i)) buf.push_back(j);
+                        out[hits] = j;
+                        hits += within_support<D>(xi, target.entry_x(e), h2) &&
+                                !(exclude_self && j == i);
                     }
-                counts[i + 1] = static_cast<std::uint32_t>(buf.size() - before);
+                buf.commit(hits);
+                counts[i + 1] = hits;
             }
         });
 }
