@@ -54,9 +54,7 @@ void NeighborGrid<D>::build(std::span<const Vec<D>> points, float h) {
         if (mixed)
             std::stable_sort(sorted_index_.begin() + lo, sorted_index_.begin() + hi, cell_less);
     }
-    parallel_for(n, [&](std::size_t e) {
-        sorted_x_[e] = points[sorted_index_[e]];
-    });
+    parallel_for(n, [&](std::size_t e) { sorted_x_[e] = points[sorted_index_[e]]; });
 
     // Runs of equal cells, and the runs of each bucket.
     runs_.clear();

@@ -83,19 +83,36 @@ template <int D>
 void ddr_viscosity(const DdrConstants& c, const FluidView<D>& f, float dt,
                    std::span<const Vec<D>> v, std::span<Vec<D>> v_out) {
     const float inv_h = 1.0f / c.h;
+    const Vec<D>* x = f.x.data();
+    const Vec<D>* vel = v.data();
     parallel_for(f.x.size(), [&](std::size_t i) {
-        Vec<D> dv(0.0f);
-        for (std::uint32_t j : f.fluid_nb.of(i)) {
-            const Vec<D> r = f.x[j] - f.x[i];  // from i towards j
-            const float len = glm::length(r);
+        const Vec<D> xi = x[i], vi = vel[i];
+        float d0 = 0.0f, d1 = 0.0f, d2 = 0.0f;
+        const auto nb = f.fluid_nb.of(i);
+        const std::uint32_t* idx = nb.data();
+        const int m = static_cast<int>(nb.size());
+        // Branch-free over the pairs (see sph.hpp): pairs out of reach or separating get a = 0.
+#pragma omp simd reduction(+ : d0, d1, d2)
+        for (int k = 0; k < m; ++k) {
+            const std::uint32_t j = idx[k];
+            const Diff r = diff<D>(x[j], xi);  // from i towards j
+            const float len = std::sqrt(r.norm2());
             const float q = len * inv_h;
-            if (q >= 1.0f || len <= 0.0f) continue;
-            const Vec<D> n = r / len;
-            const float u = glm::dot(v[i] - v[j], n);  // > 0: approaching
-            if (u <= 0.0f) continue;
-            dv -= (0.5f * dt * (1.0f - q) * (c.sigma * u + c.beta * u * u)) * n;
+            const float inv_len = len > 0.0f ? 1.0f / len : 0.0f;
+            const Diff dv = diff<D>(vi, vel[j]);
+            const float u = (dv.x * r.x + dv.y * r.y + dv.z * r.z) * inv_len;  // > 0: approaching
+            const bool acts = q < 1.0f && u > 0.0f;
+            const float a =
+                acts ? 0.5f * dt * (1.0f - q) * (c.sigma * u + c.beta * u * u) * inv_len : 0.0f;
+            d0 -= a * r.x;
+            d1 -= a * r.y;
+            d2 -= a * r.z;
         }
-        v_out[i] = v[i] + dv;
+        Vec<D> out = vi;
+        out.x += d0;
+        out.y += d1;
+        if constexpr (D == 3) out.z += d2;
+        v_out[i] = out;
     });
 }
 
