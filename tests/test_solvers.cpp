@@ -103,7 +103,9 @@ TEST_P(Solvers, EnergyDoesNotGrowAtRest) {
         worst = std::max(worst, e);
         if (w.time() > 0.5 && w.time() <= 1.0) first_half += e, ++n1;
         if (w.time() > 1.5) second_half += e, ++n2;
-        if (w.time() >= 2.0 - 1e-9) EXPECT_LT(e, 0.0) << "energy at the end above the start";
+        if (w.time() >= 2.0 - 1e-9) {
+            EXPECT_LT(e, 0.0) << "energy at the end above the start";
+        }
     }
     EXPECT_LT(worst / unit, 0.1);
     EXPECT_LT(second_half / n2, first_half / n1 + 0.01 * unit) << "energy drifts up";

@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "commands.hpp"
+#include "progress.hpp"
 #include "seiche/parallel.hpp"
 #include "seiche/world.hpp"
 
@@ -34,11 +35,15 @@ int bench(const Scene& scene, const BenchOptions& o) {
     ms.reserve(steps);
     StepStats last;
     long iterations = 0;
+    Progress progress(false);  // a live line on a terminal only; the report goes to stdout
+    const auto start = clock::now();
     for (long k = 0; k < steps; ++k) {
         const auto t0 = clock::now();
         last = world.step(world.suggested_dt());
         ms.push_back(std::chrono::duration<double, std::milli>(clock::now() - t0).count());
         iterations += last.iterations;
+        const double wall = std::chrono::duration<double>(clock::now() - start).count();
+        progress.step({0, 0, last.time, last.time * double(steps) / double(k + 1), k + 1, wall});
         if (last.instability) {
             std::fprintf(stderr, "seiche bench: unstable at step %lld: particle %zu %s\n",
                          static_cast<long long>(last.step), last.instability->particle,
@@ -46,6 +51,7 @@ int bench(const Scene& scene, const BenchOptions& o) {
             return 3;
         }
     }
+    progress.finish();
     std::vector<double> sorted = ms;
     std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2, sorted.end());
     const double median = sorted[sorted.size() / 2];

@@ -21,9 +21,12 @@ std::string Progress::line(const ProgressState& s) const {
     const double rate = s.wall > 0 ? s.steps / s.wall : 0.0;
     const double sim_per_wall = s.wall > 0 ? s.time / s.wall : 0.0;
     const double eta = sim_per_wall > 0 ? (s.end_time - s.time) / sim_per_wall : NAN;
-    return fmt::format("frame {}/{}  t = {:.3f}/{:.3f} s  {:.1f} steps/s  elapsed {}  ETA {}",
-                       s.frame, s.frames_total, s.time, s.end_time, rate, format_duration(s.wall),
-                       format_duration(eta));
+    // frames_total = 0: a run without frames (bench), shown by step only.
+    const std::string where = s.frames_total > 0
+                                  ? fmt::format("frame {}/{}", s.frame, s.frames_total)
+                                  : fmt::format("step {}", s.steps);
+    return fmt::format("{}  t = {:.3f}/{:.3f} s  {:.1f} steps/s  elapsed {}  ETA {}", where, s.time,
+                       s.end_time, rate, format_duration(s.wall), format_duration(eta));
 }
 
 void Progress::step(const ProgressState& s) {

@@ -89,8 +89,7 @@ class World {
     void contain_and_update_velocities(float dt, StepStats& s);  // v = (x − x_prev)/dt
     template <class K>
     void smooth_velocities(const K& kernel, float dt);  // XSPH, vorticity confinement
-    template <class K>
-    void measure_density(const K& kernel, StepStats& s);
+    void measure_density(StepStats& s);
     void finish_step(double dt, StepStats& s);
 
     FluidView<D> view() const;

@@ -232,7 +232,7 @@ void World<D>::step_wcsph(const K& kernel, float dt, StepStats& s) {
         wcsph_accelerations<D>(wcsph_constants_, kernel, f, p_.v, p_.rho, wcsph_.pressure, gravity_,
                                wcsph_.acceleration);
     });
-    measure_density(kernel, s);
+    measure_density(s);
     parallel_for(p_.size(), [&](std::size_t i) { p_.v[i] += dt * wcsph_.acceleration[i]; });
     predict_positions(dt);
     collide_with_box<D>(p_.x, f.collision_box);
@@ -260,7 +260,7 @@ void World<D>::step_ddr(const K& kernel, float dt, StepStats& s) {
     contain_and_update_velocities(dt, s);
     timed(&StageTimes::velocity, [&] { smooth_velocities(kernel, dt); });
     compute_density<D>(f, kernel, p_.rho);  // for the statistics and the frames
-    measure_density(kernel, s);
+    measure_density(s);
 }
 
 template <int D>
@@ -305,8 +305,7 @@ void World<D>::smooth_velocities(const K& kernel, float dt) {
 }
 
 template <int D>
-template <class K>
-void World<D>::measure_density(const K&, StepStats& s) {
+void World<D>::measure_density(StepStats& s) {
     density_error_stats(p_.rho, static_cast<float>(scene_.rest_density), s.density_error_mean,
                         s.density_error_max);
 }
