@@ -16,6 +16,7 @@ struct RunOptions {
     int threads = 0;      //!< 0: all cores
     double end_time = 0;  //!< 0: the scene's
     bool quiet = false;
+    bool mesh = false;  //!< a surface mesh per frame (sets output.mesh)
 };
 
 struct BenchOptions {
@@ -27,6 +28,23 @@ struct BenchOptions {
 };
 
 int bench_command(const BenchOptions& o);
+
+struct MeshOptions {
+    std::string run_dir;
+    std::vector<std::string> overrides;  //!< applied to the run's scene.json (surface.*)
+    int threads = 0;
+    bool quiet = false;
+};
+int mesh_command(const MeshOptions& o);
+
+struct BenchMeshOptions {
+    std::string frame;
+    std::string scene;  //!< empty: the scene.json of the frame's run directory
+    std::vector<std::string> overrides;
+    int repeat = 3;
+    int threads = 0;
+};
+int bench_mesh_command(const BenchMeshOptions& o);
 
 // Loads the scene with the command line's overrides (--set, then --solver, then --end-time when
 // > 0). A bad scene is reported on stderr with its JSON path; the caller exits with 2.

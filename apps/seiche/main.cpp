@@ -23,6 +23,8 @@ int main(int argc, char** argv) {
     cmd->add_option("--end-time", run.end_time, "Simulated end time in s (overrides time.end_time)")
         ->check(CLI::PositiveNumber);
     cmd->add_flag("-q,--quiet", run.quiet, "No progress output, only the summary");
+    cmd->add_flag("--mesh", run.mesh,
+                  "Also write a surface mesh per frame (frames/surface_NNNNNN.obj, .ply, .vtp)");
     cmd->footer(
         "Writes DIR/particles.pvd (ParaView), DIR/frames/frame_NNNNNN.vtp and .ply (Blender, "
         "Houdini), DIR/stats.csv (one row per step), DIR/scene.json (the resolved scene) and "
@@ -44,6 +46,37 @@ int main(int argc, char** argv) {
     bcmd->add_option("--threads", bench.threads, "Threads (default: all cores)")
         ->check(CLI::Range(1, 1024));
 
+    seiche::app::MeshOptions mesh;
+    CLI::App* mcmd = app.add_subcommand("mesh", "Surface meshes for every frame of a finished run");
+    mcmd->add_option("run_dir", mesh.run_dir, "Run directory (with scene.json and frames/)")
+        ->required();
+    mcmd->add_option("--set", mesh.overrides,
+                     "Override a scene value, e.g. --set surface.cell_size=0.5 (repeatable)")
+        ->take_all()
+        ->allow_extra_args(false);
+    mcmd->add_option("--threads", mesh.threads, "Threads (default: all cores)")
+        ->check(CLI::Range(1, 1024));
+    mcmd->add_flag("-q,--quiet", mesh.quiet, "No progress output");
+    mcmd->footer("Writes RUN_DIR/frames/surface_NNNNNN.obj, .ply and .vtp (output.mesh_obj, "
+                 "mesh_ply, mesh_vtk) and RUN_DIR/surface.pvd. Parameters: the scene's surface "
+                 "section, see docs/scene-format.md.");
+
+    seiche::app::BenchMeshOptions bmesh;
+    CLI::App* bmcmd = app.add_subcommand(
+        "bench-mesh", "Time the surface reconstruction of one particle frame");
+    bmcmd->add_option("frame", bmesh.frame, "Particle frame (.vtp or .ply written by seiche)")
+        ->required();
+    bmcmd->add_option("--scene", bmesh.scene,
+                      "Scene for the particle radius and surface settings (default: the run's "
+                      "scene.json)");
+    bmcmd->add_option("--set", bmesh.overrides, "Override a scene value (repeatable)")
+        ->take_all()
+        ->allow_extra_args(false);
+    bmcmd->add_option("--repeat", bmesh.repeat, "Repetitions (median is reported)")
+        ->check(CLI::Range(1, 1000));
+    bmcmd->add_option("--threads", bmesh.threads, "Threads (default: all cores)")
+        ->check(CLI::Range(1, 1024));
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -52,5 +85,7 @@ int main(int argc, char** argv) {
     }
     if (cmd->parsed()) return seiche::app::run_command(run);
     if (bcmd->parsed()) return seiche::app::bench_command(bench);
+    if (mcmd->parsed()) return seiche::app::mesh_command(mesh);
+    if (bmcmd->parsed()) return seiche::app::bench_mesh_command(bmesh);
     return 2;
 }

@@ -16,6 +16,7 @@
 #include "seiche/io/writers.hpp"
 #include "seiche/parallel.hpp"
 #include "seiche/world.hpp"
+#include "surface_output.hpp"
 
 namespace seiche::app {
 
@@ -45,12 +46,15 @@ class RunOutput {
         // Frames of an earlier run in the same directory would mix with ours.
         for (const auto& e : fs::directory_iterator(dir_ / "frames")) {
             const std::string name = e.path().filename().string();
-            if (name.rfind("frame_", 0) == 0) fs::remove(e.path());
+            if (name.rfind("frame_", 0) == 0 || name.rfind("surface_", 0) == 0)
+                fs::remove(e.path());
         }
+        fs::remove(dir_ / "surface.pvd");
         io::write_file_atomic(dir_ / "scene.json", [&](std::ostream& out) {
             out << io::scene_to_json(s).dump(2) << "\n";
         });
         if (s.output.stats) stats_.open(dir_ / "stats.csv");
+        if (s.output.mesh) surface_.emplace(s, dir_);
     }
 
     template <int D>
@@ -63,6 +67,12 @@ class RunOutput {
             io::write_pvd(dir_ / "particles.pvd", pvd_);
         }
         if (scene_.output.ply) io::write_ply(dir_ / "frames" / (stem + ".ply"), f);
+        if (surface_) {
+            const auto& x = w.particles().x;
+            surface_->write(index, w.time(),
+                            reconstruct_surface<D>(std::span<const Vec<D>>(x.data(), x.size()),
+                                                   float(scene_.particle_radius), scene_.surface));
+        }
     }
 
     void stats(const StepStats& s) { stats_.append(s); }
@@ -74,6 +84,7 @@ class RunOutput {
     fs::path dir_;
     io::StatsWriter stats_;
     std::vector<io::PvdEntry> pvd_;
+    std::optional<SurfaceOutput> surface_;
 };
 
 // The step that lands on the next frame time without a sliver step (CFL mode only).
@@ -222,6 +233,7 @@ int run_command(const RunOptions& o) {
     set_thread_count(o.threads);
     const fs::path dir = o.output.empty() ? fs::path(scene.output.directory) : fs::path(o.output);
     if (!o.output.empty()) scene.output.directory = o.output;
+    if (o.mesh) scene.output.mesh = true;
     try {
         RunOutput out(scene, dir);
         return scene.dimension == 2 ? simulate<2>(scene, out, o.quiet)

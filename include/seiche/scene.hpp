@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "seiche/kernels.hpp"
+#include "seiche/surface.hpp"
 
 namespace seiche {
 
@@ -90,6 +91,10 @@ struct OutputParams {
     bool vtk = true;        //!< .vtp per frame and a .pvd series
     bool ply = true;        //!< binary .ply per frame
     bool stats = true;      //!< stats.csv, one row per step
+    bool mesh = false;      //!< a surface mesh per frame (`seiche run --mesh` sets it)
+    bool mesh_obj = true;   //!< formats of the meshes: .obj, binary .ply, .vtp (+ surface.pvd)
+    bool mesh_ply = true;
+    bool mesh_vtk = true;
 };
 
 struct Scene {
@@ -106,6 +111,7 @@ struct Scene {
     SolverParams solver;
     TimeParams time;
     OutputParams output;
+    SurfaceParams surface;  //!< how meshes are made (seiche mesh, run --mesh)
 };
 
 }  // namespace seiche

@@ -354,9 +354,24 @@ Scene parse_scene(const json& doc, const std::string& name) {
         s.output.vtk = o.boolean("vtk", true);
         s.output.ply = o.boolean("ply", true);
         s.output.stats = o.boolean("stats", true);
+        s.output.mesh = o.boolean("mesh", false);
+        s.output.mesh_obj = o.boolean("mesh_obj", true);
+        s.output.mesh_ply = o.boolean("mesh_ply", true);
+        s.output.mesh_vtk = o.boolean("mesh_vtk", true);
         o.finish();
     }
     if (s.output.directory.empty()) s.output.directory = "out/" + s.name;
+
+    if (top.has("surface")) {
+        ObjectReader m(top.get("surface"), "surface");
+        SurfaceParams& q = s.surface;
+        q.cell_size = m.number("cell_size", q.cell_size, {0.1, 8.0});
+        q.iso = m.number("iso", q.iso, {0.0, 1.0, true, true});
+        q.smoothing_radius = m.number("smoothing_radius", q.smoothing_radius, {2.0, 16.0});
+        q.smoothing_iterations = m.integer("smoothing_iterations", q.smoothing_iterations, {0, 100});
+        q.narrow_band = m.boolean("narrow_band", q.narrow_band);
+        m.finish();
+    }
     top.finish();
 
     // Impossible sizes: refuse before allocating anything.
@@ -516,7 +531,16 @@ json scene_to_json(const Scene& s) {
     j["output"] = {{"directory", s.output.directory},
                    {"vtk", s.output.vtk},
                    {"ply", s.output.ply},
-                   {"stats", s.output.stats}};
+                   {"stats", s.output.stats},
+                   {"mesh", s.output.mesh},
+                   {"mesh_obj", s.output.mesh_obj},
+                   {"mesh_ply", s.output.mesh_ply},
+                   {"mesh_vtk", s.output.mesh_vtk}};
+    j["surface"] = {{"cell_size", s.surface.cell_size},
+                    {"iso", s.surface.iso},
+                    {"smoothing_radius", s.surface.smoothing_radius},
+                    {"smoothing_iterations", s.surface.smoothing_iterations},
+                    {"narrow_band", s.surface.narrow_band}};
     return j;
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "seiche/particle_set.hpp"
+#include "seiche/surface.hpp"
 #include "seiche/world.hpp"
 
 namespace seiche::io {
@@ -56,6 +57,12 @@ void write_pvd(const std::filesystem::path& path, const std::vector<PvdEntry>& e
 
 // Binary little-endian PLY with vertex properties x y z vx vy vz density (Blender, Houdini).
 void write_ply(const std::filesystem::path& path, const FrameData& frame);
+
+// Surface meshes (3D triangles or 2D line segments, with vertex normals): Wavefront OBJ, binary
+// PLY (face or edge elements) and VTK XML PolyData (Polys or Lines).
+void write_obj(const std::filesystem::path& path, const SurfaceMesh& mesh);
+void write_mesh_ply(const std::filesystem::path& path, const SurfaceMesh& mesh);
+void write_mesh_vtp(const std::filesystem::path& path, const SurfaceMesh& mesh);
 
 // stats.csv, one row per step; written to stats.csv.part and renamed by close().
 class StatsWriter {

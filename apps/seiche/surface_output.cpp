@@ -1,0 +1,29 @@
+#include "surface_output.hpp"
+
+#include <fmt/format.h>
+
+namespace seiche::app {
+
+namespace fs = std::filesystem;
+
+SurfaceOutput::SurfaceOutput(const Scene& scene, fs::path run_dir)
+    : scene_(scene), dir_(std::move(run_dir)) {
+    fs::create_directories(dir_ / "frames");
+    // Meshes of an earlier pass would mix with this one's.
+    for (const auto& e : fs::directory_iterator(dir_ / "frames"))
+        if (e.path().filename().string().rfind("surface_", 0) == 0) fs::remove(e.path());
+}
+
+void SurfaceOutput::write(int index, double time, const SurfaceMesh& mesh) {
+    const std::string stem = fmt::format("surface_{:06}", index);
+    const OutputParams& o = scene_.output;
+    if (o.mesh_obj) io::write_obj(dir_ / "frames" / (stem + ".obj"), mesh);
+    if (o.mesh_ply) io::write_mesh_ply(dir_ / "frames" / (stem + ".ply"), mesh);
+    if (o.mesh_vtk) {
+        io::write_mesh_vtp(dir_ / "frames" / (stem + ".vtp"), mesh);
+        pvd_.push_back({time, "frames/" + stem + ".vtp"});
+        io::write_pvd(dir_ / "surface.pvd", pvd_);
+    }
+}
+
+}  // namespace seiche::app

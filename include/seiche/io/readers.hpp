@@ -1,0 +1,20 @@
+// Reading back what seiche wrote: particle frames (.vtp or .ply) and .pvd series, for the tools
+// that work on finished runs (seiche mesh). Throws std::runtime_error naming the file and what is
+// wrong; files from other programs are read if they use the same layout.
+#pragma once
+
+#include <filesystem>
+#include <vector>
+
+#include "seiche/io/writers.hpp"
+
+namespace seiche::io {
+
+// A particle frame written by write_vtp or write_ply (positions always; velocity and density
+// when present, else left empty).
+FrameData read_frame(const std::filesystem::path& path);
+
+// The (time, file) entries of a .pvd collection, in file order.
+std::vector<PvdEntry> read_pvd(const std::filesystem::path& path);
+
+}  // namespace seiche::io

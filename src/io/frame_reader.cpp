@@ -1,0 +1,152 @@
+// Readers for seiche's own particle frames: VTK XML PolyData with raw appended data
+// (header_type UInt64, Float32 arrays) and binary little-endian PLY with float properties.
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include "seiche/io/readers.hpp"
+
+namespace seiche::io {
+
+namespace {
+
+std::string slurp(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot read " + path.string());
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+[[noreturn]] void bad(const std::filesystem::path& path, const std::string& what) {
+    throw std::runtime_error(path.string() + ": " + what);
+}
+
+std::string attribute(const std::string& tag, const std::string& name) {
+    const std::regex re("\\b" + name + "=\"([^\"]*)\"");
+    std::smatch m;
+    return std::regex_search(tag, m, re) ? m[1].str() : std::string();
+}
+
+FrameData read_vtp(const std::filesystem::path& path) {
+    const std::string s = slurp(path);
+    const std::size_t app = s.find("<AppendedData encoding=\"raw\">");
+    if (app == std::string::npos) bad(path, "no raw appended data (not written by seiche?)");
+    const std::size_t data = s.find('_', app);
+    if (data == std::string::npos) bad(path, "appended data without '_' marker");
+    if (s.find("header_type=\"UInt64\"") == std::string::npos)
+        bad(path, "expected header_type=\"UInt64\"");
+    const std::string head = s.substr(0, app);
+    const std::size_t piece = head.find("<Piece");
+    if (piece == std::string::npos) bad(path, "no <Piece>");
+    const std::uint64_t n =
+        std::stoull(attribute(head.substr(piece, head.find('>', piece) - piece), "NumberOfPoints"));
+
+    FrameData f;
+    auto read_array = [&](const std::string& tag, std::vector<float>& out, std::uint64_t count) {
+        if (attribute(tag, "type") != "Float32") bad(path, "expected Float32 in " + tag);
+        const std::uint64_t off = std::stoull(attribute(tag, "offset"));
+        const std::size_t at = data + 1 + off;
+        std::uint64_t bytes = 0;
+        if (at + 8 > s.size()) bad(path, "truncated appended data");
+        std::memcpy(&bytes, &s[at], 8);
+        if (bytes != count * sizeof(float) || at + 8 + bytes > s.size())
+            bad(path, "array size does not match NumberOfPoints");
+        out.resize(count);
+        std::memcpy(out.data(), &s[at + 8], bytes);
+    };
+    const std::regex tag_re("<DataArray[^>]*>");
+    for (auto it = std::sregex_iterator(head.begin(), head.end(), tag_re);
+         it != std::sregex_iterator(); ++it) {
+        const std::string tag = it->str();
+        const std::string name = attribute(tag, "Name");
+        if (name == "Points") read_array(tag, f.position, 3 * n);
+        if (name == "velocity") read_array(tag, f.velocity, 3 * n);
+        if (name == "density") read_array(tag, f.density, n);
+    }
+    if (f.position.size() != 3 * n) bad(path, "no Points array");
+    if (f.density.empty()) f.density.assign(n, 0.0f);  // size() counts particles by density
+    return f;
+}
+
+FrameData read_ply(const std::filesystem::path& path) {
+    const std::string s = slurp(path);
+    const std::size_t end = s.find("end_header\n");
+    if (s.rfind("ply\n", 0) != 0 || end == std::string::npos) bad(path, "not a PLY file");
+    std::istringstream head(s.substr(0, end));
+    std::string line;
+    std::uint64_t n = 0;
+    std::vector<std::string> props;
+    bool in_vertex = false;
+    while (std::getline(head, line)) {
+        std::istringstream w(line);
+        std::string key;
+        w >> key;
+        if (key == "format") {
+            std::string fmt;
+            w >> fmt;
+            if (fmt != "binary_little_endian") bad(path, "expected binary_little_endian PLY");
+        } else if (key == "element") {
+            std::string name;
+            w >> name;
+            in_vertex = name == "vertex";
+            if (in_vertex) w >> n;
+        } else if (key == "property" && in_vertex) {
+            std::string type, name;
+            w >> type >> name;
+            if (type != "float" && type != "float32") bad(path, "expected float properties");
+            props.push_back(name);
+        }
+    }
+    const std::size_t k = props.size();
+    const std::size_t body = end + std::strlen("end_header\n");
+    if (s.size() < body + n * k * sizeof(float)) bad(path, "truncated vertex data");
+    std::map<std::string, std::size_t> col;
+    for (std::size_t i = 0; i < k; ++i) col[props[i]] = i;
+    for (const char* c : {"x", "y", "z"})
+        if (!col.count(c)) bad(path, std::string("no property ") + c);
+    FrameData f;
+    f.position.resize(3 * n);
+    f.density.assign(n, 0.0f);
+    const bool has_v = col.count("vx") && col.count("vy") && col.count("vz");
+    if (has_v) f.velocity.resize(3 * n);
+    std::vector<float> row(k);
+    for (std::uint64_t i = 0; i < n; ++i) {
+        std::memcpy(row.data(), &s[body + i * k * sizeof(float)], k * sizeof(float));
+        for (int a = 0; a < 3; ++a) {
+            f.position[3 * i + a] = row[col[std::string(1, char('x' + a))]];
+            if (has_v) f.velocity[3 * i + a] = row[col[std::string("v") + char('x' + a)]];
+        }
+        if (col.count("density")) f.density[i] = row[col["density"]];
+    }
+    return f;
+}
+
+}  // namespace
+
+FrameData read_frame(const std::filesystem::path& path) {
+    const std::string ext = path.extension().string();
+    if (ext == ".vtp") return read_vtp(path);
+    if (ext == ".ply") return read_ply(path);
+    throw std::runtime_error(path.string() + ": expected a .vtp or .ply particle frame");
+}
+
+std::vector<PvdEntry> read_pvd(const std::filesystem::path& path) {
+    const std::string s = slurp(path);
+    std::vector<PvdEntry> out;
+    const std::regex re("<DataSet[^>]*>");
+    for (auto it = std::sregex_iterator(s.begin(), s.end(), re); it != std::sregex_iterator();
+         ++it) {
+        const std::string tag = it->str();
+        const std::string t = attribute(tag, "timestep"), file = attribute(tag, "file");
+        if (t.empty() || file.empty()) bad(path, "DataSet without timestep or file");
+        out.push_back({std::stod(t), file});
+    }
+    return out;
+}
+
+}  // namespace seiche::io
