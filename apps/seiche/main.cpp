@@ -57,13 +57,14 @@ int main(int argc, char** argv) {
     mcmd->add_option("--threads", mesh.threads, "Threads (default: all cores)")
         ->check(CLI::Range(1, 1024));
     mcmd->add_flag("-q,--quiet", mesh.quiet, "No progress output");
-    mcmd->footer("Writes RUN_DIR/frames/surface_NNNNNN.obj, .ply and .vtp (output.mesh_obj, "
-                 "mesh_ply, mesh_vtk) and RUN_DIR/surface.pvd. Parameters: the scene's surface "
-                 "section, see docs/scene-format.md.");
+    mcmd->footer(
+        "Writes RUN_DIR/frames/surface_NNNNNN.obj, .ply and .vtp (output.mesh_obj, "
+        "mesh_ply, mesh_vtk) and RUN_DIR/surface.pvd. Parameters: the scene's surface "
+        "section, see docs/scene-format.md.");
 
     seiche::app::BenchMeshOptions bmesh;
-    CLI::App* bmcmd = app.add_subcommand(
-        "bench-mesh", "Time the surface reconstruction of one particle frame");
+    CLI::App* bmcmd =
+        app.add_subcommand("bench-mesh", "Time the surface reconstruction of one particle frame");
     bmcmd->add_option("frame", bmesh.frame, "Particle frame (.vtp or .ply written by seiche)")
         ->required();
     bmcmd->add_option("--scene", bmesh.scene,

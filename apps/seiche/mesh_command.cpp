@@ -66,8 +66,8 @@ int mesh_command(const MeshOptions& o) {
                      dir.c_str());
         return 2;
     }
-    std::optional<Scene> scene = load_scene_or_report((dir / "scene.json").string(), o.overrides,
-                                                      "", 0.0);
+    std::optional<Scene> scene =
+        load_scene_or_report((dir / "scene.json").string(), o.overrides, "", 0.0);
     if (!scene) return 2;
     set_thread_count(o.threads);
     try {
@@ -89,11 +89,10 @@ int mesh_command(const MeshOptions& o) {
             if (o.quiet) continue;
             const double wall = seconds_since(t0);
             const double eta = wall / double(k + 1) * double(frames.size() - k - 1);
-            const std::string line =
-                fmt::format("mesh frame {}/{}  t = {:.3f} s  {} {}  elapsed {}  ETA {}", k + 1,
-                            frames.size(), frames[k].time, mesh.face_count(),
-                            scene->dimension == 3 ? "triangles" : "segments",
-                            format_duration(wall), format_duration(eta));
+            const std::string line = fmt::format(
+                "mesh frame {}/{}  t = {:.3f} s  {} {}  elapsed {}  ETA {}", k + 1, frames.size(),
+                frames[k].time, mesh.face_count(), scene->dimension == 3 ? "triangles" : "segments",
+                format_duration(wall), format_duration(eta));
             if (tty)
                 std::fprintf(stderr, "\r\033[K%s", line.c_str());
             else
@@ -105,8 +104,7 @@ int mesh_command(const MeshOptions& o) {
                     frames.size(), format_duration(wall).c_str(), 1e3 * wall / frames.size(),
                     thread_count());
         std::printf("  %.0f %s per frame on average, %.2f µs of core time per particle\n",
-                    double(faces) / frames.size(),
-                    scene->dimension == 3 ? "triangles" : "segments",
+                    double(faces) / frames.size(), scene->dimension == 3 ? "triangles" : "segments",
                     particles ? 1e6 * wall * thread_count() / double(particles) : 0.0);
         std::printf("  output  %s\n", (dir / "frames" / "surface_NNNNNN.{obj,ply,vtp}").c_str());
         return 0;
@@ -146,17 +144,18 @@ int bench_mesh_command(const BenchMeshOptions& o) {
         std::printf("frame          %s\n", frame.c_str());
         std::printf("particles      %zu (radius %g m, %dD)\n", n, scene->particle_radius,
                     scene->dimension);
-        std::printf("grid           cell %g r, %zu blocks, %zu deep inside (skipped), %zu field "
-                    "values\n",
-                    scene->surface.cell_size, stats.blocks, stats.interior_blocks,
-                    stats.field_vertices);
-        std::printf("mesh           %zu vertices, %zu %s\n", mesh.vertex_count(),
-                    mesh.face_count(), scene->dimension == 3 ? "triangles" : "segments");
+        std::printf(
+            "grid           cell %g r, %zu blocks, %zu deep inside (skipped), %zu field "
+            "values\n",
+            scene->surface.cell_size, stats.blocks, stats.interior_blocks, stats.field_vertices);
+        std::printf("mesh           %zu vertices, %zu %s\n", mesh.vertex_count(), mesh.face_count(),
+                    scene->dimension == 3 ? "triangles" : "segments");
         std::printf("time           %.1f ms median of %d (min %.1f, max %.1f), %d threads\n",
                     median, o.repeat, ms.front(), ms.back(), thread_count());
-        std::printf("core time      %.3f µs per particle (splashsurf's published figure: about 3 "
-                    "µs; ratio %.2f)\n",
-                    core_us, core_us / 3.0);
+        std::printf(
+            "core time      %.3f µs per particle (splashsurf's published figure: about 3 "
+            "µs; ratio %.2f)\n",
+            core_us, core_us / 3.0);
         return 0;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "seiche bench-mesh: %s\n", e.what());

@@ -62,9 +62,11 @@ void write_mesh_ply(const std::filesystem::path& path, const SurfaceMesh& m) {
             << "property float x\nproperty float y\nproperty float z\n"
             << "property float nx\nproperty float ny\nproperty float nz\n";
         if (m.dimension == 3)
-            out << "element face " << m.face_count() << "\nproperty list uchar int vertex_indices\n";
+            out << "element face " << m.face_count()
+                << "\nproperty list uchar int vertex_indices\n";
         else
-            out << "element edge " << m.face_count() << "\nproperty int vertex1\nproperty int vertex2\n";
+            out << "element edge " << m.face_count()
+                << "\nproperty int vertex1\nproperty int vertex2\n";
         out << "end_header\n";
         out.write(reinterpret_cast<const char*>(rows.data()),
                   std::streamsize(rows.size() * sizeof(float)));

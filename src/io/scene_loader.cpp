@@ -368,7 +368,8 @@ Scene parse_scene(const json& doc, const std::string& name) {
         q.cell_size = m.number("cell_size", q.cell_size, {0.1, 8.0});
         q.iso = m.number("iso", q.iso, {0.0, 1.0, true, true});
         q.smoothing_radius = m.number("smoothing_radius", q.smoothing_radius, {2.0, 16.0});
-        q.smoothing_iterations = m.integer("smoothing_iterations", q.smoothing_iterations, {0, 100});
+        q.smoothing_iterations =
+            m.integer("smoothing_iterations", q.smoothing_iterations, {0, 100});
         q.narrow_band = m.boolean("narrow_band", q.narrow_band);
         m.finish();
     }
