@@ -3,7 +3,7 @@ BUILD_DIR ?= build
 SCENE ?= scenes/dam_break_3d.json
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure build run test bench microbench clean format
+.PHONY: all deps configure build run test bench microbench bench-mesh clean format
 
 all: build
 
@@ -28,6 +28,16 @@ bench: build
 
 microbench: build
 	$(BUILD_DIR)/seiche_microbench
+
+# Surface reconstruction of a 1M-particle dam-break frame (made once, about 2 minutes).
+MESH_FRAME = out/bench_mesh_1m/frames/frame_000001.vtp
+$(MESH_FRAME):
+	$(BUILD_DIR)/seiche run scenes/bench/dam_break_1m_3d.json -o out/bench_mesh_1m -q \
+		--end-time 0.1 --set time.frame_rate=10 --set output.vtk=true --set output.ply=false
+
+bench-mesh: build
+	@$(MAKE) --no-print-directory $(MESH_FRAME)
+	$(BUILD_DIR)/seiche bench-mesh $(MESH_FRAME) --repeat 5
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp')

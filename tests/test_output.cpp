@@ -1,6 +1,8 @@
 // Output files: what a run writes can be read back, frame by frame, and nothing is half-written.
 #include <gtest/gtest.h>
 
+#include "cli_helpers.hpp"
+
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -17,17 +19,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
-
-int run_cli(const std::string& args, const fs::path& log) {
-    const std::string cmd =
-        std::string(SEICHE_BINARY) + " " + args + " > " + log.string() + " 2>&1";
-    const int status = std::system(cmd.c_str());
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
+using test::run_cli;
+using test::slurp;
 
 // Reads one Float32 array of a .vtp written with raw appended data, following the format rules
 // (offset attribute, UInt64 byte-count header), not our writer's code.

@@ -2,6 +2,8 @@
 // was expected; the CLI exits with 2 and writes nothing.
 #include <gtest/gtest.h>
 
+#include "cli_helpers.hpp"
+
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
@@ -125,6 +127,12 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"fluid thinner than a particle", "fluid[0].max=[0.005, 0.5]", "", "fluid[0]",
                 "thinner than one particle diameter"},
         BadCase{"boolean expected", "output.vtk=1", "", "output.vtk", "expected true or false"},
+        BadCase{"negative mesh cell", "surface.cell_size=-1", "", "surface.cell_size",
+                "expected a number in [0.1, 8]"},
+        BadCase{"iso level outside (0, 1)", "surface.iso=1", "", "surface.iso",
+                "expected a number in (0, 1)"},
+        BadCase{"typo in a surface key", "surface.cellsize=1", "", "surface.cellsize",
+                "did you mean \"cell_size\""},
         BadCase{"zero frame rate", "time.frame_rate=0", "", "time.frame_rate",
                 "expected a number in (0, 10000]"},
         BadCase{"absurd particle count", "particle_radius=0.00001", "", "fluid",
@@ -137,17 +145,8 @@ INSTANTIATE_TEST_SUITE_P(
 
 // ---- the command line ----
 
-int run_cli(const std::string& args, const fs::path& log) {
-    const std::string cmd =
-        std::string(SEICHE_BINARY) + " " + args + " > " + log.string() + " 2>&1";
-    const int status = std::system(cmd.c_str());
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
+using test::run_cli;
+using test::slurp;
 
 TEST(SceneCli, BadScenesExitWithTwoAndWriteNothing) {
     const fs::path dir = fs::temp_directory_path() / "seiche_test_bad_scene";
