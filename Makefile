@@ -3,7 +3,7 @@ BUILD_DIR ?= build
 SCENE ?= scenes/dam_break_3d.json
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure build run test bench microbench bench-mesh clean format
+.PHONY: all deps configure build run test bench microbench bench-mesh validate clean format
 
 all: build
 
@@ -38,6 +38,10 @@ $(MESH_FRAME):
 bench-mesh: build
 	@$(MAKE) --no-print-directory $(MESH_FRAME)
 	$(BUILD_DIR)/seiche bench-mesh $(MESH_FRAME) --repeat 5
+
+# Validation against experiments and analytic solutions (plots in out/validation/).
+validate: build
+	$(BUILD_DIR)/seiche validate
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp')

@@ -5,6 +5,7 @@ packages=(
   build-essential cmake pkg-config
   libglm-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  python3-matplotlib
 )
 missing=()
 for p in "${packages[@]}"; do

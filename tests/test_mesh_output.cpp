@@ -121,10 +121,10 @@ TEST(MeshFiles, ParticleFramesReadBackExactly) {
 TEST(MeshCli, RunWithMeshAndMeshCommandWriteAMeshPerFrame) {
     const fs::path dir = fresh_dir("seiche_test_mesh_cli");
     const std::string scene = std::string(SEICHE_SOURCE_DIR) + "/scenes/dam_break_2d.json";
-    ASSERT_EQ(run_cli("run " + scene + " -o " + (dir / "run").string() +
-                          " --end-time 0.1 --mesh -q",
-                      dir / "log"),
-              0)
+    ASSERT_EQ(
+        run_cli("run " + scene + " -o " + (dir / "run").string() + " --end-time 0.1 --mesh -q",
+                dir / "log"),
+        0)
         << slurp(dir / "log");
     auto count = [&](const std::string& prefix, const std::string& ext) {
         int n = 0;

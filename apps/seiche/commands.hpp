@@ -46,6 +46,17 @@ struct BenchMeshOptions {
 };
 int bench_mesh_command(const BenchMeshOptions& o);
 
+struct ValidateOptions {
+    std::vector<std::string> cases;  //!< empty: all
+    std::vector<std::string> solvers = {"pbf", "wcsph", "ddr"};
+    std::string output = "out/validation";
+    int threads = 0;
+    bool quiet = false;
+    bool no_plots = false;
+};
+// Exit codes: 0 every check passed, 4 some check failed, 1 error, 2 usage.
+int validate_command(const ValidateOptions& o);
+
 // Loads the scene with the command line's overrides (--set, then --solver, then --end-time when
 // > 0). A bad scene is reported on stderr with its JSON path; the caller exits with 2.
 std::optional<Scene> load_scene_or_report(const std::string& file,

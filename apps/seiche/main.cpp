@@ -78,6 +78,19 @@ int main(int argc, char** argv) {
     bmcmd->add_option("--threads", bmesh.threads, "Threads (default: all cores)")
         ->check(CLI::Range(1, 1024));
 
+    seiche::app::ValidateOptions val;
+    CLI::App* vcmd = app.add_subcommand(
+        "validate", "Compare with experiments and analytic solutions: plots and verdicts");
+    vcmd->add_option("cases", val.cases, "Cases: koshizuka, hydrostatic (default: all)");
+    vcmd->add_option("--solvers", val.solvers, "Solvers, comma-separated (default: pbf,wcsph,ddr)")
+        ->delimiter(',')
+        ->check(CLI::IsMember({"pbf", "wcsph", "ddr"}));
+    vcmd->add_option("-o,--output", val.output, "Output directory (default: out/validation)");
+    vcmd->add_option("--threads", val.threads, "Threads (default: all cores)")
+        ->check(CLI::Range(1, 1024));
+    vcmd->add_flag("--no-plots", val.no_plots, "Only CSVs and verdicts, no matplotlib");
+    vcmd->add_flag("-q,--quiet", val.quiet, "No progress output");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -88,5 +101,6 @@ int main(int argc, char** argv) {
     if (bcmd->parsed()) return seiche::app::bench_command(bench);
     if (mcmd->parsed()) return seiche::app::mesh_command(mesh);
     if (bmcmd->parsed()) return seiche::app::bench_mesh_command(bmesh);
+    if (vcmd->parsed()) return seiche::app::validate_command(val);
     return 2;
 }

@@ -29,7 +29,8 @@ Vec3d to_vec3d(const Vec<D>& v) {
 
 // Particles per axis in a block: as many spacings as fit, centred half a spacing from the faces.
 int count_along(double lo, double hi, double spacing) {
-    return std::max(0, static_cast<int>(std::floor((hi - lo) / spacing + 1.0e-6)));
+    // The slack absorbs float rounding of the spacing: 0.146 m / 0.00292f must give 50, not 49.
+    return std::max(0, static_cast<int>(std::floor((hi - lo) / spacing + 1.0e-4)));
 }
 
 }  // namespace

@@ -1,0 +1,58 @@
+// Measurements on particle sets that experiments report: the surge front of a dam break and the
+// water height at a wave probe. Both ignore spray: only particles connected to the bulk count.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <span>
+#include <vector>
+
+#include "seiche/vec.hpp"
+
+namespace seiche {
+
+// Surge front along +x on a floor at height floor_y (up is +y): the right edge (x + r) of the
+// run of occupied columns, each 2r wide, that starts at the leftmost particle near the floor
+// (below floor_y + band). A gap of more than 1.5 columns (a whole column left empty, with slack
+// for particles that are not on a lattice) ends the run, so drops ahead of the front do not
+// count. Returns NaN when no particle is near the floor.
+template <int D>
+double surge_front(std::span<const Vec<D>> x, float r, float floor_y, float band) {
+    std::vector<float> xs;
+    for (const Vec<D>& p : x)
+        if (p[1] < floor_y + band) xs.push_back(p[0]);
+    if (xs.empty()) return NAN;
+    std::sort(xs.begin(), xs.end());
+    const float column = 2.0f * r;
+    double front = xs[0];
+    for (std::size_t i = 1; i < xs.size(); ++i) {
+        if (xs[i] - xs[i - 1] > 1.5f * column) break;
+        front = xs[i];
+    }
+    return front + r;
+}
+
+// Water height at a vertical probe line through (px, pz) (pz ignored in 2D) on a floor at
+// floor_y: the top (y + r) of the stack of particles within 2r of the line that rises from the
+// floor without a gap larger than one particle diameter. 0 when the floor there is dry.
+template <int D>
+double probe_height(std::span<const Vec<D>> x, float r, float px, float pz, float floor_y) {
+    std::vector<float> ys;
+    const float reach2 = 4.0f * r * r;
+    for (const Vec<D>& p : x) {
+        float d2 = (p[0] - px) * (p[0] - px);
+        if constexpr (D == 3) d2 += (p[2] - pz) * (p[2] - pz);
+        if (d2 <= reach2) ys.push_back(p[1]);
+    }
+    std::sort(ys.begin(), ys.end());
+    const float gap = 2.0f * r;
+    double top = floor_y;
+    for (float y : ys) {
+        // The first particle must sit on the floor (its centre within a diameter of it).
+        if (y - top > gap + (top == floor_y ? r : 0.0f)) break;
+        top = std::max(double(y) + r, top);
+    }
+    return top - floor_y;
+}
+
+}  // namespace seiche

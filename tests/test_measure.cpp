@@ -1,0 +1,75 @@
+// Front position and probe height on synthetic particle sets with known answers, and the
+// validate command's verdicts for PBF.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include "cli_helpers.hpp"
+#include "seiche/measure.hpp"
+
+namespace seiche {
+namespace {
+
+constexpr float r = 0.01f, d = 2 * r;
+
+std::vector<Vec<2>> block2d(int nx, int ny, float x0 = 0.0f) {
+    std::vector<Vec<2>> x;
+    for (int i = 0; i < nx; ++i)
+        for (int j = 0; j < ny; ++j) x.emplace_back(x0 + r + i * d, r + j * d);
+    return x;
+}
+
+TEST(Measure, FrontIsTheBulkEdgeAndIgnoresSpray) {
+    auto x = block2d(20, 10);  // right edge of the fluid at 20 d = 0.4 m
+    EXPECT_NEAR(surge_front<2>(x, r, 0.0f, 5 * d), 20 * d, 1e-6);
+    // A drop ahead of the front with an empty column before it, one on the floor further away,
+    // and a splash above the band: none moves the front.
+    x.emplace_back(20 * d + 2.5f * d, r);
+    x.emplace_back(40 * d, r);
+    x.emplace_back(60 * d, 8 * d);
+    EXPECT_NEAR(surge_front<2>(x, r, 0.0f, 5 * d), 20 * d, 1e-6);
+    // A thin tongue one particle high, still touching the bulk, does move it.
+    for (int i = 0; i < 5; ++i) x.emplace_back(20 * d + r + i * d, r);
+    EXPECT_NEAR(surge_front<2>(x, r, 0.0f, 5 * d), 25 * d, 1e-6);
+    // Irregular spacing within 1.5 columns keeps the run going.
+    std::vector<Vec<2>> jagged = {{r, r}, {r + 1.4f * d, 2 * r}, {r + 2.8f * d, r}};
+    EXPECT_NEAR(surge_front<2>(jagged, r, 0.0f, 5 * d), 2.8f * d + 2 * r, 1e-6);
+    EXPECT_TRUE(std::isnan(surge_front<2>(std::vector<Vec<2>>{{0.5f, 1.0f}}, r, 0.0f, 5 * d)));
+}
+
+TEST(Measure, ProbeHeightIsTheTopOfTheStackFromTheFloor) {
+    auto x = block2d(10, 15);  // 15 rows: water 0.3 m deep
+    EXPECT_NEAR(probe_height<2>(x, r, 5 * d, 0.0f, 0.0f), 15 * d, 1e-6);
+    // A drop above the water, two diameters clear of it, is spray.
+    x.emplace_back(5 * d, 15 * d + 2.5f * d);
+    EXPECT_NEAR(probe_height<2>(x, r, 5 * d, 0.0f, 0.0f), 15 * d, 1e-6);
+    // Beside the block the floor is dry, even under a falling drop.
+    x.emplace_back(30 * d, 10 * d);
+    EXPECT_EQ(probe_height<2>(x, r, 30 * d, 0.0f, 0.0f), 0.0);
+    // 3D: a column at (0.5, 0.25) with a floor at y = 1.
+    std::vector<Vec<3>> c;
+    for (int j = 0; j < 7; ++j) c.emplace_back(0.5f + 0.5f * r, 1.0f + r + j * d, 0.25f);
+    EXPECT_NEAR(probe_height<3>(c, r, 0.5f, 0.25f, 1.0f), 7 * d, 1e-5);
+    EXPECT_EQ(probe_height<3>(c, r, 0.5f, 0.35f, 1.0f), 0.0);  // 5 r away: not on the line
+}
+
+TEST(Validate, PbfPassesTheFrontAndHydrostaticCases) {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / "seiche_test_validate";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const int code = test::run_cli(
+        "validate koshizuka hydrostatic --solvers pbf --no-plots -q -o " + (dir / "out").string(),
+        dir / "log");
+    const std::string verdicts = test::slurp(dir / "out" / "verdicts.csv");
+    EXPECT_EQ(code, 0) << test::slurp(dir / "log");
+    EXPECT_EQ(std::count(verdicts.begin(), verdicts.end(), '\n'), 4) << verdicts;  // header + 3
+    EXPECT_EQ(verdicts.find(",fail,"), std::string::npos) << verdicts;
+    EXPECT_EQ(test::run_cli("validate nonsense", dir / "log"), 2);
+    fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace seiche

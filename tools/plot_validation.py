@@ -1,0 +1,87 @@
+#!/usr/bin/python3
+"""Plots of `seiche validate`: simulation against measurement, one PNG per case.
+
+Usage: plot_validation.py RESULTS_DIR DATA_DIR  (called by seiche validate)
+Reads RESULTS_DIR/{koshizuka,hydrostatic,verdicts}.csv and DATA_DIR/koshizuka_oka_1996_front.csv.
+"""
+import csv
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+COLORS = {"pbf": "tab:blue", "wcsph": "tab:orange", "ddr": "tab:green"}
+
+
+def rows(path):
+    with open(path) as f:
+        return list(csv.DictReader(line for line in f if not line.startswith("#")))
+
+
+def verdicts(out):
+    path = os.path.join(out, "verdicts.csv")
+    return rows(path) if os.path.exists(path) else []
+
+
+def label(case, solver, table):
+    marks = [v for v in table if v["case"] == case and v["solver"] == solver]
+    ok = all(v["verdict"] == "pass" for v in marks)
+    return f"{solver.upper()} ({'pass' if ok else 'FAIL'})" if marks else solver.upper()
+
+
+def koshizuka(out, data, table):
+    sim = rows(os.path.join(out, "koshizuka.csv"))
+    exp = rows(os.path.join(data, "koshizuka_oka_1996_front.csv"))
+    fig, ax = plt.subplots(figsize=(7, 4.5), dpi=120)
+    for solver in dict.fromkeys(r["solver"] for r in sim):
+        pts = [(float(r["T"]), float(r["Z"])) for r in sim if r["solver"] == solver]
+        ax.plot(*zip(*pts), color=COLORS.get(solver), label=label("koshizuka", solver, table))
+    T = [float(r["T"]) for r in exp]
+    Z = [float(r["Z"]) for r in exp]
+    ax.errorbar(T, Z, yerr=[0.12 * z for z in Z], fmt="ko", capsize=3,
+                label="Koshizuka & Oka 1996 (±12%: spread to Martin & Moyce)")
+    ax.plot([0, 1.5], [1, 4], "k:", lw=1, label="Ritter dry-bed bound Z = 1 + 2T")
+    ax.set(xlabel="T = t √(2g/L)", ylabel="Z = front / L", xlim=(0, 3.3), ylim=(0.9, 4.1),
+           title="2D dam break: surge front (50 particles across L)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "koshizuka.png"))
+
+
+def hydrostatic(out, table):
+    sim = rows(os.path.join(out, "hydrostatic.csv"))
+    fig, (a, b) = plt.subplots(1, 2, figsize=(9, 4.5), dpi=120)
+    for solver in dict.fromkeys(r["solver"] for r in sim):
+        pts = [(float(r["sim"]), float(r["z_over_H"])) for r in sim if r["solver"] == solver]
+        ax = a if solver == "wcsph" else b
+        ax.plot(*zip(*pts), "o-", color=COLORS.get(solver),
+                label=label("hydrostatic", solver, table))
+    a.plot([1, 0], [0, 1], "k--", label="p = ρg(H − z)")
+    a.set(xlabel="p / (ρ g H)", ylabel="z / H", title="Pressure against depth (WCSPH)")
+    b.axvline(1.0, color="k", ls="--", label="ρ0")
+    b.axvspan(0.98, 1.02, color="0.9", label="±2%")
+    b.set(xlabel="ρ / ρ0", ylabel="z / H", title="Density against depth (PBF, DDR)",
+          xlim=(0.95, 1.05))
+    for ax in (a, b):
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.suptitle("Hydrostatic tank, 2D, averaged over the last 0.5 s of 2 s")
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "hydrostatic.png"))
+
+
+def main():
+    out, data = sys.argv[1], sys.argv[2]
+    table = verdicts(out)
+    if os.path.exists(os.path.join(out, "koshizuka.csv")):
+        koshizuka(out, data, table)
+    if os.path.exists(os.path.join(out, "hydrostatic.csv")):
+        hydrostatic(out, table)
+
+
+if __name__ == "__main__":
+    main()
