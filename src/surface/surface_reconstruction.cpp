@@ -411,18 +411,17 @@ class Extractor {
     // Faces of one loop. Edge vertices get their global index (offsets are known after the
     // first pass); centre vertices stay flagged block-local until gather().
     void emit(BlockMesh& m, const surface::CellLoop& loop, const std::vector<EdgeRef>& refs) {
-        auto id = [&](const EdgeRef& r) { return encode(r); };
         if constexpr (D == 2) {
-            m.faces.push_back(id(refs[0]));
-            m.faces.push_back(id(refs[1]));
+            m.faces.push_back(encode(refs[0]));
+            m.faces.push_back(encode(refs[1]));
             return;
         }
         const std::size_t n = refs.size();
         if (!loop.needs_centre) {
             for (std::size_t i = 1; i + 1 < n; ++i) {
-                m.faces.push_back(id(refs[0]));
-                m.faces.push_back(id(refs[i]));
-                m.faces.push_back(id(refs[i + 1]));
+                m.faces.push_back(encode(refs[0]));
+                m.faces.push_back(encode(refs[i]));
+                m.faces.push_back(encode(refs[i + 1]));
             }
             return;
         }
@@ -438,8 +437,8 @@ class Extractor {
         const std::uint32_t cid = centre_flag | std::uint32_t(m.centres.size());
         m.centres.push_back(centre);
         for (std::size_t i = 0; i < n; ++i) {
-            m.faces.push_back(id(refs[i]));
-            m.faces.push_back(id(refs[(i + 1) % n]));
+            m.faces.push_back(encode(refs[i]));
+            m.faces.push_back(encode(refs[(i + 1) % n]));
             m.faces.push_back(cid);
         }
     }
