@@ -4,6 +4,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config
   libglm-dev nlohmann-json3-dev libcli11-dev libfmt-dev
+  zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3-matplotlib
 )

@@ -24,4 +24,12 @@ inline std::string slurp(const std::filesystem::path& p) {
     return {std::istreambuf_iterator<char>(in), {}};
 }
 
+// An empty directory under the system's temporary directory.
+inline std::filesystem::path fresh_dir(const std::string& name) {
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / name;
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    return dir;
+}
+
 }  // namespace seiche::test

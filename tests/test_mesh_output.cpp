@@ -16,6 +16,7 @@ namespace seiche {
 namespace {
 
 namespace fs = std::filesystem;
+using test::fresh_dir;
 using test::run_cli;
 using test::slurp;
 
@@ -26,13 +27,6 @@ SurfaceMesh small_ball() {
             for (int k = -4; k <= 4; ++k)
                 if (i * i + j * j + k * k <= 16) x.emplace_back(i * 0.02f, j * 0.02f, k * 0.02f);
     return reconstruct_surface<3>(x, 0.01f, {});
-}
-
-fs::path fresh_dir(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / name;
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
 }
 
 TEST(MeshFiles, ObjPlyAndVtpHoldTheMesh) {

@@ -16,7 +16,8 @@ struct RunOptions {
     int threads = 0;      //!< 0: all cores
     double end_time = 0;  //!< 0: the scene's
     bool quiet = false;
-    bool mesh = false;  //!< a surface mesh per frame (sets output.mesh)
+    bool mesh = false;    //!< a surface mesh per frame (sets output.mesh)
+    bool render = false;  //!< a picture per frame (sets output.render)
 };
 
 struct BenchOptions {
@@ -45,6 +46,16 @@ struct BenchMeshOptions {
     int threads = 0;
 };
 int bench_mesh_command(const BenchMeshOptions& o);
+
+struct RenderOptions {
+    std::string run_dir;
+    std::vector<std::string> overrides;  //!< applied to the run's scene.json (render.*)
+    std::string color_by;                //!< empty: the scene's render.color_by
+    int threads = 0;
+    bool quiet = false;
+    bool no_movie = false;
+};
+int render_command(const RenderOptions& o);
 
 struct ValidateOptions {
     std::vector<std::string> cases;  //!< empty: all

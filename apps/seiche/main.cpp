@@ -25,10 +25,14 @@ int main(int argc, char** argv) {
     cmd->add_flag("-q,--quiet", run.quiet, "No progress output, only the summary");
     cmd->add_flag("--mesh", run.mesh,
                   "Also write a surface mesh per frame (frames/surface_NNNNNN.obj, .ply, .vtp)");
+    cmd->add_flag(
+        "--render", run.render,
+        "Also write a picture per frame (render/frame_NNNNNN.png, movie.mp4 with ffmpeg)");
     cmd->footer(
         "Writes DIR/particles.pvd (ParaView), DIR/frames/frame_NNNNNN.vtp and .ply (Blender, "
         "Houdini), DIR/stats.csv (one row per step), DIR/scene.json (the resolved scene) and "
-        "DIR/summary.json.\nExit codes: 0 done, 1 I/O error, 2 bad scene or arguments, 3 the "
+        "DIR/summary.json, DIR/preview_first.png and preview_last.png.\nExit codes: 0 done, 1 I/O "
+        "error, 2 bad scene or arguments, 3 the "
         "simulation went unstable.");
 
     seiche::app::BenchOptions bench;
@@ -78,6 +82,26 @@ int main(int argc, char** argv) {
     bmcmd->add_option("--threads", bmesh.threads, "Threads (default: all cores)")
         ->check(CLI::Range(1, 1024));
 
+    seiche::app::RenderOptions rend;
+    CLI::App* rcmd = app.add_subcommand(
+        "render", "Pictures (PNG) of every frame of a finished run, and a movie with ffmpeg");
+    rcmd->add_option("run_dir", rend.run_dir, "Run directory (with scene.json and frames/)")
+        ->required();
+    rcmd->add_option("--color-by", rend.color_by, "Colour by speed or density")
+        ->check(CLI::IsMember({"speed", "density"}));
+    rcmd->add_option("--set", rend.overrides,
+                     "Override a scene value, e.g. --set render.width=1920 (repeatable)")
+        ->take_all()
+        ->allow_extra_args(false);
+    rcmd->add_option("--threads", rend.threads, "Threads (default: all cores)")
+        ->check(CLI::Range(1, 1024));
+    rcmd->add_flag("--no-movie", rend.no_movie, "Do not make render/movie.mp4");
+    rcmd->add_flag("-q,--quiet", rend.quiet, "No progress output");
+    rcmd->footer(
+        "Writes RUN_DIR/render/frame_NNNNNN.png, RUN_DIR/preview_first.png and "
+        "preview_last.png, and RUN_DIR/render/movie.mp4 when ffmpeg is installed. Size, colours "
+        "and camera: the scene's render section, see docs/scene-format.md.");
+
     seiche::app::ValidateOptions val;
     CLI::App* vcmd = app.add_subcommand(
         "validate", "Compare with experiments and analytic solutions: plots and verdicts");
@@ -101,6 +125,7 @@ int main(int argc, char** argv) {
     if (bcmd->parsed()) return seiche::app::bench_command(bench);
     if (mcmd->parsed()) return seiche::app::mesh_command(mesh);
     if (bmcmd->parsed()) return seiche::app::bench_mesh_command(bmesh);
+    if (rcmd->parsed()) return seiche::app::render_command(rend);
     if (vcmd->parsed()) return seiche::app::validate_command(val);
     return 2;
 }

@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <regex>
 
 #include "commands.hpp"
 #include "progress.hpp"
+#include "run_dir.hpp"
 #include "seiche/io/readers.hpp"
 #include "seiche/io/scene_loader.hpp"
 #include "seiche/parallel.hpp"
@@ -39,22 +39,6 @@ SurfaceMesh mesh_frame(const io::FrameData& f, const Scene& s, SurfaceStats* sta
     const float r = float(s.particle_radius);
     if (s.dimension == 2) return reconstruct_surface<2>(positions<2>(f), r, s.surface, stats);
     return reconstruct_surface<3>(positions<3>(f), r, s.surface, stats);
-}
-
-// The particle frames of a run: from particles.pvd (with their times), else frames/*.ply.
-std::vector<io::PvdEntry> run_frames(const fs::path& dir, double frame_rate) {
-    if (fs::exists(dir / "particles.pvd")) return io::read_pvd(dir / "particles.pvd");
-    std::vector<io::PvdEntry> out;
-    if (!fs::is_directory(dir / "frames")) return out;
-    const std::regex name("frame_([0-9]+)\\.ply");
-    for (const auto& e : fs::directory_iterator(dir / "frames")) {
-        std::smatch m;
-        const std::string file = e.path().filename().string();
-        if (std::regex_match(file, m, name))
-            out.push_back({std::stoi(m[1].str()) / frame_rate, "frames/" + file});
-    }
-    std::sort(out.begin(), out.end(), [](auto& a, auto& b) { return a.time < b.time; });
-    return out;
 }
 
 }  // namespace

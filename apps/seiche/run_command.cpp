@@ -12,6 +12,7 @@
 
 #include "commands.hpp"
 #include "progress.hpp"
+#include "run_dir.hpp"
 #include "seiche/io/scene_loader.hpp"
 #include "seiche/io/writers.hpp"
 #include "seiche/parallel.hpp"
@@ -41,7 +42,7 @@ struct Totals {
 // Output of one run directory: frames, the .pvd series, stats.
 class RunOutput {
   public:
-    RunOutput(const Scene& s, fs::path dir) : scene_(s), dir_(std::move(dir)) {
+    RunOutput(const Scene& s, fs::path dir) : scene_(s), dir_(std::move(dir)), pictures_(s, dir_) {
         fs::create_directories(dir_ / "frames");
         // Frames of an earlier run in the same directory would mix with ours.
         for (const auto& e : fs::directory_iterator(dir_ / "frames")) {
@@ -67,6 +68,7 @@ class RunOutput {
             io::write_pvd(dir_ / "particles.pvd", pvd_);
         }
         if (scene_.output.ply) io::write_ply(dir_ / "frames" / (stem + ".ply"), f);
+        pictures_.frame(f, index, w.time());
         if (surface_) {
             const auto& x = w.particles().x;
             surface_->write(index, w.time(),
@@ -76,7 +78,11 @@ class RunOutput {
     }
 
     void stats(const StepStats& s) { stats_.append(s); }
-    void close() { stats_.close(); }
+    // Returns what the pictures step wrote, for the summary.
+    std::string close() {
+        stats_.close();
+        return pictures_.finish();
+    }
     const fs::path& dir() const { return dir_; }
 
   private:
@@ -85,6 +91,7 @@ class RunOutput {
     io::StatsWriter stats_;
     std::vector<io::PvdEntry> pvd_;
     std::optional<SurfaceOutput> surface_;
+    PictureOutput pictures_;
 };
 
 // The step that lands on the next frame time without a sliver step (CFL mode only).
@@ -150,7 +157,7 @@ int simulate(const Scene& scene, RunOutput& out, bool quiet) {
     progress.finish();
     std::signal(SIGINT, SIG_DFL);
     std::signal(SIGTERM, SIG_DFL);
-    out.close();
+    const std::string pictures = out.close();
     totals.frames = frame;
 
     const double seconds = wall();
@@ -196,6 +203,7 @@ int simulate(const Scene& scene, RunOutput& out, bool quiet) {
                 100 * totals.density_error_max);
     std::printf("  containment    %zu corrections\n", totals.contained);
     std::printf("  output         %s (particles.pvd, frames/, stats.csv)\n", out.dir().c_str());
+    if (!pictures.empty()) std::printf("  pictures       %s\n", pictures.c_str());
     if (failure) {
         const StepStats& s = failure->first;
         const Instability& b = failure->second;
@@ -234,6 +242,7 @@ int run_command(const RunOptions& o) {
     const fs::path dir = o.output.empty() ? fs::path(scene.output.directory) : fs::path(o.output);
     if (!o.output.empty()) scene.output.directory = o.output;
     if (o.mesh) scene.output.mesh = true;
+    if (o.render) scene.output.render = true;
     try {
         RunOutput out(scene, dir);
         return scene.dimension == 2 ? simulate<2>(scene, out, o.quiet)

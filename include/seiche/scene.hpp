@@ -95,6 +95,21 @@ struct OutputParams {
     bool mesh_obj = true;   //!< formats of the meshes: .obj, binary .ply, .vtp (+ surface.pvd)
     bool mesh_ply = true;
     bool mesh_vtk = true;
+    bool render = false;  //!< a PNG per frame in render/ (`seiche run --render` sets it)
+    bool preview = true;  //!< preview_first.png and preview_last.png in the run directory
+};
+
+// Pictures of frames (seiche render, run --render, previews, compare). See docs/scene-format.md.
+struct RenderParams {
+    enum class Color { speed, density };
+    int width = 960, height = 540;  //!< pixels, [64, 8192]
+    Color color_by = Color::speed;
+    double range_min = 0, range_max = 0;  //!< colour range, m/s or kg/m³; equal: automatic
+    bool camera_auto = true;              //!< false: camera_position and camera_target (3D)
+    Vec3d camera_position{0, 0, 0};       //!< m
+    Vec3d camera_target{0, 0, 0};         //!< m
+    double fov = 40.0;                    //!< vertical field of view, degrees, (1, 170)
+    int supersample = 2;                  //!< samples per pixel along each axis, [1, 4]
 };
 
 struct Scene {
@@ -112,6 +127,7 @@ struct Scene {
     TimeParams time;
     OutputParams output;
     SurfaceParams surface;  //!< how meshes are made (seiche mesh, run --mesh)
+    RenderParams render;    //!< how pictures are made (seiche render, run --render)
 };
 
 }  // namespace seiche

@@ -358,6 +358,8 @@ Scene parse_scene(const json& doc, const std::string& name) {
         s.output.mesh_obj = o.boolean("mesh_obj", true);
         s.output.mesh_ply = o.boolean("mesh_ply", true);
         s.output.mesh_vtk = o.boolean("mesh_vtk", true);
+        s.output.render = o.boolean("render", false);
+        s.output.preview = o.boolean("preview", true);
         o.finish();
     }
     if (s.output.directory.empty()) s.output.directory = "out/" + s.name;
@@ -372,6 +374,49 @@ Scene parse_scene(const json& doc, const std::string& name) {
             m.integer("smoothing_iterations", q.smoothing_iterations, {0, 100});
         q.narrow_band = m.boolean("narrow_band", q.narrow_band);
         m.finish();
+    }
+    if (top.has("render")) {
+        ObjectReader r(top.get("render"), "render");
+        RenderParams& q = s.render;
+        q.width = r.integer("width", q.width, {64, 8192});
+        q.height = r.integer("height", q.height, {64, 8192});
+        q.color_by = r.choice("color_by", "speed", {"speed", "density"}) == "density"
+                         ? RenderParams::Color::density
+                         : RenderParams::Color::speed;
+        if (r.has("range")) {
+            const Vec3d range =
+                ObjectReader::vector_value(r.get("range"), "render.range", 2, closed(0, 1e9));
+            if (!(range[1] > range[0]))
+                throw SceneError("render.range",
+                                 fmt::format("expected [low, high] with low < high, got [{}, {}]",
+                                             range[0], range[1]));
+            q.range_min = range[0];
+            q.range_max = range[1];
+        }
+        if (r.has("camera")) {
+            ObjectReader c(r.get("camera"), "render.camera");
+            if (dim != 3)
+                throw SceneError(
+                    "render.camera",
+                    "a camera is for 3D scenes; 2D pictures always show the container");
+            c.require("position", "[x, y, z] in m");
+            c.require("target", "[x, y, z] in m");
+            q.camera_auto = false;
+            q.camera_position = c.vector("position", 3, q.camera_position);
+            q.camera_target = c.vector("target", 3, q.camera_target);
+            const double dx = q.camera_target[0] - q.camera_position[0],
+                         dy = q.camera_target[1] - q.camera_position[1],
+                         dz = q.camera_target[2] - q.camera_position[2];
+            if (dx * dx + dy * dy + dz * dz < 1e-12)
+                throw SceneError("render.camera.target", "must differ from the position");
+            if (dx * dx + dz * dz < 1e-6 * (dx * dx + dy * dy + dz * dz))
+                throw SceneError("render.camera.target",
+                                 "the camera looks straight up or down; tilt it a little");
+            q.fov = c.number("fov", q.fov, {1, 170, true, true});
+            c.finish();
+        }
+        q.supersample = r.integer("supersample", q.supersample, {1, 4});
+        r.finish();
     }
     top.finish();
 
@@ -536,12 +581,23 @@ json scene_to_json(const Scene& s) {
                    {"mesh", s.output.mesh},
                    {"mesh_obj", s.output.mesh_obj},
                    {"mesh_ply", s.output.mesh_ply},
-                   {"mesh_vtk", s.output.mesh_vtk}};
+                   {"mesh_vtk", s.output.mesh_vtk},
+                   {"render", s.output.render},
+                   {"preview", s.output.preview}};
     j["surface"] = {{"cell_size", s.surface.cell_size},
                     {"iso", s.surface.iso},
                     {"smoothing_radius", s.surface.smoothing_radius},
                     {"smoothing_iterations", s.surface.smoothing_iterations},
                     {"narrow_band", s.surface.narrow_band}};
+    const RenderParams& r = s.render;
+    j["render"] = {{"width", r.width},
+                   {"height", r.height},
+                   {"color_by", r.color_by == RenderParams::Color::density ? "density" : "speed"},
+                   {"supersample", r.supersample}};
+    if (r.range_max > r.range_min) j["render"]["range"] = {r.range_min, r.range_max};
+    if (!r.camera_auto)
+        j["render"]["camera"] = {
+            {"position", r.camera_position}, {"target", r.camera_target}, {"fov", r.fov}};
     return j;
 }
 

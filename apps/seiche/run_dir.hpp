@@ -1,0 +1,48 @@
+// What the tools that work on finished runs share: the frames of a run directory, pictures of
+// frames (render/ and the previews) and the movie made from them.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "seiche/io/writers.hpp"
+#include "seiche/scene.hpp"
+
+namespace seiche::app {
+
+// The particle frames of a run: from particles.pvd (with their times), else frames/*.ply.
+std::vector<io::PvdEntry> run_frames(const std::filesystem::path& dir, double frame_rate);
+
+// "dam_break_2d  pbf  t = 0.500 s"
+std::string frame_caption(const Scene& scene, double time);
+
+// RUN_DIR/render/frame_NNNNNN.png
+std::filesystem::path picture_path(const std::filesystem::path& dir, int index);
+
+// Removes the pictures and movie of an earlier run or render pass.
+void clear_pictures(const std::filesystem::path& dir);
+
+// Encodes render/frame_*.png into render/movie.mp4 with ffmpeg (H.264) when ffmpeg is on the
+// PATH. Returns the movie's path, or nothing (with the reason in *why) when it was not made.
+std::optional<std::filesystem::path> make_movie(const std::filesystem::path& dir,
+                                                double frame_rate, std::string* why);
+
+// Pictures written while a run goes: render/frame_NNNNNN.png per frame when output.render is set,
+// and the first and last frame as preview_first.png and preview_last.png when output.preview is.
+class PictureOutput {
+  public:
+    PictureOutput(const Scene& scene, std::filesystem::path dir);
+    void frame(const io::FrameData& f, int index, double time);
+    // Writes preview_last.png and, with render on, the movie; returns a line for the summary.
+    std::string finish();
+
+  private:
+    const Scene& scene_;
+    std::filesystem::path dir_;
+    std::optional<io::FrameData> last_;
+    double last_time_ = 0;
+};
+
+}  // namespace seiche::app

@@ -1,0 +1,62 @@
+// Pictures of particle frames without a display: particles as shaded spheres (3D, perspective)
+// or discs (2D, orthographic), coloured by speed or density with a colour bar, written as PNG.
+// Software rasteriser with a depth buffer, supersampled, parallel over bands of rows; the same
+// image for any thread count.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "seiche/io/writers.hpp"
+#include "seiche/scene.hpp"
+
+namespace seiche::render {
+
+struct Image {
+    int width = 0, height = 0;
+    std::vector<std::uint8_t> rgb;  //!< row-major, top row first, 3 bytes per pixel
+    Image() = default;
+    Image(int w, int h) : width(w), height(h), rgb(std::size_t(3) * w * h, 0) {}
+    std::array<std::uint8_t, 3> at(int x, int y) const {
+        const std::size_t k = 3 * (std::size_t(y) * width + x);
+        return {rgb[k], rgb[k + 1], rgb[k + 2]};
+    }
+};
+
+// 8-bit RGB PNG, written atomically (path.part, then renamed). Throws std::runtime_error.
+void write_png(const std::filesystem::path& path, const Image& image);
+// Reads back 8-bit RGB PNGs (as written by write_png); throws std::runtime_error otherwise.
+Image read_png(const std::filesystem::path& path);
+
+// The colour range of the scene's render.color_by: render.range when set, else speed
+// [0, sqrt(2|g|H)] (H: the top of the fluid above the container floor, the free-fall speed of a
+// collapsing column) or density ρ0·[0.97, 1.03]. Fixed for a whole run, so movies do not flicker.
+std::array<double, 2> color_range(const Scene& scene);
+
+// Where the camera is: from render.camera, else fitted so the whole container is in view.
+struct Camera {
+    std::array<double, 3> eye{}, right{}, up{}, forward{};  //!< orthonormal, world units (m)
+    double focal = 1;               //!< pixels per unit of tan(angle) (3D)
+    double scale = 1;               //!< pixels per metre (2D)
+    std::array<double, 2> centre{};  //!< projection centre in pixels
+    bool perspective = true;
+    // Pixel position (x right, y down) and depth along `forward`; depth ≤ 0: behind the eye.
+    std::array<double, 3> project(const std::array<double, 3>& p) const;
+};
+Camera fit_camera(const Scene& scene, int width, int height);
+
+// One picture of a frame; `caption` goes top left (e.g. scene, solver and time).
+Image render_frame(const io::FrameData& frame, const Scene& scene, const std::string& caption);
+
+// Text in a 5×7 pixel font scaled by `scale` (letters, digits, . , - + = / : ( ) % _).
+void draw_text(Image& image, int x, int y, const std::string& text, int scale,
+               std::array<std::uint8_t, 3> color);
+int text_width(const std::string& text, int scale);
+
+// Images placed left to right with a white gap, top-aligned (for side-by-side pictures).
+Image side_by_side(const std::vector<Image>& images, int gap = 8);
+
+}  // namespace seiche::render

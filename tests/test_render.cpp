@@ -1,0 +1,251 @@
+// Pictures: PNG files read back exactly, particles land where the camera says with the colour of
+// their speed, nearer particles hide farther ones, the same picture for any thread count, and the
+// render commands write a picture per frame.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "cli_helpers.hpp"
+#include "seiche/io/scene_loader.hpp"
+#include "seiche/parallel.hpp"
+#include "seiche/render.hpp"
+
+namespace seiche {
+namespace {
+
+namespace fs = std::filesystem;
+using render::Image;
+using test::fresh_dir;
+using test::run_cli;
+using test::slurp;
+
+Scene small_scene(int dim) {
+    Scene s;
+    s.dimension = dim;
+    s.particle_radius = 0.05;
+    s.container_min = {0, 0, 0};
+    s.container_max = {2, 1, dim == 3 ? 1.0 : 0.0};
+    s.fluid = {{{0, 0, 0}, {0.5, 0.5, dim == 3 ? 0.5 : 0.0}, {0, 0, 0}}};
+    s.render.width = 320;
+    s.render.height = 200;
+    return s;
+}
+
+io::FrameData particles(const std::vector<std::array<float, 3>>& x,
+                        const std::vector<float>& speed) {
+    io::FrameData f;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        f.position.insert(f.position.end(), x[i].begin(), x[i].end());
+        f.velocity.insert(f.velocity.end(), {speed[i], 0.0f, 0.0f});
+        f.density.push_back(1000.0f);
+    }
+    return f;
+}
+
+std::array<int, 2> pixel_of(const Scene& s, std::array<double, 3> p) {
+    const auto q = render::fit_camera(s, s.render.width, s.render.height).project(p);
+    return {int(q[0]), int(q[1])};
+}
+
+TEST(Png, WritesAndReadsBackEveryPixel) {
+    const fs::path dir = fresh_dir("seiche_test_png");
+    Image img(37, 23);  // odd sizes: no row padding assumptions
+    std::mt19937 rng(3);
+    for (auto& b : img.rgb) b = std::uint8_t(rng());
+    render::write_png(dir / "a.png", img);
+    const std::string bytes = slurp(dir / "a.png");
+    EXPECT_EQ(bytes.substr(1, 3), "PNG");
+    EXPECT_FALSE(fs::exists(dir / "a.png.part"));
+    const Image back = render::read_png(dir / "a.png");
+    EXPECT_EQ(back.width, 37);
+    EXPECT_EQ(back.height, 23);
+    EXPECT_EQ(back.rgb, img.rgb);
+
+    // A damaged file is refused, not read as garbage.
+    std::string bad = bytes;
+    bad[bad.size() / 2] ^= 0x55;
+    std::ofstream(dir / "bad.png", std::ios::binary) << bad;
+    EXPECT_THROW(render::read_png(dir / "bad.png"), std::runtime_error);
+    std::ofstream(dir / "short.png", std::ios::binary) << bytes.substr(0, bytes.size() - 20);
+    EXPECT_THROW(render::read_png(dir / "short.png"), std::runtime_error);
+    fs::remove_all(dir);
+}
+
+TEST(Render, ColourRangeIsTheFreeFallSpeedOrTheDensityBand) {
+    Scene s = small_scene(3);
+    const auto speed = render::color_range(s);
+    EXPECT_EQ(speed[0], 0.0);
+    EXPECT_NEAR(speed[1], std::sqrt(2 * 9.81 * 0.5), 1e-9);
+    s.render.color_by = RenderParams::Color::density;
+    EXPECT_NEAR(render::color_range(s)[0], 970.0, 1e-9);
+    EXPECT_NEAR(render::color_range(s)[1], 1030.0, 1e-9);
+    s.render.range_min = 990, s.render.range_max = 1010;
+    EXPECT_EQ(render::color_range(s)[1], 1010.0);
+}
+
+TEST(Render, FittedCameraShowsTheWholeContainer) {
+    for (int dim : {2, 3}) {
+        const Scene s = small_scene(dim);
+        for (int k = 0; k < (dim == 3 ? 8 : 4); ++k) {
+            const std::array<double, 3> c = {k & 1 ? 2.0 : 0.0, k & 2 ? 1.0 : 0.0,
+                                             k & 4 ? 1.0 : 0.0};
+            const auto p = render::fit_camera(s, 320, 200).project(c);
+            EXPECT_GT(p[2], 0) << dim << "D corner " << k;
+            EXPECT_GE(p[0], 0) << dim << "D corner " << k;
+            EXPECT_LE(p[0], 320 - 60) << dim << "D corner " << k;  // left of the colour bar
+            EXPECT_GE(p[1], 14) << dim << "D corner " << k;        // below the caption
+            EXPECT_LE(p[1], 200) << dim << "D corner " << k;
+        }
+    }
+    // A camera set in the scene looks at its target.
+    Scene s = small_scene(3);
+    s.render.camera_auto = false;
+    s.render.camera_position = {1, 3, 4};
+    s.render.camera_target = {0.5, 0.2, 0.1};
+    const auto p = render::fit_camera(s, 320, 200).project(s.render.camera_target);
+    EXPECT_NEAR(p[0], (320 - 60) / 2.0, 1e-9);
+    EXPECT_NEAR(p[1], 14 + (200 - 14) / 2.0, 1e-9);
+}
+
+TEST(Render, ParticlesShowTheColourOfTheirSpeed) {
+    const Scene s = small_scene(2);
+    const double vmax = render::color_range(s)[1];
+    // Slow at the left, fast at the right: dark violet-blue and bright yellow-green.
+    const Image img =
+        render::render_frame(particles({{0.5f, 0.5f, 0}, {1.5f, 0.5f, 0}}, {0.0f, float(vmax)}), s,
+                             "test");
+    const auto [sx, sy] = pixel_of(s, {0.5, 0.5, 0});
+    const auto [fx, fy] = pixel_of(s, {1.5, 0.5, 0});
+    const auto slow = img.at(sx, sy), fast = img.at(fx, fy);
+    EXPECT_GT(slow[2], slow[1]) << "slow particle: blue above green";
+    EXPECT_LT(slow[0], 130);
+    EXPECT_GT(fast[0], 150) << "fast particle: yellow";
+    EXPECT_GT(fast[1], 150);
+    EXPECT_LT(fast[2], 110);
+    // Between them, background: light grey.
+    const auto [bx, by] = pixel_of(s, {1.0, 0.5, 0});
+    const auto bg = img.at(bx, by);
+    EXPECT_GT(bg[0], 200);
+    EXPECT_GT(bg[2], 200);
+}
+
+TEST(Render, NearerParticlesHideFartherOnesInAnyOrder) {
+    const Scene s = small_scene(3);
+    const auto cam = render::fit_camera(s, s.render.width, s.render.height);
+    // Two particles on the line of sight through the middle of the box, 0.3 m apart.
+    const std::array<double, 3> mid = {1.0, 0.5, 0.5};
+    std::array<float, 3> near{}, far{};
+    for (int a = 0; a < 3; ++a) {
+        near[a] = float(mid[a] - 0.15 * cam.forward[a]);
+        far[a] = float(mid[a] + 0.15 * cam.forward[a]);
+    }
+    const float vmax = float(render::color_range(s)[1]);
+    const auto [x, y] = pixel_of(s, {near[0], near[1], near[2]});
+    for (bool near_first : {true, false}) {
+        const Image img = render::render_frame(
+            near_first ? particles({near, far}, {vmax, 0}) : particles({far, near}, {0, vmax}), s,
+            "");
+        const auto c = img.at(x, y);
+        EXPECT_GT(c[0], 150) << "the near, fast (yellow) particle is in front";
+        EXPECT_LT(c[2], 110);
+    }
+}
+
+TEST(Render, SamePictureForOneAndTwoThreads) {
+    Scene s = small_scene(3);
+    s.render.width = 400, s.render.height = 300;
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> u(0.05f, 0.95f);
+    std::vector<std::array<float, 3>> x(20000);
+    std::vector<float> v(x.size());
+    for (std::size_t i = 0; i < x.size(); ++i) x[i] = {2 * u(rng), u(rng), u(rng)}, v[i] = u(rng);
+    const io::FrameData f = particles(x, v);
+    set_thread_count(1);
+    const Image one = render::render_frame(f, s, "threads");
+    set_thread_count(2);
+    const Image two = render::render_frame(f, s, "threads");
+    set_thread_count(0);
+    EXPECT_EQ(one.rgb, two.rgb);
+}
+
+TEST(RenderScene, BadRenderSettingsAreRefusedWithTheirPath) {
+    const std::string base = std::string(SEICHE_SOURCE_DIR) + "/scenes/dam_break_3d.json";
+    auto error = [&](const std::string& o) -> std::string {
+        try {
+            io::load_scene(base, {o});
+        } catch (const io::SceneError& e) {
+            return e.what();
+        }
+        return "accepted";
+    };
+    EXPECT_NE(error("render.width=10").find("render.width"), std::string::npos);
+    EXPECT_NE(error("render.color_by=\"pressure\"").find("render.color_by"), std::string::npos);
+    EXPECT_NE(error("render.range=[2,1]").find("render.range"), std::string::npos);
+    EXPECT_NE(error("render.camera={\"position\":[1,1,1],\"target\":[1,1,1]}").find(
+                  "render.camera.target"),
+              std::string::npos);
+    EXPECT_NE(error("render.camera={\"position\":[1,1,1]}").find("render.camera.target"),
+              std::string::npos);
+    EXPECT_NE(error("render.camra=1").find("did you mean \"camera\""), std::string::npos);
+    const std::string scene2d = std::string(SEICHE_SOURCE_DIR) + "/scenes/dam_break_2d.json";
+    EXPECT_THROW(io::load_scene(scene2d, {"render.camera={\"position\":[1,1],\"target\":[0,0]}"}),
+                 io::SceneError);
+}
+
+TEST(RenderCli, RunRenderAndRenderCommandMakeTheSamePictures) {
+    const fs::path dir = fresh_dir("seiche_test_render_cli");
+    const std::string scene = std::string(SEICHE_SOURCE_DIR) + "/scenes/dam_break_2d.json";
+    const fs::path run = dir / "run";
+    ASSERT_EQ(run_cli("run " + scene + " -o " + run.string() +
+                          " --end-time 0.1 --render -q --set render.width=320 "
+                          "--set render.height=180",
+                      dir / "log"),
+              0)
+        << slurp(dir / "log");
+    for (int k = 0; k <= 3; ++k) {
+        const Image img = render::read_png(run / "render" / ("frame_00000" + std::to_string(k) + ".png"));
+        EXPECT_EQ(img.width, 320);
+        EXPECT_EQ(img.height, 180);
+    }
+    EXPECT_EQ(slurp(run / "preview_first.png"), slurp(run / "render" / "frame_000000.png"));
+    EXPECT_EQ(slurp(run / "preview_last.png"), slurp(run / "render" / "frame_000003.png"));
+    const std::string during = slurp(run / "render" / "frame_000002.png");
+
+    // Rendering the finished run from its files gives the same pictures.
+    fs::remove_all(run / "render");
+    ASSERT_EQ(run_cli("render " + run.string() + " -q --no-movie", dir / "log"), 0)
+        << slurp(dir / "log");
+    EXPECT_EQ(slurp(run / "render" / "frame_000002.png"), during);
+    EXPECT_FALSE(fs::exists(run / "render" / "frame_000004.png"));
+
+    // Other colours on request; bad settings and non-run directories are refused.
+    ASSERT_EQ(run_cli("render " + run.string() + " -q --no-movie --color-by density", dir / "log"),
+              0);
+    EXPECT_NE(slurp(run / "render" / "frame_000002.png"), during);
+    EXPECT_EQ(run_cli("render " + run.string() + " --set render.width=5", dir / "log"), 2);
+    EXPECT_NE(slurp(dir / "log").find("render.width"), std::string::npos);
+    EXPECT_EQ(run_cli("render " + (dir / "nothing").string(), dir / "log"), 2);
+    fs::remove_all(dir);
+}
+
+TEST(RenderCli, MovieWhenFfmpegIsInstalled) {
+    if (std::system("command -v ffmpeg > /dev/null 2>&1") != 0)
+        GTEST_SKIP() << "ffmpeg is not installed";
+    const fs::path dir = fresh_dir("seiche_test_render_movie");
+    const std::string scene = std::string(SEICHE_SOURCE_DIR) + "/scenes/dam_break_2d.json";
+    ASSERT_EQ(run_cli("run " + scene + " -o " + (dir / "run").string() +
+                          " --end-time 0.2 --render -q --set render.width=255 "
+                          "--set render.height=145 --set output.vtk=false",
+                      dir / "log"),
+              0)
+        << slurp(dir / "log");
+    const std::string movie = slurp(dir / "run" / "render" / "movie.mp4");
+    ASSERT_GT(movie.size(), 1000u) << slurp(dir / "log");
+    EXPECT_EQ(movie.substr(4, 4), "ftyp");  // an MP4 (ISO base media) file
+    EXPECT_FALSE(fs::exists(dir / "run" / "render" / "movie.part.mp4"));
+    fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace seiche
