@@ -3,7 +3,7 @@ BUILD_DIR ?= build
 SCENE ?= scenes/dam_break_3d.json
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure build run test bench microbench bench-mesh validate clean format
+.PHONY: all deps configure build run test bench microbench bench-mesh validate compare report-check clean format
 
 all: build
 
@@ -42,6 +42,17 @@ bench-mesh: build
 # Validation against experiments and analytic solutions (plots in out/validation/).
 validate: build
 	$(BUILD_DIR)/seiche validate
+
+# Solver comparison report of the 2D dam break (out/compare_dam_break_2d/index.html), then the
+# end-to-end check: the report opened in headless Chromium, every image loaded, a screenshot.
+REPORT = out/compare_dam_break_2d
+compare: build
+	$(BUILD_DIR)/seiche compare scenes/dam_break_2d.json --solvers pbf,wcsph,ddr -o $(REPORT)
+
+report-check: build
+	@scripts/install-deps.sh --browser
+	$(BUILD_DIR)/seiche compare scenes/dam_break_2d.json --solvers pbf,wcsph,ddr -o $(REPORT) -q
+	tools/check_report.sh $(REPORT) pbf wcsph ddr
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp')

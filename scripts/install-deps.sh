@@ -1,12 +1,23 @@
 #!/usr/bin/env bash
 # Installs the Debian packages seiche needs, by name, skipping the ones already there.
+# --browser adds Debian's chromium (for `make report-check`); --movie adds ffmpeg (MP4s from
+# `seiche render`). Neither is needed to build, run or test.
 set -euo pipefail
+extra=()
+for arg in "$@"; do
+  case "$arg" in
+    --browser) extra+=(chromium) ;;
+    --movie) extra+=(ffmpeg) ;;
+    *) echo "install-deps: unknown option $arg (--browser, --movie)" >&2; exit 2 ;;
+  esac
+done
 packages=(
   build-essential cmake pkg-config
   libglm-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3-matplotlib
+  "${extra[@]}"
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -112,9 +112,8 @@ TEST(Render, ParticlesShowTheColourOfTheirSpeed) {
     const Scene s = small_scene(2);
     const double vmax = render::color_range(s)[1];
     // Slow at the left, fast at the right: dark violet-blue and bright yellow-green.
-    const Image img =
-        render::render_frame(particles({{0.5f, 0.5f, 0}, {1.5f, 0.5f, 0}}, {0.0f, float(vmax)}), s,
-                             "test");
+    const Image img = render::render_frame(
+        particles({{0.5f, 0.5f, 0}, {1.5f, 0.5f, 0}}, {0.0f, float(vmax)}), s, "test");
     const auto [sx, sy] = pixel_of(s, {0.5, 0.5, 0});
     const auto [fx, fy] = pixel_of(s, {1.5, 0.5, 0});
     const auto slow = img.at(sx, sy), fast = img.at(fx, fy);
@@ -182,8 +181,8 @@ TEST(RenderScene, BadRenderSettingsAreRefusedWithTheirPath) {
     EXPECT_NE(error("render.width=10").find("render.width"), std::string::npos);
     EXPECT_NE(error("render.color_by=\"pressure\"").find("render.color_by"), std::string::npos);
     EXPECT_NE(error("render.range=[2,1]").find("render.range"), std::string::npos);
-    EXPECT_NE(error("render.camera={\"position\":[1,1,1],\"target\":[1,1,1]}").find(
-                  "render.camera.target"),
+    EXPECT_NE(error("render.camera={\"position\":[1,1,1],\"target\":[1,1,1]}")
+                  .find("render.camera.target"),
               std::string::npos);
     EXPECT_NE(error("render.camera={\"position\":[1,1,1]}").find("render.camera.target"),
               std::string::npos);
@@ -204,7 +203,8 @@ TEST(RenderCli, RunRenderAndRenderCommandMakeTheSamePictures) {
               0)
         << slurp(dir / "log");
     for (int k = 0; k <= 3; ++k) {
-        const Image img = render::read_png(run / "render" / ("frame_00000" + std::to_string(k) + ".png"));
+        const Image img =
+            render::read_png(run / "render" / ("frame_00000" + std::to_string(k) + ".png"));
         EXPECT_EQ(img.width, 320);
         EXPECT_EQ(img.height, 180);
     }

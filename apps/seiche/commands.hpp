@@ -57,6 +57,24 @@ struct RenderOptions {
 };
 int render_command(const RenderOptions& o);
 
+struct CompareOptions {
+    std::string scene;
+    std::vector<std::string> solvers = {"pbf", "wcsph", "ddr"};
+    std::vector<std::string> sweeps;  //!< "key=v1,v2,..."
+    std::string output;               //!< empty: out/compare_<scene name>
+    double end_time = 0;              //!< 0: the scene's
+    double picture_time = -1;         //!< the side-by-side frame; < 0: half the end time
+    double stability_time = 1.0;      //!< simulated time of each stability trial, s
+    int threads = 0;
+    bool quiet = false;
+    bool no_plots = false;
+    bool no_scaling = false;
+    bool no_stability = false;
+};
+// Exit codes: 0 report written (even when some runs went unstable: that is a result), 1 error,
+// 2 bad scene, sweep or arguments.
+int compare_command(const CompareOptions& o);
+
 struct ValidateOptions {
     std::vector<std::string> cases;  //!< empty: all
     std::vector<std::string> solvers = {"pbf", "wcsph", "ddr"};

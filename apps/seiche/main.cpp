@@ -102,6 +102,40 @@ int main(int argc, char** argv) {
         "preview_last.png, and RUN_DIR/render/movie.mp4 when ffmpeg is installed. Size, colours "
         "and camera: the scene's render section, see docs/scene-format.md.");
 
+    seiche::app::CompareOptions cmp;
+    CLI::App* ccmd = app.add_subcommand(
+        "compare", "Run a scene under several solvers and settings; plots and an HTML report");
+    ccmd->add_option("scene", cmp.scene, "Scene file")->required();
+    ccmd->add_option("--solvers", cmp.solvers, "Solvers, comma-separated (default: pbf,wcsph,ddr)")
+        ->delimiter(',')
+        ->check(CLI::IsMember({"pbf", "wcsph", "ddr"}));
+    ccmd->add_option("--sweep", cmp.sweeps,
+                     "Values of a scene key to try, e.g. --sweep solver.pbf.max_iterations=2,4,8 "
+                     "(repeatable; every combination runs)")
+        ->take_all()
+        ->allow_extra_args(false);
+    ccmd->add_option("-o,--output", cmp.output, "Report directory (default: out/compare_<scene>)");
+    ccmd->add_option("--end-time", cmp.end_time,
+                     "Simulated time of each run, s (default: the "
+                     "scene's)")
+        ->check(CLI::PositiveNumber);
+    ccmd->add_option("--picture-time", cmp.picture_time,
+                     "Time of the side-by-side picture, s (default: half the end time)")
+        ->check(CLI::NonNegativeNumber);
+    ccmd->add_option("--stability-time", cmp.stability_time,
+                     "Simulated time of each stability trial, s (default: 1)")
+        ->check(CLI::PositiveNumber);
+    ccmd->add_option("--threads", cmp.threads, "Threads (default: all cores)")
+        ->check(CLI::Range(1, 1024));
+    ccmd->add_flag("--no-scaling", cmp.no_scaling, "Skip time per step against particle count");
+    ccmd->add_flag("--no-stability", cmp.no_stability, "Skip the largest-stable-time-step search");
+    ccmd->add_flag("--no-plots", cmp.no_plots, "Only CSVs and the picture, no matplotlib/HTML");
+    ccmd->add_flag("-q,--quiet", cmp.quiet, "No progress output");
+    ccmd->footer(
+        "Writes DIR/index.html (open it in a browser), runs.csv, timeseries.csv, scaling.csv, "
+        "stability.csv, stable_dt.csv, settings.json, side_by_side.png and the plots "
+        "density_error.png, kinetic_energy.png, ms_per_step.png, stable_dt.png.");
+
     seiche::app::ValidateOptions val;
     CLI::App* vcmd = app.add_subcommand(
         "validate", "Compare with experiments and analytic solutions: plots and verdicts");
@@ -126,6 +160,7 @@ int main(int argc, char** argv) {
     if (mcmd->parsed()) return seiche::app::mesh_command(mesh);
     if (bmcmd->parsed()) return seiche::app::bench_mesh_command(bmesh);
     if (rcmd->parsed()) return seiche::app::render_command(rend);
+    if (ccmd->parsed()) return seiche::app::compare_command(cmp);
     if (vcmd->parsed()) return seiche::app::validate_command(val);
     return 2;
 }

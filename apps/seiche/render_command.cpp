@@ -11,6 +11,7 @@
 #include <mutex>
 
 #include "commands.hpp"
+#include "external_tools.hpp"
 #include "progress.hpp"
 #include "run_dir.hpp"
 #include "seiche/io/readers.hpp"
@@ -30,7 +31,8 @@ int render_command(const RenderOptions& o) {
     }
     std::vector<std::string> overrides = o.overrides;
     if (!o.color_by.empty()) overrides.push_back("render.color_by=\"" + o.color_by + "\"");
-    std::optional<Scene> scene = load_scene_or_report((dir / "scene.json").string(), overrides, "", 0.0);
+    std::optional<Scene> scene =
+        load_scene_or_report((dir / "scene.json").string(), overrides, "", 0.0);
     if (!scene) return 2;
     set_thread_count(o.threads);
     try {
@@ -76,8 +78,8 @@ int render_command(const RenderOptions& o) {
         if (!error.empty()) throw std::runtime_error(error);
         const double w = wall();
         std::printf("%s: %ld frames rendered in %s (%.1f ms per frame, %d threads, %dx%d)\n",
-                    dir.c_str(), count, format_duration(w).c_str(), 1e3 * w / count,
-                    thread_count(), scene->render.width, scene->render.height);
+                    dir.c_str(), count, format_duration(w).c_str(), 1e3 * w / count, thread_count(),
+                    scene->render.width, scene->render.height);
         std::printf("  pictures  %s/frame_NNNNNN.png, preview_first.png, preview_last.png\n",
                     (dir / "render").c_str());
         if (!o.no_movie) {

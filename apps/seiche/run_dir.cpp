@@ -3,9 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <regex>
 
+#include "external_tools.hpp"
 #include "seiche/io/readers.hpp"
 #include "seiche/render.hpp"
 
@@ -44,53 +44,6 @@ void clear_pictures(const fs::path& dir) {
         }
     fs::remove(dir / "preview_first.png");
     fs::remove(dir / "preview_last.png");
-}
-
-namespace {
-
-std::optional<fs::path> find_on_path(const std::string& program) {
-    const char* path = std::getenv("PATH");
-    if (!path) return std::nullopt;
-    const std::string list = path;
-    for (std::size_t start = 0; start <= list.size();) {
-        const std::size_t end = std::min(list.find(':', start), list.size());
-        const fs::path candidate = fs::path(list.substr(start, end - start)) / program;
-        std::error_code ec;
-        if (end > start && fs::is_regular_file(candidate, ec) &&
-            (fs::status(candidate, ec).permissions() & fs::perms::owner_exec) != fs::perms::none)
-            return candidate;
-        start = end + 1;
-    }
-    return std::nullopt;
-}
-
-std::string quoted(const fs::path& p) {
-    std::string out = "'";
-    for (char c : p.string()) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
-}
-
-}  // namespace
-
-std::optional<fs::path> make_movie(const fs::path& dir, double frame_rate, std::string* why) {
-    const auto ffmpeg = find_on_path("ffmpeg");
-    if (!ffmpeg) {
-        *why = "ffmpeg is not installed (apt-get install ffmpeg), so no movie";
-        return std::nullopt;
-    }
-    const fs::path movie = dir / "render" / "movie.mp4", part = dir / "render" / "movie.part.mp4";
-    // yuv420p needs even sizes; the scale filter rounds down by at most one pixel.
-    const std::string cmd = fmt::format(
-        "{} -y -loglevel error -framerate {} -i {} -vf 'scale=trunc(iw/2)*2:trunc(ih/2)*2' "
-        "-c:v libx264 -pix_fmt yuv420p -movflags +faststart {} < /dev/null",
-        quoted(*ffmpeg), frame_rate, quoted(dir / "render" / "frame_%06d.png"), quoted(part));
-    if (std::system(cmd.c_str()) != 0 || !fs::exists(part)) {
-        fs::remove(part);
-        *why = "ffmpeg failed: " + cmd;
-        return std::nullopt;
-    }
-    fs::rename(part, movie);
-    return movie;
 }
 
 PictureOutput::PictureOutput(const Scene& scene, fs::path dir)

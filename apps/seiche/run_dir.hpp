@@ -24,11 +24,6 @@ std::filesystem::path picture_path(const std::filesystem::path& dir, int index);
 // Removes the pictures and movie of an earlier run or render pass.
 void clear_pictures(const std::filesystem::path& dir);
 
-// Encodes render/frame_*.png into render/movie.mp4 with ffmpeg (H.264) when ffmpeg is on the
-// PATH. Returns the movie's path, or nothing (with the reason in *why) when it was not made.
-std::optional<std::filesystem::path> make_movie(const std::filesystem::path& dir,
-                                                double frame_rate, std::string* why);
-
 // Pictures written while a run goes: render/frame_NNNNNN.png per frame when output.render is set,
 // and the first and last frame as preview_first.png and preview_last.png when output.preview is.
 class PictureOutput {

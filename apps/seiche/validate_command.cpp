@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "external_tools.hpp"
 #include "seiche/io/scene_loader.hpp"
 #include "seiche/io/writers.hpp"
 #include "seiche/measure.hpp"
@@ -183,7 +184,7 @@ void hydrostatic(const fs::path& root, const std::string& solver, std::ostream& 
 }  // namespace
 
 int validate_command(const ValidateOptions& o) {
-    const fs::path root = SEICHE_SOURCE_DIR_DEFAULT;
+    const fs::path root = source_dir();
     const std::vector<std::string> all = {"koshizuka", "hydrostatic"};
     std::vector<std::string> cases = o.cases.empty() ? all : o.cases;
     for (const auto& c : cases)
@@ -233,11 +234,8 @@ int validate_command(const ValidateOptions& o) {
         }
         io::write_file_atomic(dir / "verdicts.csv", [&](std::ostream& out) { out << table.str(); });
         if (!o.no_plots) {
-            const char* py = std::getenv("SEICHE_PYTHON");
-            const std::string cmd = fmt::format("{} {} {} {}", py ? py : "/usr/bin/python3",
-                                                (root / "tools/plot_validation.py").string(),
-                                                dir.string(), (root / "validation/data").string());
-            if (std::system(cmd.c_str()) != 0)
+            if (!run_python_tool("plot_validation.py",
+                                 {dir.string(), (root / "validation/data").string()}))
                 std::fprintf(stderr,
                              "seiche validate: plotting failed (python3-matplotlib?); "
                              "the CSVs are in %s\n",

@@ -39,9 +39,9 @@ std::array<double, 2> color_range(const Scene& scene);
 // Where the camera is: from render.camera, else fitted so the whole container is in view.
 struct Camera {
     std::array<double, 3> eye{}, right{}, up{}, forward{};  //!< orthonormal, world units (m)
-    double focal = 1;               //!< pixels per unit of tan(angle) (3D)
-    double scale = 1;               //!< pixels per metre (2D)
-    std::array<double, 2> centre{};  //!< projection centre in pixels
+    double focal = 1;                                       //!< pixels per unit of tan(angle) (3D)
+    double scale = 1;                                       //!< pixels per metre (2D)
+    std::array<double, 2> centre{};                         //!< projection centre in pixels
     bool perspective = true;
     // Pixel position (x right, y down) and depth along `forward`; depth ≤ 0: behind the eye.
     std::array<double, 3> project(const std::array<double, 3>& p) const;
@@ -58,5 +58,7 @@ int text_width(const std::string& text, int scale);
 
 // Images placed left to right with a white gap, top-aligned (for side-by-side pictures).
 Image side_by_side(const std::vector<Image>& images, int gap = 8);
+// Images placed top to bottom with a white gap, left-aligned.
+Image stacked(const std::vector<Image>& images, int gap = 8);
 
 }  // namespace seiche::render

@@ -148,7 +148,9 @@ Image render_frame(const io::FrameData& f, const Scene& s, const std::string& ca
     parallel_for(n, [&](std::size_t i) {
         const V3 p = {f.position[3 * i], f.position[3 * i + 1], f.position[3 * i + 2]};
         const auto [x, y, depth] = cam.project(p);
-        const double rad = depth <= 0 ? 0.0 : cam.perspective ? cam.focal * r / depth : cam.scale * r;
+        const double rad = depth <= 0        ? 0.0
+                           : cam.perspective ? cam.focal * r / depth
+                                             : cam.scale * r;
         double value = f.density[i];
         if (!by_density) {
             const float* v = &f.velocity[3 * i];
@@ -213,8 +215,8 @@ Image render_frame(const io::FrameData& f, const Scene& s, const std::string& ca
                         const double diffuse = std::max(0.0, dot(normal, light));
                         const double spec = std::pow(std::max(0.0, dot(normal, half)), 32.0);
                         for (int c = 0; c < 3; ++c)
-                            color[3 * k + c] = float(std::min(
-                                255.0, p.color[c] * (0.3 + 0.7 * diffuse) + 90.0 * spec));
+                            color[3 * k + c] = float(
+                                std::min(255.0, p.color[c] * (0.3 + 0.7 * diffuse) + 90.0 * spec));
                     }
             }
         },
@@ -316,6 +318,24 @@ Image side_by_side(const std::vector<Image>& images, int gap) {
             std::copy_n(&im.rgb[3 * std::size_t(y) * im.width], 3 * im.width,
                         &out.rgb[3 * (std::size_t(y) * width + x0)]);
         x0 += im.width + gap;
+    }
+    return out;
+}
+
+Image stacked(const std::vector<Image>& images, int gap) {
+    int width = 0, height = 0;
+    for (const Image& im : images) {
+        height += im.height + (height > 0 ? gap : 0);
+        width = std::max(width, im.width);
+    }
+    Image out(width, height);
+    std::fill(out.rgb.begin(), out.rgb.end(), std::uint8_t(255));
+    int y0 = 0;
+    for (const Image& im : images) {
+        for (int y = 0; y < im.height; ++y)
+            std::copy_n(&im.rgb[3 * std::size_t(y) * im.width], 3 * im.width,
+                        &out.rgb[3 * std::size_t(y0 + y) * width]);
+        y0 += im.height + gap;
     }
     return out;
 }

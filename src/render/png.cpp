@@ -115,12 +115,23 @@ Image read_png(const std::filesystem::path& path) {
                       c = (up && k >= 3) ? up[k - 3] : 0;
             int pred = 0;
             switch (filter) {
-                case 0: pred = 0; break;
-                case 1: pred = a; break;
-                case 2: pred = u; break;
-                case 3: pred = (a + u) / 2; break;
-                case 4: pred = paeth(a, u, c); break;
-                default: fail("unknown row filter");
+                case 0:
+                    pred = 0;
+                    break;
+                case 1:
+                    pred = a;
+                    break;
+                case 2:
+                    pred = u;
+                    break;
+                case 3:
+                    pred = (a + u) / 2;
+                    break;
+                case 4:
+                    pred = paeth(a, u, c);
+                    break;
+                default:
+                    fail("unknown row filter");
             }
             out[k] = std::uint8_t(src[k] + pred);
         }

@@ -1,0 +1,392 @@
+// `seiche compare SCENE --solvers pbf,wcsph,ddr [--sweep key=v1,v2]`: the same scene under each
+// solver and each combination of swept values; measures density error, kinetic energy and time
+// per step, time per step against particle count, and the largest stable fixed time step (a
+// bounded search that stops at the first blow-up); writes CSVs, a side-by-side picture, plots
+// and a self-contained index.html (tools/plot_compare.py).
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "commands.hpp"
+#include "external_tools.hpp"
+#include "progress.hpp"
+#include "run_dir.hpp"
+#include "seiche/io/scene_loader.hpp"
+#include "seiche/parallel.hpp"
+#include "seiche/render.hpp"
+#include "seiche/world.hpp"
+
+namespace seiche::app {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+double since(clock_type::time_point t0) {
+    return std::chrono::duration<double>(clock_type::now() - t0).count();
+}
+
+struct Sweep {
+    std::string key;
+    std::vector<std::string> values;
+};
+
+// "key=v1,v2,[a,b]": commas inside brackets belong to the value.
+Sweep parse_sweep(const std::string& text) {
+    const std::size_t eq = text.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+        throw std::invalid_argument("--sweep expects key=v1,v2,..., got \"" + text + "\"");
+    Sweep s{text.substr(0, eq), {}};
+    int depth = 0;
+    std::string cur;
+    for (char c : text.substr(eq + 1)) {
+        depth += (c == '[') - (c == ']');
+        if (c == ',' && depth == 0) {
+            s.values.push_back(cur);
+            cur.clear();
+        } else {
+            cur += c;
+        }
+    }
+    s.values.push_back(cur);
+    for (const auto& v : s.values)
+        if (v.empty()) throw std::invalid_argument("--sweep " + s.key + ": empty value");
+    return s;
+}
+
+// Every combination of the swept values, as --set assignments.
+std::vector<std::vector<std::string>> combinations(const std::vector<Sweep>& sweeps) {
+    std::vector<std::vector<std::string>> out = {{}};
+    for (const Sweep& s : sweeps) {
+        std::vector<std::vector<std::string>> next;
+        for (const auto& partial : out)
+            for (const auto& v : s.values) {
+                next.push_back(partial);
+                next.back().push_back(s.key + "=" + v);
+            }
+        out = std::move(next);
+    }
+    return out;
+}
+
+std::string join(const std::vector<std::string>& parts, const std::string& sep) {
+    std::string out;
+    for (const auto& p : parts) out += (out.empty() ? "" : sep) + p;
+    return out;
+}
+
+std::string csv_field(const std::string& s) {
+    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    std::string out = "\"";
+    for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
+struct RunResult {
+    std::string status = "done";  //!< done | unstable
+    std::string reason;           //!< why it went unstable
+    std::size_t fluid = 0, boundary = 0;
+    long steps = 0;
+    double time = 0;         //!< simulated, s
+    double ms_median = 0;    //!< wall ms per step, median
+    double error_mean = 0;   //!< time average of the mean density error
+    double error_worst = 0;  //!< largest mean density error of any step
+    double error_max = 0;    //!< largest single-particle density error
+    double energy_final = 0;
+    std::optional<io::FrameData> picture;  //!< the frame at the picture time
+    double picture_time = 0;
+};
+
+struct RunLimits {
+    long max_steps = 0;  //!< 0: up to the scene's end time
+    double picture_time = -1;
+    std::ostream* series = nullptr;  //!< timeseries rows (run id first), every ~1/200 of the run
+    std::string series_id;
+    bool fixed_dt = false;
+    double error_limit = INFINITY;  //!< stop as unstable above this mean density error
+    std::function<void(double time, long steps, double wall)> progress;
+};
+
+template <int D>
+RunResult simulate(const Scene& scene, const RunLimits& lim) {
+    World<D> w(scene);
+    w.refresh_density();
+    RunResult r;
+    r.fluid = w.particles().size();
+    r.boundary = w.boundary().x.size();
+    const double end = scene.time.end_time;
+    std::vector<double> ms;
+    double error_sum = 0, next_sample = 0, sample_ms = 0;
+    long sample_steps = 0;
+    const auto t0 = clock_type::now();
+    auto take_picture = [&] {
+        if (lim.picture_time >= 0 && !r.picture && w.time() >= lim.picture_time - 1e-9) {
+            r.picture = io::frame_data(w.particles());
+            r.picture_time = w.time();
+        }
+    };
+    take_picture();
+    while (w.time() < end - 1e-9 && (lim.max_steps == 0 || r.steps < lim.max_steps)) {
+        double dt = lim.fixed_dt ? scene.time.dt : w.suggested_dt();
+        if (lim.picture_time > w.time() + 1e-9 && !lim.fixed_dt)
+            dt = std::min(dt, lim.picture_time - w.time());
+        dt = std::min(dt, end - w.time());
+        const auto s0 = clock_type::now();
+        const StepStats s = w.step(dt);
+        ms.push_back(1e3 * since(s0));
+        ++r.steps;
+        if (s.instability) {
+            r.status = "unstable";
+            r.reason = fmt::format("step {}, t = {:.4f} s: particle {} {}", s.step, s.time,
+                                   s.instability->particle, s.instability->reason);
+            break;
+        }
+        error_sum += s.density_error_mean;
+        r.error_worst = std::max(r.error_worst, s.density_error_mean);
+        r.error_max = std::max(r.error_max, s.density_error_max);
+        r.energy_final = s.kinetic_energy;
+        sample_ms += ms.back(), ++sample_steps;
+        if (lim.series && (w.time() >= next_sample || w.time() >= end - 1e-9)) {
+            *lim.series << fmt::format("{},{:.6f},{:.6g},{:.6g},{:.6g},{:.6g},{:.4f}\n",
+                                       lim.series_id, w.time(), s.dt, s.density_error_mean,
+                                       s.density_error_max, s.kinetic_energy,
+                                       sample_ms / sample_steps);
+            next_sample = w.time() + end / 200;
+            sample_ms = 0, sample_steps = 0;
+        }
+        take_picture();
+        if (s.density_error_mean > lim.error_limit) {
+            r.status = "unstable";
+            r.reason = fmt::format("step {}, t = {:.4f} s: mean density error {:.1f}%", s.step,
+                                   s.time, 100 * s.density_error_mean);
+            break;
+        }
+        if (lim.progress) lim.progress(w.time(), r.steps, since(t0));
+    }
+    r.time = w.time();
+    r.error_mean = r.steps > 0 ? error_sum / r.steps : 0;
+    if (!ms.empty()) {
+        std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
+        r.ms_median = ms[ms.size() / 2];
+    }
+    return r;
+}
+
+RunResult simulate(const Scene& scene, const RunLimits& lim) {
+    return scene.dimension == 2 ? simulate<2>(scene, lim) : simulate<3>(scene, lim);
+}
+
+Scene load_with(const std::string& file, std::vector<std::string> sets, const std::string& solver) {
+    sets.push_back("solver.type=\"" + solver + "\"");
+    return io::load_scene(file, sets);
+}
+
+}  // namespace
+
+int compare_command(const CompareOptions& o) {
+    std::vector<Sweep> sweeps;
+    try {
+        for (const auto& s : o.sweeps) sweeps.push_back(parse_sweep(s));
+    } catch (const std::invalid_argument& e) {
+        std::fprintf(stderr, "seiche compare: %s\n", e.what());
+        return 2;
+    }
+    const auto combos = combinations(sweeps);
+    // Every scene is checked before anything runs: a bad sweep value fails in seconds.
+    std::vector<std::pair<std::string, Scene>> cases;  // (solver, scene) per run
+    std::vector<std::string> labels, params;
+    for (const auto& combo : combos)
+        for (const auto& solver : o.solvers) {
+            std::vector<std::string> sets = combo;
+            if (o.end_time > 0) sets.push_back(fmt::format("time.end_time={}", o.end_time));
+            try {
+                cases.emplace_back(solver, load_with(o.scene, sets, solver));
+            } catch (const io::SceneError& e) {
+                std::fprintf(stderr, "seiche compare: %s (%s): %s\n", o.scene.c_str(),
+                             join(combo, ", ").c_str(), e.what());
+                return 2;
+            }
+            labels.push_back(combo.empty() ? solver : solver + " " + join(combo, " "));
+            params.push_back(join(combo, " "));
+        }
+    set_thread_count(o.threads);
+    const Scene& base = cases.front().second;
+    const fs::path dir = o.output.empty() ? fs::path("out") / ("compare_" + base.name) : fs::path(o.output);
+    const double picture_time =
+        o.picture_time >= 0 ? std::min(o.picture_time, base.time.end_time) : 0.5 * base.time.end_time;
+    try {
+        fs::create_directories(dir);
+        const auto t_all = clock_type::now();
+        Progress progress(o.quiet);
+        auto say = [&](const std::string& line) {
+            if (!o.quiet) std::fprintf(stderr, "%s\n", line.c_str());
+        };
+
+        // 1. The runs, start to end.
+        std::ostringstream runs, series;
+        runs << "run,solver,params,fluid_particles,boundary_particles,steps,simulated_time,"
+                "ms_per_step,density_error_mean,density_error_worst_step,density_error_max,"
+                "kinetic_energy_final,status,detail\n";
+        series << "run,t,dt,density_error_mean,density_error_max,kinetic_energy,ms_per_step\n";
+        std::vector<render::Image> pictures;
+        for (std::size_t k = 0; k < cases.size(); ++k) {
+            const auto& [solver, scene] = cases[k];
+            say(fmt::format("compare run {}/{}: {}", k + 1, cases.size(), labels[k]));
+            RunLimits lim;
+            lim.picture_time = picture_time;
+            lim.series = &series;
+            lim.series_id = csv_field(labels[k]);
+            lim.progress = [&](double t, long steps, double wall) {
+                progress.step({0, 0, t, scene.time.end_time, steps, wall});
+            };
+            const RunResult r = simulate(scene, lim);
+            progress.finish();
+            runs << fmt::format("{},{},{},{},{},{},{:.6f},{:.4f},{:.6g},{:.6g},{:.6g},{:.6g},{},{}\n",
+                                csv_field(labels[k]), solver, csv_field(params[k]), r.fluid,
+                                r.boundary, r.steps, r.time, r.ms_median, r.error_mean,
+                                r.error_worst, r.error_max, r.energy_final, r.status,
+                                csv_field(r.reason));
+            say(fmt::format("  {} steps, {:.2f} ms per step, mean density error {:.3f}%{}",
+                            r.steps, r.ms_median, 100 * r.error_mean,
+                            r.status == "done" ? "" : ", UNSTABLE: " + r.reason));
+            Scene shown = scene;
+            shown.render.width = 640, shown.render.height = 400;
+            pictures.push_back(
+                r.picture ? render::render_frame(*r.picture, shown,
+                                                 fmt::format("{}  t = {:.3f} s", labels[k],
+                                                             r.picture_time))
+                          : render::Image(640, 400));
+        }
+        io::write_file_atomic(dir / "runs.csv", [&](std::ostream& out) { out << runs.str(); });
+        io::write_file_atomic(dir / "timeseries.csv",
+                              [&](std::ostream& out) { out << series.str(); });
+        // One row of pictures per sweep combination, one column per solver.
+        std::vector<render::Image> rows;
+        for (std::size_t c = 0; c < combos.size(); ++c)
+            rows.push_back(render::side_by_side(
+                {pictures.begin() + c * o.solvers.size(),
+                 pictures.begin() + (c + 1) * o.solvers.size()}));
+        render::write_png(dir / "side_by_side.png", render::stacked(rows));
+
+        // 2. Time per step against particle count: the base scene at other particle radii.
+        std::ostringstream scaling;
+        scaling << "solver,particle_radius,fluid_particles,boundary_particles,ms_per_step\n";
+        if (!o.no_scaling) {
+            for (const auto& solver : o.solvers)
+                for (double f : {2.0, std::sqrt(2.0), 1.0, std::sqrt(0.5)}) {
+                    const double radius = base.particle_radius * f;
+                    Scene s;
+                    try {
+                        s = load_with(o.scene,
+                                      {fmt::format("particle_radius={}", radius)}, solver);
+                    } catch (const io::SceneError&) {
+                        continue;  // too coarse for this container: no point
+                    }
+                    RunLimits lim;
+                    lim.max_steps = 40;
+                    const RunResult r = simulate(s, lim);
+                    scaling << fmt::format("{},{},{},{},{:.4f}\n", solver, radius, r.fluid,
+                                           r.boundary, r.ms_median);
+                    say(fmt::format("compare scaling {}: {} particles, {:.2f} ms per step", solver,
+                                    r.fluid, r.ms_median));
+                }
+        }
+        io::write_file_atomic(dir / "scaling.csv", [&](std::ostream& out) { out << scaling.str(); });
+
+        // 3. The largest stable fixed time step: double or halve from the scene's max_dt until
+        // the outcome flips, then bisect (geometrically) three times. A trial blows up when the
+        // stability guard fires (NaN, a particle leaving the domain, a runaway speed) or the mean
+        // density error passes 10%: no longer an incompressible fluid.
+        std::ostringstream stability, stable_dt;
+        stability << "solver,dt,stable,steps,density_error_worst_step,detail\n";
+        stable_dt << "solver,largest_stable_dt,smallest_unstable_dt,trial_time,note\n";
+        if (!o.no_stability) {
+            const double trial_time = std::min(base.time.end_time, o.stability_time);
+            for (const auto& solver : o.solvers) {
+                Scene s = load_with(o.scene, {}, solver);
+                s.time.end_time = trial_time;
+                auto stable = [&](double dt) {
+                    s.time.dt = dt;
+                    RunLimits lim;
+                    lim.fixed_dt = true;
+                    lim.error_limit = 0.10;
+                    const RunResult r = simulate(s, lim);
+                    const bool ok = r.status == "done";
+                    stability << fmt::format("{},{:.6g},{},{},{:.6g},{}\n", solver, dt,
+                                             ok ? "yes" : "no", r.steps, r.error_worst,
+                                             csv_field(r.reason));
+                    say(fmt::format("compare stability {}: dt = {:.3g} s {}", solver, dt,
+                                    ok ? "stable" : "blows up (" + r.reason + ")"));
+                    return ok;
+                };
+                constexpr double dt_min = 1e-5, dt_max = 0.064;
+                double lo = 0, hi = 0, dt = base.time.max_dt;
+                std::string note;
+                if (stable(dt)) {
+                    lo = dt;
+                    while (lo < dt_max && stable(2 * lo)) lo *= 2;
+                    hi = lo < dt_max ? 2 * lo : 0;
+                    if (hi == 0) note = "stable up to the search's upper bound";
+                } else {
+                    hi = dt;
+                    while (hi > dt_min && !stable(0.5 * hi)) hi *= 0.5;
+                    lo = hi > dt_min ? 0.5 * hi : 0;
+                    if (lo == 0) note = "unstable down to the search's lower bound";
+                }
+                for (int k = 0; k < 3 && lo > 0 && hi > 0; ++k) {
+                    const double mid = std::sqrt(lo * hi);
+                    (stable(mid) ? lo : hi) = mid;
+                }
+                stable_dt << fmt::format("{},{:.6g},{:.6g},{},{}\n", solver, lo, hi, trial_time,
+                                         note);
+            }
+        }
+        io::write_file_atomic(dir / "stability.csv",
+                              [&](std::ostream& out) { out << stability.str(); });
+        io::write_file_atomic(dir / "stable_dt.csv",
+                              [&](std::ostream& out) { out << stable_dt.str(); });
+
+        nlohmann::json settings = {
+            {"scene", o.scene},
+            {"scene_name", base.name},
+            {"dimension", base.dimension},
+            {"solvers", o.solvers},
+            {"sweeps", o.sweeps},
+            {"end_time", base.time.end_time},
+            {"picture_time", picture_time},
+            {"threads", thread_count()},
+            {"stability_trial_time",
+             o.no_stability ? 0.0 : std::min(base.time.end_time, o.stability_time)},
+            {"wall_time", since(t_all)},
+            {"seiche", "0.1.0"},
+            {"scene_settings", io::scene_to_json(base)},
+        };
+        io::write_file_atomic(dir / "settings.json",
+                              [&](std::ostream& out) { out << settings.dump(2) << "\n"; });
+        bool plotted = false;
+        if (!o.no_plots) {
+            plotted = run_python_tool("plot_compare.py", {dir.string()});
+            if (!plotted)
+                std::fprintf(stderr,
+                             "seiche compare: plotting failed (python3-matplotlib?); the CSVs "
+                             "are in %s\n",
+                             dir.c_str());
+        }
+        std::printf("%s: %zu runs, %zu solvers, in %s\n", base.name.c_str(), cases.size(),
+                    o.solvers.size(), format_duration(since(t_all)).c_str());
+        std::printf("%s", runs.str().c_str());
+        std::printf("report: %s\n",
+                    plotted ? (dir / "index.html").c_str()
+                            : (dir.string() + " (CSVs and side_by_side.png)").c_str());
+        return 0;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "seiche compare: %s\n", e.what());
+        return 1;
+    }
+}
+
+}  // namespace seiche::app

@@ -1,0 +1,125 @@
+// `seiche compare`: every solver and sweep combination runs and is reported, the stability search
+// brackets the largest stable time step (and finds WCSPH's far below PBF's), and the report holds
+// every plot.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <sstream>
+
+#include "cli_helpers.hpp"
+#include "seiche/render.hpp"
+
+namespace seiche {
+namespace {
+
+namespace fs = std::filesystem;
+using test::fresh_dir;
+using test::run_cli;
+using test::slurp;
+
+// CSV rows as maps from the header's names (no quoted commas in the columns read here).
+std::vector<std::map<std::string, std::string>> csv_rows(const fs::path& path) {
+    std::istringstream in(slurp(path));
+    std::vector<std::string> header;
+    std::vector<std::map<std::string, std::string>> out;
+    for (std::string line; std::getline(in, line);) {
+        std::vector<std::string> cells;
+        std::istringstream ls(line);
+        for (std::string c; std::getline(ls, c, ',');) cells.push_back(c);
+        if (header.empty()) {
+            header = cells;
+            continue;
+        }
+        std::map<std::string, std::string> row;
+        for (std::size_t k = 0; k < header.size() && k < cells.size(); ++k) row[header[k]] = cells[k];
+        out.push_back(row);
+    }
+    return out;
+}
+
+TEST(CompareCli, RunsEverySolverAndSweepAndWritesTheReport) {
+    const fs::path dir = fresh_dir("seiche_test_compare");
+    const std::string scene = std::string(SEICHE_SOURCE_DIR) + "/scenes/dam_break_2d.json";
+    ASSERT_EQ(run_cli("compare " + scene + " --solvers pbf,wcsph --sweep solver.xsph=0,0.02 " +
+                          "--end-time 0.05 --stability-time 0.05 -q -o " + (dir / "r").string(),
+                      dir / "log"),
+              0)
+        << slurp(dir / "log");
+    const fs::path r = dir / "r";
+
+    const auto runs = csv_rows(r / "runs.csv");
+    ASSERT_EQ(runs.size(), 4u);  // 2 solvers × 2 values
+    for (const auto& row : runs) {
+        EXPECT_EQ(row.at("status"), "done");
+        EXPECT_EQ(row.at("fluid_particles"), "3200");
+        EXPECT_NEAR(std::stod(row.at("simulated_time")), 0.05, 1e-9);
+        EXPECT_LT(std::stod(row.at("density_error_mean")), 0.02);
+    }
+    EXPECT_EQ(runs[0].at("params"), "solver.xsph=0");
+    EXPECT_EQ(runs[3].at("solver"), "wcsph");
+    EXPECT_EQ(runs[3].at("params"), "solver.xsph=0.02");
+    // Time series: every run, energy rising from rest as the column falls.
+    const auto series = csv_rows(r / "timeseries.csv");
+    std::map<std::string, std::vector<double>> energy;
+    for (const auto& row : series) energy[row.at("run")].push_back(std::stod(row.at("kinetic_energy")));
+    ASSERT_EQ(energy.size(), 4u);
+    for (const auto& [run, e] : energy) {
+        ASSERT_GE(e.size(), 10u) << run;
+        EXPECT_GT(e.back(), e.front()) << run;
+    }
+    // Scaling: four resolutions per solver, particle counts doubling.
+    const auto scaling = csv_rows(r / "scaling.csv");
+    ASSERT_EQ(scaling.size(), 8u);
+    for (std::size_t k = 1; k < 4; ++k) {
+        const double ratio = std::stod(scaling[k].at("fluid_particles")) /
+                             std::stod(scaling[k - 1].at("fluid_particles"));
+        EXPECT_NEAR(ratio, 2.0, 0.1);
+    }
+    // Stability: a bracket per solver; WCSPH's stiff pressure needs steps far below PBF's.
+    const auto best = csv_rows(r / "stable_dt.csv");
+    ASSERT_EQ(best.size(), 2u);
+    const double pbf = std::stod(best[0].at("largest_stable_dt"));
+    const double wcsph = std::stod(best[1].at("largest_stable_dt"));
+    EXPECT_GT(wcsph, 0.0);
+    EXPECT_LT(wcsph, std::stod(best[1].at("smallest_unstable_dt")));
+    EXPECT_LT(wcsph, 1e-3);
+    EXPECT_GT(pbf, 4 * wcsph);
+    const auto trials = csv_rows(r / "stability.csv");
+    bool blew_up = false;
+    for (const auto& t : trials) blew_up |= t.at("solver") == "wcsph" && t.at("stable") == "no";
+    EXPECT_TRUE(blew_up);
+
+    // Pictures: one row per sweep value, one column per solver.
+    const render::Image pic = render::read_png(r / "side_by_side.png");
+    EXPECT_EQ(pic.width, 2 * 640 + 8);
+    EXPECT_EQ(pic.height, 2 * 400 + 8);
+    // The report: every plot inlined.
+    const std::string html = slurp(r / "index.html");
+    std::size_t images = 0;
+    for (std::size_t at = 0; (at = html.find("src=\"data:image/png;base64,", at)) != std::string::npos; ++at)
+        ++images;
+    EXPECT_EQ(images, 5u);
+    for (const char* plot : {"density_error.png", "kinetic_energy.png", "ms_per_step.png", "stable_dt.png"})
+        EXPECT_TRUE(fs::exists(r / plot)) << plot;
+    fs::remove_all(dir);
+}
+
+TEST(CompareCli, BadSweepsAreRefusedBeforeAnythingRuns) {
+    const fs::path dir = fresh_dir("seiche_test_compare_bad");
+    const std::string scene = std::string(SEICHE_SOURCE_DIR) + "/scenes/dam_break_2d.json";
+    EXPECT_EQ(run_cli("compare " + scene + " --sweep solver.pbf.max_iterations=4,0 -o " +
+                          (dir / "r").string(),
+                      dir / "log"),
+              2);
+    EXPECT_NE(slurp(dir / "log").find("solver.pbf.max_iterations"), std::string::npos);
+    EXPECT_FALSE(fs::exists(dir / "r" / "runs.csv"));
+    EXPECT_EQ(run_cli("compare " + scene + " --sweep particle_radius -o " + (dir / "r").string(),
+                      dir / "log"),
+              2);
+    EXPECT_NE(slurp(dir / "log").find("key=v1,v2"), std::string::npos);
+    EXPECT_EQ(run_cli("compare " + scene + " --solvers pbf,sph", dir / "log"), 2);
+    fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace seiche

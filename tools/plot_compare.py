@@ -1,0 +1,213 @@
+#!/usr/bin/python3
+"""Plots and the HTML report of `seiche compare`.
+
+Usage: plot_compare.py REPORT_DIR  (called by seiche compare)
+Reads REPORT_DIR/{runs,timeseries,scaling,stability,stable_dt}.csv and settings.json; writes
+density_error.png, kinetic_energy.png, ms_per_step.png, stable_dt.png and index.html, a single
+file with every picture inlined, so it can be mailed or archived as it is.
+"""
+import base64
+import csv
+import html
+import json
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+COLORS = {"pbf": "tab:blue", "wcsph": "tab:orange", "ddr": "tab:green"}
+STYLES = ["-", "--", ":", "-."]
+
+
+def rows(path):
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        return list(csv.DictReader(f))
+
+
+def run_styles(runs):
+    """Colour by solver, line style by sweep combination."""
+    params = list(dict.fromkeys(r["params"] for r in runs))
+    return {r["run"]: (COLORS.get(r["solver"], "k"), STYLES[params.index(r["params"]) % 4])
+            for r in runs}
+
+
+def time_plot(out, runs, series, column, scale, ylabel, title, name, log=False):
+    styles = run_styles(runs)
+    fig, ax = plt.subplots(figsize=(7, 4.2), dpi=110)
+    for run in styles:
+        pts = [(float(s["t"]), scale * float(s[column])) for s in series if s["run"] == run]
+        if pts:
+            color, style = styles[run]
+            ax.plot(*zip(*pts), color=color, linestyle=style, label=run.upper()
+                    if run in COLORS else run)
+    ax.set(xlabel="simulated time t (s)", ylabel=ylabel, title=title)
+    if log:
+        ax.set_yscale("log")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, name))
+    plt.close(fig)
+
+
+def scaling_plot(out, scaling, runs):
+    fig, ax = plt.subplots(figsize=(7, 4.2), dpi=110)
+    for solver in dict.fromkeys(r["solver"] for r in scaling + runs):
+        pts = sorted((int(r["fluid_particles"]), float(r["ms_per_step"]))
+                     for r in scaling if r["solver"] == solver)
+        if pts:
+            ax.plot(*zip(*pts), "o-", color=COLORS.get(solver), label=f"{solver.upper()} (40 steps)")
+        full = [(int(r["fluid_particles"]), float(r["ms_per_step"]))
+                for r in runs if r["solver"] == solver]
+        if full:
+            ax.plot(*zip(*full), "s", mfc="none", color=COLORS.get(solver),
+                    label=f"{solver.upper()} (whole runs)")
+    ax.set(xlabel="fluid particles", ylabel="wall time per step (ms, median)",
+           title="Time per step against particle count")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "ms_per_step.png"))
+    plt.close(fig)
+
+
+def stability_plot(out, trials, best):
+    fig, ax = plt.subplots(figsize=(7, 4.2), dpi=110)
+    solvers = list(dict.fromkeys([b["solver"] for b in best] + [t["solver"] for t in trials]))
+    for k, solver in enumerate(solvers):
+        for t in trials:
+            if t["solver"] == solver:
+                ok = t["stable"] == "yes"
+                ax.plot(k, float(t["dt"]), "o" if ok else "x", color="tab:green" if ok else
+                        "tab:red", ms=7)
+        for b in best:
+            if b["solver"] == solver and float(b["largest_stable_dt"]) > 0:
+                dt = float(b["largest_stable_dt"])
+                ax.bar(k, dt, width=0.5, color=COLORS.get(solver), alpha=0.45)
+                ax.annotate(f"{dt * 1e3:.3g} ms", (k, dt), ha="center", va="bottom", fontsize=9,
+                            xytext=(0, 4), textcoords="offset points")
+    ax.plot([], [], "o", color="tab:green", label="trial stable")
+    ax.plot([], [], "x", color="tab:red", label="trial blew up")
+    ax.set_xticks(range(len(solvers)), [s.upper() for s in solvers])
+    ax.set_yscale("log")
+    ax.set(ylabel="fixed time step dt (s)",
+           title="Largest stable time step (bars) and the search's trials")
+    ax.grid(alpha=0.3, axis="y", which="both")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "stable_dt.png"))
+    plt.close(fig)
+
+
+def inline_png(path):
+    with open(path, "rb") as f:
+        return "data:image/png;base64," + base64.b64encode(f.read()).decode("ascii")
+
+
+def table(rows_, columns, headers):
+    if not rows_:
+        return "<p>(none)</p>"
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(str(r.get(c, '')))}</td>"
+                                    for c in columns) + "</tr>" for r in rows_)
+    return f"<table><tr>{head}</tr>{body}</table>"
+
+
+def report(out, settings, runs, best):
+    for r in runs:
+        r["ms_per_step"] = f"{float(r['ms_per_step']):.2f}"
+        for c in ("density_error_mean", "density_error_max"):
+            r[c] = f"{100 * float(r[c]):.3f}%"
+        r["kinetic_energy_final"] = f"{float(r['kinetic_energy_final']):.4g}"
+    for b in best:
+        b["largest_stable_dt"] = f"{1e3 * float(b['largest_stable_dt']):.4g} ms"
+        b["smallest_unstable_dt"] = f"{1e3 * float(b['smallest_unstable_dt']):.4g} ms"
+    figures = [
+        ("side_by_side.png", f"The same moment (t = {settings['picture_time']:.3f} s) under each "
+                             "solver, coloured by speed."),
+        ("density_error.png", "Mean density error over time (compressibility)."),
+        ("kinetic_energy.png", "Kinetic energy over time (dissipation)."),
+        ("ms_per_step.png", "Wall time per step against particle count (run time)."),
+        ("stable_dt.png", "Largest stable fixed time step (stability)."),
+    ]
+    figs = "".join(
+        f'<figure><img src="{inline_png(os.path.join(out, f))}" alt="{html.escape(f)}">'
+        f"<figcaption>{html.escape(c)}</figcaption></figure>"
+        for f, c in figures if os.path.exists(os.path.join(out, f)))
+    shown = {k: v for k, v in settings.items() if k != "scene_settings"}
+    doc = f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<title>seiche compare: {html.escape(settings['scene_name'])}</title>
+<style>
+body {{ font-family: sans-serif; max-width: 1400px; margin: 2em auto; color: #222; }}
+table {{ border-collapse: collapse; margin: 1em 0; font-size: 14px; }}
+td, th {{ border: 1px solid #ccc; padding: 4px 8px; text-align: left; }}
+th {{ background: #eef; }}
+figure {{ display: inline-block; margin: 1em; vertical-align: top; }}
+figure img {{ max-width: 100%; border: 1px solid #ddd; }}
+pre {{ background: #f6f6f6; padding: 1em; overflow: auto; font-size: 12px; }}
+</style></head>
+<body>
+<h1>seiche compare: {html.escape(settings['scene_name'])}</h1>
+<p>Scene <code>{html.escape(settings['scene'])}</code>, {settings['dimension']}D, solvers
+{html.escape(', '.join(settings['solvers']))}, {settings['end_time']} s simulated per run,
+{settings['threads']} threads, report made in {settings['wall_time']:.0f} s.</p>
+<h2>Runs</h2>
+{table(runs, ["run", "fluid_particles", "steps", "ms_per_step", "density_error_mean",
+              "density_error_max", "kinetic_energy_final", "status", "detail"],
+       ["run", "fluid particles", "steps", "ms per step", "mean density error",
+        "max density error", "final kinetic energy (J)", "status", "detail"])}
+<h2>Largest stable time step</h2>
+{table(best, ["solver", "largest_stable_dt", "smallest_unstable_dt", "trial_time", "note"],
+       ["solver", "largest stable dt", "smallest unstable dt", "trial length (s)", "note"])}
+<h2>Plots</h2>
+{figs}
+<h2>Settings</h2>
+<pre>{html.escape(json.dumps(shown, indent=2))}</pre>
+<details><summary>Resolved scene</summary>
+<pre>{html.escape(json.dumps(settings['scene_settings'], indent=2))}</pre></details>
+<p>Data: runs.csv, timeseries.csv, scaling.csv, stability.csv, stable_dt.csv next to this file.</p>
+<script>
+// For headless checks: how many pictures decoded.
+window.addEventListener("load", () => {{
+  const imgs = Array.from(document.images);
+  const ok = imgs.filter(i => i.complete && i.naturalWidth > 0).length;
+  document.body.dataset.imagesLoaded = ok + "/" + imgs.length;
+}});
+</script>
+</body></html>
+"""
+    path = os.path.join(out, "index.html")
+    with open(path + ".part", "w") as f:
+        f.write(doc)
+    os.replace(path + ".part", path)
+
+
+def main():
+    out = sys.argv[1]
+    with open(os.path.join(out, "settings.json")) as f:
+        settings = json.load(f)
+    runs = rows(os.path.join(out, "runs.csv"))
+    series = rows(os.path.join(out, "timeseries.csv"))
+    time_plot(out, runs, series, "density_error_mean", 100, "mean density error (%)",
+              "Compressibility: mean of max(0, ρ/ρ0 − 1)", "density_error.png")
+    time_plot(out, runs, series, "kinetic_energy", 1, "kinetic energy (J, per metre in 2D)"
+              if settings["dimension"] == 2 else "kinetic energy (J)",
+              "Kinetic energy", "kinetic_energy.png")
+    scaling_plot(out, rows(os.path.join(out, "scaling.csv")), runs)
+    trials = rows(os.path.join(out, "stability.csv"))
+    best = rows(os.path.join(out, "stable_dt.csv"))
+    if trials:
+        stability_plot(out, trials, best)
+    report(out, settings, runs, best)
+
+
+if __name__ == "__main__":
+    main()
