@@ -31,7 +31,8 @@ std::vector<std::map<std::string, std::string>> csv_rows(const fs::path& path) {
             continue;
         }
         std::map<std::string, std::string> row;
-        for (std::size_t k = 0; k < header.size() && k < cells.size(); ++k) row[header[k]] = cells[k];
+        for (std::size_t k = 0; k < header.size() && k < cells.size(); ++k)
+            row[header[k]] = cells[k];
         out.push_back(row);
     }
     return out;
@@ -61,7 +62,8 @@ TEST(CompareCli, RunsEverySolverAndSweepAndWritesTheReport) {
     // Time series: every run, energy rising from rest as the column falls.
     const auto series = csv_rows(r / "timeseries.csv");
     std::map<std::string, std::vector<double>> energy;
-    for (const auto& row : series) energy[row.at("run")].push_back(std::stod(row.at("kinetic_energy")));
+    for (const auto& row : series)
+        energy[row.at("run")].push_back(std::stod(row.at("kinetic_energy")));
     ASSERT_EQ(energy.size(), 4u);
     for (const auto& [run, e] : energy) {
         ASSERT_GE(e.size(), 10u) << run;
@@ -96,10 +98,12 @@ TEST(CompareCli, RunsEverySolverAndSweepAndWritesTheReport) {
     // The report: every plot inlined.
     const std::string html = slurp(r / "index.html");
     std::size_t images = 0;
-    for (std::size_t at = 0; (at = html.find("src=\"data:image/png;base64,", at)) != std::string::npos; ++at)
+    for (std::size_t at = 0;
+         (at = html.find("src=\"data:image/png;base64,", at)) != std::string::npos; ++at)
         ++images;
     EXPECT_EQ(images, 5u);
-    for (const char* plot : {"density_error.png", "kinetic_energy.png", "ms_per_step.png", "stable_dt.png"})
+    for (const char* plot :
+         {"density_error.png", "kinetic_energy.png", "ms_per_step.png", "stable_dt.png"})
         EXPECT_TRUE(fs::exists(r / plot)) << plot;
     fs::remove_all(dir);
 }

@@ -215,9 +215,10 @@ int compare_command(const CompareOptions& o) {
         }
     set_thread_count(o.threads);
     const Scene& base = cases.front().second;
-    const fs::path dir = o.output.empty() ? fs::path("out") / ("compare_" + base.name) : fs::path(o.output);
-    const double picture_time =
-        o.picture_time >= 0 ? std::min(o.picture_time, base.time.end_time) : 0.5 * base.time.end_time;
+    const fs::path dir =
+        o.output.empty() ? fs::path("out") / ("compare_" + base.name) : fs::path(o.output);
+    const double picture_time = o.picture_time >= 0 ? std::min(o.picture_time, base.time.end_time)
+                                                    : 0.5 * base.time.end_time;
     try {
         fs::create_directories(dir);
         const auto t_all = clock_type::now();
@@ -245,21 +246,21 @@ int compare_command(const CompareOptions& o) {
             };
             const RunResult r = simulate(scene, lim);
             progress.finish();
-            runs << fmt::format("{},{},{},{},{},{},{:.6f},{:.4f},{:.6g},{:.6g},{:.6g},{:.6g},{},{}\n",
-                                csv_field(labels[k]), solver, csv_field(params[k]), r.fluid,
-                                r.boundary, r.steps, r.time, r.ms_median, r.error_mean,
-                                r.error_worst, r.error_max, r.energy_final, r.status,
-                                csv_field(r.reason));
-            say(fmt::format("  {} steps, {:.2f} ms per step, mean density error {:.3f}%{}",
-                            r.steps, r.ms_median, 100 * r.error_mean,
+            runs << fmt::format(
+                "{},{},{},{},{},{},{:.6f},{:.4f},{:.6g},{:.6g},{:.6g},{:.6g},{},{}\n",
+                csv_field(labels[k]), solver, csv_field(params[k]), r.fluid, r.boundary, r.steps,
+                r.time, r.ms_median, r.error_mean, r.error_worst, r.error_max, r.energy_final,
+                r.status, csv_field(r.reason));
+            say(fmt::format("  {} steps, {:.2f} ms per step, mean density error {:.3f}%{}", r.steps,
+                            r.ms_median, 100 * r.error_mean,
                             r.status == "done" ? "" : ", UNSTABLE: " + r.reason));
             Scene shown = scene;
             shown.render.width = 640, shown.render.height = 400;
-            pictures.push_back(
-                r.picture ? render::render_frame(*r.picture, shown,
-                                                 fmt::format("{}  t = {:.3f} s", labels[k],
-                                                             r.picture_time))
-                          : render::Image(640, 400));
+            pictures.push_back(r.picture
+                                   ? render::render_frame(
+                                         *r.picture, shown,
+                                         fmt::format("{}  t = {:.3f} s", labels[k], r.picture_time))
+                                   : render::Image(640, 400));
         }
         io::write_file_atomic(dir / "runs.csv", [&](std::ostream& out) { out << runs.str(); });
         io::write_file_atomic(dir / "timeseries.csv",
@@ -267,9 +268,8 @@ int compare_command(const CompareOptions& o) {
         // One row of pictures per sweep combination, one column per solver.
         std::vector<render::Image> rows;
         for (std::size_t c = 0; c < combos.size(); ++c)
-            rows.push_back(render::side_by_side(
-                {pictures.begin() + c * o.solvers.size(),
-                 pictures.begin() + (c + 1) * o.solvers.size()}));
+            rows.push_back(render::side_by_side({pictures.begin() + c * o.solvers.size(),
+                                                 pictures.begin() + (c + 1) * o.solvers.size()}));
         render::write_png(dir / "side_by_side.png", render::stacked(rows));
 
         // 2. Time per step against particle count: the base scene at other particle radii.
@@ -281,8 +281,7 @@ int compare_command(const CompareOptions& o) {
                     const double radius = base.particle_radius * f;
                     Scene s;
                     try {
-                        s = load_with(o.scene,
-                                      {fmt::format("particle_radius={}", radius)}, solver);
+                        s = load_with(o.scene, {fmt::format("particle_radius={}", radius)}, solver);
                     } catch (const io::SceneError&) {
                         continue;  // too coarse for this container: no point
                     }
@@ -295,7 +294,8 @@ int compare_command(const CompareOptions& o) {
                                     r.fluid, r.ms_median));
                 }
         }
-        io::write_file_atomic(dir / "scaling.csv", [&](std::ostream& out) { out << scaling.str(); });
+        io::write_file_atomic(dir / "scaling.csv",
+                              [&](std::ostream& out) { out << scaling.str(); });
 
         // 3. The largest stable fixed time step: double or halve from the scene's max_dt until
         // the outcome flips, then bisect (geometrically) three times. A trial blows up when the
@@ -379,9 +379,9 @@ int compare_command(const CompareOptions& o) {
         std::printf("%s: %zu runs, %zu solvers, in %s\n", base.name.c_str(), cases.size(),
                     o.solvers.size(), format_duration(since(t_all)).c_str());
         std::printf("%s", runs.str().c_str());
-        std::printf("report: %s\n",
-                    plotted ? (dir / "index.html").c_str()
-                            : (dir.string() + " (CSVs and side_by_side.png)").c_str());
+        std::printf("report: %s\n", plotted
+                                        ? (dir / "index.html").c_str()
+                                        : (dir.string() + " (CSVs and side_by_side.png)").c_str());
         return 0;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "seiche compare: %s\n", e.what());

@@ -45,7 +45,8 @@ std::optional<fs::path> make_movie(const fs::path& dir, double frame_rate, std::
     const std::string cmd = fmt::format(
         "{} -y -loglevel error -framerate {} -i {} -vf 'scale=trunc(iw/2)*2:trunc(ih/2)*2' "
         "-c:v libx264 -pix_fmt yuv420p -movflags +faststart {} < /dev/null",
-        shell_quoted(*ffmpeg), frame_rate, shell_quoted(dir / "render" / "frame_%06d.png"), shell_quoted(part));
+        shell_quoted(*ffmpeg), frame_rate, shell_quoted(dir / "render" / "frame_%06d.png"),
+        shell_quoted(part));
     if (std::system(cmd.c_str()) != 0 || !fs::exists(part)) {
         fs::remove(part);
         *why = "ffmpeg failed: " + cmd;
@@ -61,7 +62,8 @@ fs::path source_dir() {
 
 bool run_python_tool(const std::string& script, const std::vector<std::string>& args) {
     const char* py = std::getenv("SEICHE_PYTHON");
-    std::string cmd = shell_quoted(py ? py : "/usr/bin/python3") + " " + shell_quoted(source_dir() / "tools" / script);
+    std::string cmd = shell_quoted(py ? py : "/usr/bin/python3") + " " +
+                      shell_quoted(source_dir() / "tools" / script);
     for (const auto& a : args) cmd += " " + shell_quoted(a);
     return std::system(cmd.c_str()) == 0;
 }

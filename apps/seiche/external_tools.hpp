@@ -10,8 +10,8 @@ namespace seiche::app {
 
 // Encodes DIR/render/frame_*.png into DIR/render/movie.mp4 with ffmpeg (H.264) when ffmpeg is on
 // the PATH. Returns the movie's path, or nothing (with the reason in *why) when it was not made.
-std::optional<std::filesystem::path> make_movie(const std::filesystem::path& dir,
-                                                double frame_rate, std::string* why);
+std::optional<std::filesystem::path> make_movie(const std::filesystem::path& dir, double frame_rate,
+                                                std::string* why);
 
 // Runs tools/SCRIPT from the source tree with ARGS under $SEICHE_PYTHON or /usr/bin/python3
 // (Debian's, which has python3-matplotlib). Returns true on success.

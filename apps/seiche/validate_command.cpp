@@ -12,6 +12,7 @@
 
 #include "commands.hpp"
 #include "external_tools.hpp"
+#include "progress.hpp"
 #include "seiche/io/scene_loader.hpp"
 #include "seiche/io/writers.hpp"
 #include "seiche/measure.hpp"
@@ -181,17 +182,83 @@ void hydrostatic(const fs::path& root, const std::string& solver, std::ostream& 
     }
 }
 
+// SPHERIC Test 2 (Kleefsman et al. 2005): water heights at H2 and H4 over the first 1.5 s, against
+// the MARIN record; RMS deviation as a fraction of the initial depth, and the arrival at H2.
+void spheric(const fs::path& root, const std::string& solver, std::ostream& csv,
+             std::vector<Check>& checks, bool quiet) {
+    const Scene scene = load(root / "scenes/validation/spheric_test2_3d.json", solver);
+    const float r = float(scene.particle_radius);
+    constexpr double depth = 0.55, probe_z = 0.5, H2 = 0.992, H4 = 2.638, wet = 0.02;
+    World<3> w(scene);
+    std::vector<std::array<double, 3>> sim;  // t, H2, H4
+    auto sample = [&] {
+        const std::span<const Vec<3>> x(w.particles().x.data(), w.particles().x.size());
+        sim.push_back({w.time(), probe_height<3>(x, r, float(H2), float(probe_z), 0.0f),
+                       probe_height<3>(x, r, float(H4), float(probe_z), 0.0f)});
+        csv << fmt::format("{},{:.4f},{:.5f},{:.5f}\n", solver, sim.back()[0], sim.back()[1],
+                           sim.back()[2]);
+    };
+    Progress progress(quiet);
+    const auto t0 = std::chrono::steady_clock::now();
+    const double end = scene.time.end_time, every = 0.01;
+    sample();
+    while (w.time() < end - 1e-9) {
+        const double next = (std::floor(w.time() / every + 1e-6) + 1) * every;
+        const StepStats s = w.step(std::min(w.suggested_dt(), next - w.time()));
+        if (s.instability) throw std::runtime_error(solver + " went unstable in spheric");
+        if (w.time() >= next - 1e-9) sample();
+        progress.step(
+            {0, 0, w.time(), end, s.step,
+             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()});
+    }
+    progress.finish();
+    std::vector<std::pair<double, double>> h2, h4;
+    for (const auto& row :
+         read_csv(root / "validation/data/kleefsman_2005_spheric_test2_water_heights.csv")) {
+        h2.emplace_back(row[0], row[2]);
+        h4.emplace_back(row[0], row[4]);
+    }
+    auto arrival = [&](auto&& height_at, double t_end) {
+        for (double t = 0; t <= t_end; t += 0.001)
+            if (height_at(t) > wet) return t;
+        return double(NAN);
+    };
+    for (int probe : {2, 4}) {
+        const auto& data = probe == 2 ? h2 : h4;
+        double sum = 0;
+        int n = 0;
+        for (const auto& row : sim) {
+            const double expected = interpolate(data, row[0]);
+            if (!std::isfinite(expected)) continue;
+            const double dh = row[probe == 2 ? 1 : 2] - expected;
+            sum += dh * dh, ++n;
+        }
+        const double rms = std::sqrt(sum / std::max(n, 1)) / depth;
+        std::string detail = fmt::format("RMS over {} samples, 0-{} s", n, end);
+        if (probe == 2) {
+            std::vector<std::pair<double, double>> mine;
+            for (const auto& row : sim) mine.emplace_back(row[0], row[1]);
+            const double t_sim = arrival([&](double t) { return interpolate(mine, t); }, end);
+            const double t_exp = arrival([&](double t) { return interpolate(h2, t); }, end);
+            detail += fmt::format("; water (> {} m) arrives at H2 at {:.3f} s, measured {:.3f} s",
+                                  wet, t_sim, t_exp);
+        }
+        checks.push_back({"spheric", solver, fmt::format("water height H{} RMS / depth", probe),
+                          rms, 0.10, detail});
+    }
+}
+
 }  // namespace
 
 int validate_command(const ValidateOptions& o) {
     const fs::path root = source_dir();
-    const std::vector<std::string> all = {"koshizuka", "hydrostatic"};
+    const std::vector<std::string> all = {"koshizuka", "hydrostatic", "spheric"};
     std::vector<std::string> cases = o.cases.empty() ? all : o.cases;
     for (const auto& c : cases)
         if (std::find(all.begin(), all.end(), c) == all.end()) {
             std::fprintf(stderr,
                          "seiche validate: unknown case \"%s\" (cases: koshizuka, "
-                         "hydrostatic)\n",
+                         "hydrostatic, spheric)\n",
                          c.c_str());
             return 2;
         }
@@ -203,6 +270,7 @@ int validate_command(const ValidateOptions& o) {
         for (const auto& c : cases) {
             std::ostringstream csv;
             csv << (c == "koshizuka" ? "solver,t,T,Z\n"
+                    : c == "spheric" ? "solver,t,H2,H4\n"
                                      : "solver,z_over_H,quantity,sim,expected\n");
             for (const auto& solver : o.solvers) {
                 const auto t0 = std::chrono::steady_clock::now();
@@ -210,6 +278,7 @@ int validate_command(const ValidateOptions& o) {
                     std::fprintf(stderr, "validate %s with %s ...", c.c_str(), solver.c_str());
                 if (c == "koshizuka") koshizuka(root, solver, csv, checks);
                 if (c == "hydrostatic") hydrostatic(root, solver, csv, checks);
+                if (c == "spheric") spheric(root, solver, csv, checks, o.quiet);
                 if (!o.quiet)
                     std::fprintf(
                         stderr, " %.1f s\n",

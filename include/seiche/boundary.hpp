@@ -34,17 +34,26 @@ struct WallSampling {
 template <int D>
 Boundary<D> sample_container(const Box<D>& inside, const WallSampling& s);
 
+// Samples the faces of a solid box (an obstacle) with the same layers, inward from its faces;
+// the inside beyond the layers stays empty.
+template <int D>
+Boundary<D> sample_solid_box(const Box<D>& solid, const WallSampling& s);
+
 // Akinci et al. 2012, eq. (4): V_k = 1 / Σ_l W_kl over the boundary neighbours l (k included).
 template <int D>
 void compute_boundary_volumes(Boundary<D>& b, const AnyKernel<D>& kernel);
 
 // Collision response against the container (Macklin & Müller 2013, Algorithm 1, line 15):
-// particle centres are projected into `inside`, the container shrunk by the particle radius.
+// particle centres are projected into `inside`, the container shrunk by the particle radius,
+// and out of each of `solids` (obstacles grown by the radius) through its nearest face.
 template <int D>
-void collide_with_box(std::span<Vec<D>> x, const Box<D>& inside);
+void collide_with_box(std::span<Vec<D>> x, const Box<D>& inside,
+                      std::span<const Box<D>> solids = {});
 
-// Projects particles that left the box back to just inside it; returns how many were moved.
+// Projects particles that left the box, or entered a solid, back to just inside the box or
+// outside the solid; returns how many were moved.
 template <int D>
-std::size_t contain(std::span<Vec<D>> x, const Box<D>& box, float margin);
+std::size_t contain(std::span<Vec<D>> x, const Box<D>& box, float margin,
+                    std::span<const Box<D>> solids = {});
 
 }  // namespace seiche

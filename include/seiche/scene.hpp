@@ -15,6 +15,12 @@ namespace seiche {
 
 using Vec3d = std::array<double, 3>;  // 2D scenes use the first two components
 
+// A solid box inside the container (a static obstacle: boundary particles on its faces).
+struct Obstacle {
+    Vec3d min{0, 0, 0};  // m
+    Vec3d max{0, 0, 0};  // m
+};
+
 struct FluidBlock {
     Vec3d min{0, 0, 0};       // m
     Vec3d max{0, 0, 0};       // m
@@ -123,6 +129,7 @@ struct Scene {
     Vec3d container_min{0, 0, 0};    //!< m, the inside of the closed container
     Vec3d container_max{1, 1, 1};
     std::vector<FluidBlock> fluid;
+    std::vector<Obstacle> obstacles;
     SolverParams solver;
     TimeParams time;
     OutputParams output;

@@ -23,6 +23,7 @@ struct FluidView {
     std::span<const float> bvolume;
     const NeighborList& boundary_nb;
     Box<D> collision_box;  //!< particle centres are kept inside (the container shrunk by r)
+    std::span<const Box<D>> solids = {};  //!< and outside these (the obstacles grown by r)
 };
 
 // a − b as three floats (z = 0 in 2D), read through the members: glm's operator[] hides a

@@ -104,6 +104,8 @@ class World {
     Box<D> container_;
     ParticleSet<D> p_;
     Boundary<D> b_;
+    std::vector<Box<D>> obstacles_;  //!< solid boxes (last-resort containment)
+    std::vector<Box<D>> solids_;     //!< the same grown by the particle radius (collisions)
     NeighborGrid<D> fluid_grid_, boundary_grid_;
     NeighborList fluid_nb_, boundary_nb_;
     float speed_of_sound_ = 0;  // WCSPH and DDR, m/s

@@ -54,6 +54,41 @@ Boundary<D> sample_container(const Box<D>& inside, const WallSampling& s) {
 }
 
 template <int D>
+Boundary<D> sample_solid_box(const Box<D>& solid, const WallSampling& s) {
+    // Lattice from the first layer under one face to the first layer under the opposite face.
+    std::array<std::vector<float>, D> axes;
+    for (int a = 0; a < D; ++a) {
+        const double first = double(solid.min[a]) + s.offset,
+                     last = double(solid.max[a]) - s.offset;
+        if (last <= first) {
+            axes[a] = {0.5f * (solid.min[a] + solid.max[a])};  // thinner than two offsets
+            continue;
+        }
+        const int n = std::max(1, int(std::lround((last - first) / s.spacing)));
+        for (int k = 0; k <= n; ++k) axes[a].push_back(float(first + (last - first) * k / n));
+    }
+    auto in_layer = [&](int a, std::size_t k) {
+        return k < std::size_t(s.layers) || k + std::size_t(s.layers) >= axes[a].size();
+    };
+    Boundary<D> b;
+    std::array<std::size_t, D> k{};
+    for (;;) {
+        bool layer = false;
+        Vec<D> p;
+        for (int a = 0; a < D; ++a) {
+            p[a] = axes[a][k[a]];
+            layer = layer || in_layer(a, k[a]);
+        }
+        if (layer) b.x.push_back(p);
+        int a = 0;
+        while (a < D && ++k[a] == axes[a].size()) k[a++] = 0;
+        if (a == D) break;
+    }
+    b.volume.assign(b.x.size(), 0.0f);
+    return b;
+}
+
+template <int D>
 void compute_boundary_volumes(Boundary<D>& b, const AnyKernel<D>& kernel) {
     std::visit(
         [&](const auto& k) {
@@ -71,6 +106,8 @@ void compute_boundary_volumes(Boundary<D>& b, const AnyKernel<D>& kernel) {
 
 template Boundary<2> sample_container<2>(const Box<2>&, const WallSampling&);
 template Boundary<3> sample_container<3>(const Box<3>&, const WallSampling&);
+template Boundary<2> sample_solid_box<2>(const Box<2>&, const WallSampling&);
+template Boundary<3> sample_solid_box<3>(const Box<3>&, const WallSampling&);
 template void compute_boundary_volumes<2>(Boundary<2>&, const AnyKernel<2>&);
 template void compute_boundary_volumes<3>(Boundary<3>&, const AnyKernel<3>&);
 

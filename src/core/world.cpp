@@ -116,7 +116,17 @@ World<D>::World(const Scene& scene)
     }
     std::fill(p_.rho.begin(), p_.rho.end(), rho0);
 
-    b_ = sample_container<D>(container_, WallSampling::for_kernel(scene.kernel, d));
+    const WallSampling walls = WallSampling::for_kernel(scene.kernel, d);
+    b_ = sample_container<D>(container_, walls);
+    for (const Obstacle& o : scene.obstacles) {
+        const Box<D> solid{to_vec<D>(o.min), to_vec<D>(o.max)};
+        const Boundary<D> faces = sample_solid_box<D>(solid, walls);
+        b_.x.insert(b_.x.end(), faces.x.begin(), faces.x.end());
+        obstacles_.push_back(solid);
+        solids_.push_back({solid.min - Vec<D>(p_.radius), solid.max + Vec<D>(p_.radius)});
+    }
+    b_.volume.assign(b_.x.size(), 0.0f);
+    // Volumes over all boundary particles together: a wall and an obstacle close to it share.
     compute_boundary_volumes<D>(b_, kernel_);
     boundary_grid_.build(b_.x, h_);
     boundary_grid_.release_build_scratch();
@@ -138,8 +148,9 @@ World<D>::World(const Scene& scene)
 template <int D>
 FluidView<D> World<D>::view() const {
     const Vec<D> r(p_.radius);
-    return {p_.x,      p_.mass,      static_cast<float>(scene_.rest_density),       fluid_nb_, b_.x,
-            b_.volume, boundary_nb_, Box<D>{container_.min + r, container_.max - r}};
+    return {
+        p_.x,      p_.mass,      static_cast<float>(scene_.rest_density),        fluid_nb_, b_.x,
+        b_.volume, boundary_nb_, Box<D>{container_.min + r, container_.max - r}, solids_};
 }
 
 template <int D>
@@ -236,7 +247,7 @@ void World<D>::step_wcsph(const K& kernel, float dt, StepStats& s) {
     measure_density(s);
     parallel_for(p_.size(), [&](std::size_t i) { p_.v[i] += dt * wcsph_.acceleration[i]; });
     predict_positions(dt);
-    collide_with_box<D>(p_.x, f.collision_box);
+    collide_with_box<D>(p_.x, f.collision_box, f.solids);
     s.iterations = 1;
     contain_and_update_velocities(dt, s);
     timed(&StageTimes::velocity, [&] { smooth_velocities(kernel, dt); });
@@ -256,7 +267,7 @@ void World<D>::step_ddr(const K& kernel, float dt, StepStats& s) {
     });
     predict_positions(dt);
     timed(&StageTimes::solver, [&] { ddr_relax<D>(ddr_constants_, f, dt, p_.x, ddr_); });
-    collide_with_box<D>(p_.x, f.collision_box);
+    collide_with_box<D>(p_.x, f.collision_box, f.solids);
     s.iterations = 1;
     contain_and_update_velocities(dt, s);
     timed(&StageTimes::velocity, [&] { smooth_velocities(kernel, dt); });
@@ -284,7 +295,7 @@ void World<D>::find_neighbors() {
 
 template <int D>
 void World<D>::contain_and_update_velocities(float dt, StepStats& s) {
-    s.contained = contain<D>(p_.x, container_, 1.0e-3f * p_.radius);
+    s.contained = contain<D>(p_.x, container_, 1.0e-3f * p_.radius, obstacles_);
     total_contained_ += s.contained;
     const float inv_dt = 1.0f / dt;
     parallel_for(p_.size(), [&](std::size_t i) { p_.v[i] = (p_.x[i] - p_.x_prev[i]) * inv_dt; });

@@ -275,6 +275,46 @@ Scene parse_scene(const json& doc, const std::string& name) {
         }
     }
 
+    if (top.has("obstacles")) {
+        const json& arr = top.get("obstacles");
+        if (!arr.is_array())
+            throw SceneError("obstacles", "expected an array of boxes, got " + shown(arr));
+        for (std::size_t i = 0; i < arr.size(); ++i) {
+            const std::string path = fmt::format("obstacles[{}]", i);
+            ObjectReader b(arr[i], path);
+            Obstacle o;
+            b.require("min", fmt::format("an array of {} numbers (m)", dim));
+            b.require("max", fmt::format("an array of {} numbers (m)", dim));
+            o.min = b.vector("min", dim, {});
+            o.max = b.vector("max", dim, {});
+            b.finish();
+            check_box(o.min, o.max, dim, path);
+            for (int a = 0; a < dim; ++a) {
+                if (o.min[a] < s.container_min[a] - 1e-9 || o.max[a] > s.container_max[a] + 1e-9)
+                    throw SceneError(path, fmt::format("the obstacle is outside the container on "
+                                                       "axis {} (obstacle [{}, {}], container "
+                                                       "[{}, {}])",
+                                                       "xyz"[a], o.min[a], o.max[a],
+                                                       s.container_min[a], s.container_max[a]));
+                if (o.max[a] - o.min[a] < 2.0 * s.particle_radius * (1 - 1e-6))
+                    throw SceneError(path, fmt::format("the obstacle is thinner than one particle "
+                                                       "diameter ({} m) on axis {}",
+                                                       2.0 * s.particle_radius, "xyz"[a]));
+            }
+            for (std::size_t j = 0; j < s.fluid.size(); ++j) {
+                bool overlap = true;
+                for (int a = 0; a < dim; ++a)
+                    overlap = overlap && o.min[a] < s.fluid[j].max[a] - 1e-9 &&
+                              s.fluid[j].min[a] < o.max[a] - 1e-9;
+                if (overlap)
+                    throw SceneError(path, fmt::format("the obstacle overlaps fluid[{}]; fluid "
+                                                       "cannot start inside a solid",
+                                                       j));
+            }
+            s.obstacles.push_back(o);
+        }
+    }
+
     if (top.has("solver")) {
         ObjectReader sv(top.get("solver"), "solver");
         const std::string type = sv.choice("type", "pbf", {"pbf", "wcsph", "ddr"});
@@ -537,6 +577,11 @@ json scene_to_json(const Scene& s) {
     for (const auto& b : s.fluid)
         j["fluid"].push_back(
             {{"min", vec(b.min)}, {"max", vec(b.max)}, {"velocity", vec(b.velocity)}});
+    if (!s.obstacles.empty()) {
+        j["obstacles"] = json::array();
+        for (const auto& o : s.obstacles)
+            j["obstacles"].push_back({{"min", vec(o.min)}, {"max", vec(o.max)}});
+    }
     const PbfParams& p = s.solver.pbf;
     const WcsphParams& w = s.solver.wcsph;
     const DdrParams& d = s.solver.ddr;

@@ -222,26 +222,21 @@ Image render_frame(const io::FrameData& f, const Scene& s, const std::string& ca
         },
         2);
 
-    // The container's edges, hidden where fluid is in front of them.
-    const V3 clo = s.container_min, chi = s.container_max;
+    // The edges of the container and the obstacles, hidden where fluid is in front of them.
     std::vector<std::pair<V3, V3>> edges;
-    if (s.dimension == 2) {
-        edges = {{{clo[0], clo[1], 0}, {chi[0], clo[1], 0}},
-                 {{chi[0], clo[1], 0}, {chi[0], chi[1], 0}},
-                 {{chi[0], chi[1], 0}, {clo[0], chi[1], 0}},
-                 {{clo[0], chi[1], 0}, {clo[0], clo[1], 0}}};
-    } else {
-        for (int k = 0; k < 8; ++k)
-            for (int a = 0; a < 3; ++a)
-                if (!(k >> a & 1)) {
-                    const int m = k | 1 << a;
-                    auto corner = [&](int c) {
-                        return V3{c & 1 ? chi[0] : clo[0], c & 2 ? chi[1] : clo[1],
-                                  c & 4 ? chi[2] : clo[2]};
-                    };
-                    edges.push_back({corner(k), corner(m)});
-                }
-    }
+    auto add_box = [&](const V3& lo_, const V3& hi_) {
+        auto corner = [&](int c) {
+            return V3{c & 1 ? hi_[0] : lo_[0], c & 2 ? hi_[1] : lo_[1],
+                      s.dimension == 2 ? 0.0
+                      : c & 4          ? hi_[2]
+                                       : lo_[2]};
+        };
+        for (int k = 0; k < (s.dimension == 2 ? 4 : 8); ++k)
+            for (int a = 0; a < s.dimension; ++a)
+                if (!(k >> a & 1)) edges.push_back({corner(k), corner(k | 1 << a)});
+    };
+    add_box(s.container_min, s.container_max);
+    for (const Obstacle& o : s.obstacles) add_box(o.min, o.max);
     const double thick = 0.75 * ss;
     for (const auto& [a, b] : edges) {
         const auto pa = cam.project(a), pb = cam.project(b);

@@ -183,7 +183,7 @@ PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel
                       const FluidView<D>& view, std::span<Vec<D>> x, std::span<float> rho,
                       PbfState<D>& state) {
     PbfResult r;
-    collide_with_box<D>(x, view.collision_box);
+    collide_with_box<D>(x, view.collision_box, view.solids);
     for (;;) {
         // After the last allowed correction only the density is needed (for the statistics).
         if (r.iterations >= p.max_iterations) {
@@ -200,7 +200,7 @@ PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel
         pbf_delta_pass<D, K>(c, kernel, view, state.lambda, state.grad_fluid, state.grad_boundary,
                              state.dx);
         parallel_for(x.size(), [&](std::size_t i) { x[i] += state.dx[i]; });
-        collide_with_box<D>(x, view.collision_box);
+        collide_with_box<D>(x, view.collision_box, view.solids);
         ++r.iterations;
     }
     return r;
