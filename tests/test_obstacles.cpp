@@ -28,9 +28,7 @@ TEST(Obstacles, SolidBoxSamplingIsInsideAndHollow) {
         EXPECT_LE(depth, deepest) << "a particle deep inside the solid";
     }
     // Every face is covered: the count is that of two shells of the inner lattice.
-    auto count = [&](float lo, float hi) {
-        return std::lround((hi - lo - 2 * s.offset) / d) + 1;
-    };
+    auto count = [&](float lo, float hi) { return std::lround((hi - lo - 2 * s.offset) / d) + 1; };
     const long nx = count(0, 0.3f), ny = count(0, 0.2f), nz = count(0, 0.4f);
     EXPECT_EQ(long(b.x.size()), nx * ny * nz - (nx - 4) * (ny - 4) * (nz - 4));
 }
@@ -119,9 +117,9 @@ TEST(Obstacles, BadObstaclesAreRefusedWithTheirPath) {
               std::string::npos);
     EXPECT_NE(error("obstacles=[{\"min\":[0.8,0],\"max\":[0.805,0.1]}]").find("thinner"),
               std::string::npos);
-    EXPECT_NE(error("obstacles=[{\"min\":[0.8,0],\"max\":[0.9,0.1],\"mx\":1}]").find(
-                  "obstacles[0].mx"),
-              std::string::npos);
+    EXPECT_NE(
+        error("obstacles=[{\"min\":[0.8,0],\"max\":[0.9,0.1],\"mx\":1}]").find("obstacles[0].mx"),
+        std::string::npos);
     EXPECT_NE(error("obstacles={}").find("obstacles"), std::string::npos);
 }
 

@@ -256,11 +256,18 @@ int compare_command(const CompareOptions& o) {
                             r.status == "done" ? "" : ", UNSTABLE: " + r.reason));
             Scene shown = scene;
             shown.render.width = 640, shown.render.height = 400;
-            pictures.push_back(r.picture
-                                   ? render::render_frame(
-                                         *r.picture, shown,
-                                         fmt::format("{}  t = {:.3f} s", labels[k], r.picture_time))
-                                   : render::Image(640, 400));
+            if (r.picture) {
+                pictures.push_back(render::render_frame(
+                    *r.picture, shown, fmt::format("{}  t = {:.3f} s", labels[k], r.picture_time)));
+            } else {  // blew up before the picture time: say so where the picture would be
+                render::Image blank(640, 400);
+                std::fill(blank.rgb.begin(), blank.rgb.end(), std::uint8_t(240));
+                render::draw_text(blank, 10, 8, labels[k], 2, {30, 32, 38});
+                render::draw_text(blank, 10, 190,
+                                  fmt::format("unstable before t = {:.3f} s", picture_time), 2,
+                                  {180, 30, 30});
+                pictures.push_back(blank);
+            }
         }
         io::write_file_atomic(dir / "runs.csv", [&](std::ostream& out) { out << runs.str(); });
         io::write_file_atomic(dir / "timeseries.csv",
