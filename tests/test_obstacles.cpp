@@ -4,8 +4,8 @@
 // a solid in a dam break against one, and bad obstacles are refused with their path.
 #include <gtest/gtest.h>
 
+#include "scene_helpers.hpp"
 #include "seiche/boundary.hpp"
-#include "seiche/io/scene_loader.hpp"
 #include "seiche/world.hpp"
 
 namespace seiche {
@@ -101,14 +101,8 @@ TEST(Obstacles, DamBreakAgainstABoxNeverEntersIt) {
 }
 
 TEST(Obstacles, BadObstaclesAreRefusedWithTheirPath) {
-    const std::string base = std::string(SEICHE_SOURCE_DIR) + "/scenes/dam_break_2d.json";
-    auto error = [&](const std::string& o) -> std::string {
-        try {
-            io::load_scene(base, {o});
-        } catch (const io::SceneError& e) {
-            return e.what();
-        }
-        return "accepted";
+    auto error = [](const std::string& o) {
+        return test::scene_error("scenes/dam_break_2d.json", o);
     };
     EXPECT_EQ(error("obstacles=[{\"min\":[0.8,0],\"max\":[0.9,0.1]}]"), "accepted");
     EXPECT_NE(error("obstacles=[{\"min\":[0.8,0],\"max\":[1.9,0.1]}]").find("obstacles[0]"),

@@ -7,7 +7,7 @@
 #include <random>
 
 #include "cli_helpers.hpp"
-#include "seiche/io/scene_loader.hpp"
+#include "scene_helpers.hpp"
 #include "seiche/parallel.hpp"
 #include "seiche/render.hpp"
 
@@ -169,14 +169,8 @@ TEST(Render, SamePictureForOneAndTwoThreads) {
 }
 
 TEST(RenderScene, BadRenderSettingsAreRefusedWithTheirPath) {
-    const std::string base = std::string(SEICHE_SOURCE_DIR) + "/scenes/dam_break_3d.json";
-    auto error = [&](const std::string& o) -> std::string {
-        try {
-            io::load_scene(base, {o});
-        } catch (const io::SceneError& e) {
-            return e.what();
-        }
-        return "accepted";
+    auto error = [](const std::string& o) {
+        return test::scene_error("scenes/dam_break_3d.json", o);
     };
     EXPECT_NE(error("render.width=10").find("render.width"), std::string::npos);
     EXPECT_NE(error("render.color_by=\"pressure\"").find("render.color_by"), std::string::npos);

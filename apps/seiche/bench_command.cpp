@@ -27,7 +27,7 @@ int bench(const Scene& scene, const BenchOptions& o) {
     using clock = std::chrono::steady_clock;
     const auto t_setup = clock::now();
     World<D> world(scene);
-    const double setup = std::chrono::duration<double>(clock::now() - t_setup).count();
+    const double setup = seconds_since(t_setup);
     const long steps = o.steps > 0
                            ? o.steps
                            : std::max(1L, std::lround(scene.time.end_time / world.suggested_dt()));
@@ -42,7 +42,7 @@ int bench(const Scene& scene, const BenchOptions& o) {
         last = world.step(world.suggested_dt());
         ms.push_back(std::chrono::duration<double, std::milli>(clock::now() - t0).count());
         iterations += last.iterations;
-        const double wall = std::chrono::duration<double>(clock::now() - start).count();
+        const double wall = seconds_since(start);
         progress.step({0, 0, last.time, last.time * double(steps) / double(k + 1), k + 1, wall});
         if (last.instability) {
             std::fprintf(stderr, "seiche bench: unstable at step %lld: particle %zu %s\n",

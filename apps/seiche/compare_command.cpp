@@ -26,9 +26,6 @@ namespace fs = std::filesystem;
 namespace {
 
 using clock_type = std::chrono::steady_clock;
-double since(clock_type::time_point t0) {
-    return std::chrono::duration<double>(clock_type::now() - t0).count();
-}
 
 struct Sweep {
     std::string key;
@@ -137,7 +134,7 @@ RunResult simulate(const Scene& scene, const RunLimits& lim) {
         dt = std::min(dt, end - w.time());
         const auto s0 = clock_type::now();
         const StepStats s = w.step(dt);
-        ms.push_back(1e3 * since(s0));
+        ms.push_back(1e3 * seconds_since(s0));
         ++r.steps;
         if (s.instability) {
             r.status = "unstable";
@@ -165,7 +162,7 @@ RunResult simulate(const Scene& scene, const RunLimits& lim) {
                                    s.time, 100 * s.density_error_mean);
             break;
         }
-        if (lim.progress) lim.progress(w.time(), r.steps, since(t0));
+        if (lim.progress) lim.progress(w.time(), r.steps, seconds_since(t0));
     }
     r.time = w.time();
     r.error_mean = r.steps > 0 ? error_sum / r.steps : 0;
@@ -368,7 +365,7 @@ int compare_command(const CompareOptions& o) {
             {"threads", thread_count()},
             {"stability_trial_time",
              o.no_stability ? 0.0 : std::min(base.time.end_time, o.stability_time)},
-            {"wall_time", since(t_all)},
+            {"wall_time", seconds_since(t_all)},
             {"seiche", "0.1.0"},
             {"scene_settings", io::scene_to_json(base)},
         };
@@ -384,7 +381,7 @@ int compare_command(const CompareOptions& o) {
                              dir.c_str());
         }
         std::printf("%s: %zu runs, %zu solvers, in %s\n", base.name.c_str(), cases.size(),
-                    o.solvers.size(), format_duration(since(t_all)).c_str());
+                    o.solvers.size(), format_duration(seconds_since(t_all)).c_str());
         std::printf("%s", runs.str().c_str());
         std::printf("report: %s\n", plotted
                                         ? (dir / "index.html").c_str()

@@ -23,10 +23,6 @@ namespace {
 
 using clock_type = std::chrono::steady_clock;
 
-double seconds_since(clock_type::time_point t) {
-    return std::chrono::duration<double>(clock_type::now() - t).count();
-}
-
 template <int D>
 std::vector<Vec<D>> positions(const io::FrameData& f) {
     std::vector<Vec<D>> x(f.position.size() / 3);

@@ -33,4 +33,9 @@ class Progress {
 
 std::string format_duration(double seconds);
 
+// Wall seconds since t0.
+inline double seconds_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
 }  // namespace seiche::app

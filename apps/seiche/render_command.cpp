@@ -45,9 +45,7 @@ int render_command(const RenderOptions& o) {
         fs::create_directories(dir / "render");
         const bool tty = isatty(fileno(stderr)) != 0;
         const auto t0 = std::chrono::steady_clock::now();
-        auto wall = [&] {
-            return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        };
+        auto wall = [&] { return seconds_since(t0); };
         std::atomic<std::size_t> done{0};
         std::mutex report;
         std::string error;

@@ -121,7 +121,7 @@ int simulate(const Scene& scene, RunOutput& out, bool quiet) {
 
     Progress progress(quiet);
     const auto t0 = clock::now();
-    auto wall = [&] { return std::chrono::duration<double>(clock::now() - t0).count(); };
+    auto wall = [&] { return seconds_since(t0); };
     int frame = 1;
     std::optional<std::pair<StepStats, Instability>> failure;
     std::signal(SIGINT, on_interrupt);

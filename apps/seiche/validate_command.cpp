@@ -207,9 +207,7 @@ void spheric(const fs::path& root, const std::string& solver, std::ostream& csv,
         const StepStats s = w.step(std::min(w.suggested_dt(), next - w.time()));
         if (s.instability) throw std::runtime_error(solver + " went unstable in spheric");
         if (w.time() >= next - 1e-9) sample();
-        progress.step(
-            {0, 0, w.time(), end, s.step,
-             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()});
+        progress.step({0, 0, w.time(), end, s.step, seconds_since(t0)});
     }
     progress.finish();
     std::vector<std::pair<double, double>> h2, h4;
@@ -279,11 +277,7 @@ int validate_command(const ValidateOptions& o) {
                 if (c == "koshizuka") koshizuka(root, solver, csv, checks);
                 if (c == "hydrostatic") hydrostatic(root, solver, csv, checks);
                 if (c == "spheric") spheric(root, solver, csv, checks, o.quiet);
-                if (!o.quiet)
-                    std::fprintf(
-                        stderr, " %.1f s\n",
-                        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
-                            .count());
+                if (!o.quiet) std::fprintf(stderr, " %.1f s\n", seconds_since(t0));
             }
             io::write_file_atomic(dir / (c + ".csv"), [&](std::ostream& out) { out << csv.str(); });
         }
