@@ -203,8 +203,9 @@ int compare_command(const CompareOptions& o) {
             try {
                 cases.emplace_back(solver, load_with(o.scene, sets, solver));
             } catch (const io::SceneError& e) {
-                std::fprintf(stderr, "seiche compare: %s (%s): %s\n", o.scene.c_str(),
-                             join(combo, ", ").c_str(), e.what());
+                const std::string where = combo.empty() ? "" : " (" + join(combo, ", ") + ")";
+                std::fprintf(stderr, "seiche compare: %s%s: %s\n", o.scene.c_str(), where.c_str(),
+                             e.what());
                 return 2;
             }
             labels.push_back(combo.empty() ? solver : solver + " " + join(combo, " "));
