@@ -26,20 +26,29 @@ struct FluidView {
     std::span<const Box<D>> solids = {};  //!< and outside these (the obstacles grown by r)
 };
 
-// a − b as three floats (z = 0 in 2D), read through the members: glm's operator[] hides a
-// switch that keeps neighbour loops from vectorising. Loops over neighbours are written for
-// `omp simd` with explicit reductions; the reduction order is fixed by the compiled vector
-// width, so results stay bitwise identical for any thread count.
-struct Diff {
-    float x, y, z;
-    float norm2() const { return x * x + y * y + z * z; }
-};
+// Neighbour loops are written for `omp simd` with explicit reductions; the reduction order is
+// fixed by the compiled vector width, so results stay bitwise identical for any thread count.
+// For them to vectorise (check with -fopt-info-vec or objdump), GCC 12 needs:
+// - positions read through the members (glm's operator[] hides a switch);
+// - no struct locals inside the loop body: a member call or a temporary makes them addressable,
+//   and `omp simd` then privatises them as per-lane arrays in memory (hence z_of, not a Diff);
+// - no loads through a reference in a loop that stores: a store to float* may alias a captured
+//   float, so the kernel and the scalars are copied into locals first.
+
+// z of a position, 0 in 2D, so that one loop body serves both dimensions.
 template <int D>
-inline Diff diff(const Vec<D>& a, const Vec<D>& b) {
+inline float z_of(const Vec<D>& v) {
     if constexpr (D == 3)
-        return {a.x - b.x, a.y - b.y, a.z - b.z};
+        return v.z;
     else
-        return {a.x - b.x, a.y - b.y, 0.0f};
+        return 0.0f;
+}
+
+// |a − b|².
+template <int D>
+inline float dist2(const Vec<D>& a, const Vec<D>& b) {
+    const float rx = a.x - b.x, ry = a.y - b.y, rz = z_of<D>(a) - z_of<D>(b);
+    return rx * rx + ry * ry + rz * rz;
 }
 
 // ρ_i = m Σ_j W_ij + ρ0 Σ_k V_k W_ik, self included.
@@ -49,19 +58,20 @@ void compute_density(const FluidView<D>& f, const K& kernel, std::span<float> rh
     const Vec<D>* bx = f.bx.data();
     const float* bv = f.bvolume.data();
     parallel_for(f.x.size(), [&](std::size_t i) {
+        const K kern = kernel;  // a local copy, so the loops vectorise (see above)
         const Vec<D> xi = x[i];
-        float w_fluid = kernel.W(0.0f), w_boundary = 0.0f;
+        float w_fluid = kern.W(0.0f), w_boundary = 0.0f;
         const auto nb = f.fluid_nb.of(i);
         const std::uint32_t* idx = nb.data();
         const int m = static_cast<int>(nb.size());
 #pragma omp simd reduction(+ : w_fluid)
-        for (int k = 0; k < m; ++k) w_fluid += kernel.W(std::sqrt(diff<D>(xi, x[idx[k]]).norm2()));
+        for (int k = 0; k < m; ++k) w_fluid += kern.W(std::sqrt(dist2<D>(xi, x[idx[k]])));
         const auto bn = f.boundary_nb.of(i);
         const std::uint32_t* bidx = bn.data();
         const int mb = static_cast<int>(bn.size());
 #pragma omp simd reduction(+ : w_boundary)
         for (int k = 0; k < mb; ++k)
-            w_boundary += bv[bidx[k]] * kernel.W(std::sqrt(diff<D>(xi, bx[bidx[k]]).norm2()));
+            w_boundary += bv[bidx[k]] * kern.W(std::sqrt(dist2<D>(xi, bx[bidx[k]])));
         rho[i] = f.mass * w_fluid + f.rest_density * w_boundary;
     });
 }

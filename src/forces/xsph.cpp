@@ -9,10 +9,12 @@ namespace seiche {
 template <int D, class K>
 void xsph_viscosity(const FluidView<D>& f, const K& kernel, float c, std::span<const float> rho,
                     std::span<const Vec<D>> v, std::span<Vec<D>> v_out) {
-    const Vec<D>* x = f.x.data();
-    const Vec<D>* vel = v.data();
-    const float* density = rho.data();
     parallel_for(f.x.size(), [&](std::size_t i) {
+        // Locals, not captures, so the loop vectorises (see sph.hpp).
+        const K kern = kernel;
+        const Vec<D>* x = f.x.data();
+        const Vec<D>* vel = v.data();
+        const float* density = rho.data();
         const Vec<D> xi = x[i], vi = vel[i];
         float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f;
         const auto nb = f.fluid_nb.of(i);
@@ -21,11 +23,11 @@ void xsph_viscosity(const FluidView<D>& f, const K& kernel, float c, std::span<c
 #pragma omp simd reduction(+ : s0, s1, s2)
         for (int k = 0; k < m; ++k) {
             const std::uint32_t j = idx[k];
-            const float w = kernel.W(std::sqrt(diff<D>(xi, x[j]).norm2())) / density[j];
-            const Diff dv = diff<D>(vel[j], vi);
-            s0 += w * dv.x;
-            s1 += w * dv.y;
-            s2 += w * dv.z;
+            const Vec<D>& vj = vel[j];
+            const float w = kern.W(std::sqrt(dist2<D>(xi, x[j]))) / density[j];
+            s0 += w * (vj.x - vi.x);
+            s1 += w * (vj.y - vi.y);
+            s2 += w * (z_of<D>(vj) - z_of<D>(vi));
         }
         Vec<D> sum;
         sum.x = s0;

@@ -82,10 +82,11 @@ DdrConstants ddr_constants(const DdrParams& p, float c, float h, float spacing,
 template <int D>
 void ddr_viscosity(const DdrConstants& c, const FluidView<D>& f, float dt,
                    std::span<const Vec<D>> v, std::span<Vec<D>> v_out) {
-    const float inv_h = 1.0f / c.h;
-    const Vec<D>* x = f.x.data();
-    const Vec<D>* vel = v.data();
     parallel_for(f.x.size(), [&](std::size_t i) {
+        // Locals, not captures, so the loop vectorises (see sph.hpp).
+        const float inv_h = 1.0f / c.h, sigma = c.sigma, beta = c.beta, half_dt = 0.5f * dt;
+        const Vec<D>* x = f.x.data();
+        const Vec<D>* vel = v.data();
         const Vec<D> xi = x[i], vi = vel[i];
         float d0 = 0.0f, d1 = 0.0f, d2 = 0.0f;
         const auto nb = f.fluid_nb.of(i);
@@ -95,18 +96,21 @@ void ddr_viscosity(const DdrConstants& c, const FluidView<D>& f, float dt,
 #pragma omp simd reduction(+ : d0, d1, d2)
         for (int k = 0; k < m; ++k) {
             const std::uint32_t j = idx[k];
-            const Diff r = diff<D>(x[j], xi);  // from i towards j
-            const float len = std::sqrt(r.norm2());
+            const Vec<D>& xj = x[j];
+            const Vec<D>& vj = vel[j];
+            // r from i towards j, u > 0: approaching.
+            const float rx = xj.x - xi.x, ry = xj.y - xi.y, rz = z_of<D>(xj) - z_of<D>(xi);
+            const float ux = vi.x - vj.x, uy = vi.y - vj.y, uz = z_of<D>(vi) - z_of<D>(vj);
+            const float len = std::sqrt(rx * rx + ry * ry + rz * rz);
             const float q = len * inv_h;
             const float inv_len = len > 0.0f ? 1.0f / len : 0.0f;
-            const Diff dv = diff<D>(vi, vel[j]);
-            const float u = (dv.x * r.x + dv.y * r.y + dv.z * r.z) * inv_len;  // > 0: approaching
+            const float u = (ux * rx + uy * ry + uz * rz) * inv_len;
             const bool acts = q < 1.0f && u > 0.0f;
             const float a =
-                acts ? 0.5f * dt * (1.0f - q) * (c.sigma * u + c.beta * u * u) * inv_len : 0.0f;
-            d0 -= a * r.x;
-            d1 -= a * r.y;
-            d2 -= a * r.z;
+                acts ? half_dt * (1.0f - q) * (sigma * u + beta * u * u) * inv_len : 0.0f;
+            d0 -= a * rx;
+            d1 -= a * ry;
+            d2 -= a * rz;
         }
         Vec<D> out = vi;
         out.x += d0;
@@ -119,20 +123,37 @@ void ddr_viscosity(const DdrConstants& c, const FluidView<D>& f, float dt,
 template <int D>
 void ddr_relax(const DdrConstants& c, const FluidView<D>& f, float dt, std::span<Vec<D>> x,
                DdrState<D>& s) {
-    const float inv_h = 1.0f / c.h;
     const float fluid_volume = f.mass / f.rest_density / c.boundary_weight;
-    // Densities and pressures at the predicted positions.
+    // Densities and pressures at the predicted positions. The loops are branch-free (pairs out
+    // of reach get a = 0) and use locals, not captures, so they vectorise (see sph.hpp).
     parallel_for(f.x.size(), [&](std::size_t i) {
+        const float inv_h = 1.0f / c.h, inv_volume = 1.0f / fluid_volume;
+        const Vec<D>* xs = f.x.data();
+        const Vec<D>* bx = f.bx.data();
+        const float* bv = f.bvolume.data();
+        const Vec<D> xi = xs[i];
         float rho = 0.0f, rho_near = 0.0f;
-        auto add = [&](const Vec<D>& xj, float weight) {
-            const float q = glm::length(f.x[i] - xj) * inv_h;
-            if (q >= 1.0f) return;
-            const float a = 1.0f - q;
-            rho += weight * a * a;
-            rho_near += weight * a * a * a;
-        };
-        for (std::uint32_t j : f.fluid_nb.of(i)) add(f.x[j], 1.0f);
-        for (std::uint32_t k : f.boundary_nb.of(i)) add(f.bx[k], f.bvolume[k] / fluid_volume);
+        const auto nb = f.fluid_nb.of(i);
+        const std::uint32_t* idx = nb.data();
+        const int m = static_cast<int>(nb.size());
+#pragma omp simd reduction(+ : rho, rho_near)
+        for (int k = 0; k < m; ++k) {
+            const float q = std::sqrt(dist2<D>(xi, xs[idx[k]])) * inv_h;
+            const float a = q < 1.0f ? 1.0f - q : 0.0f;
+            rho += a * a;
+            rho_near += a * a * a;
+        }
+        const auto bn = f.boundary_nb.of(i);
+        const std::uint32_t* bidx = bn.data();
+        const int mb = static_cast<int>(bn.size());
+#pragma omp simd reduction(+ : rho, rho_near)
+        for (int k = 0; k < mb; ++k) {
+            const float q = std::sqrt(dist2<D>(xi, bx[bidx[k]])) * inv_h;
+            const float a = q < 1.0f ? 1.0f - q : 0.0f;
+            const float w = bv[bidx[k]] * inv_volume;
+            rho += w * a * a;
+            rho_near += w * a * a * a;
+        }
         const float P = c.k * (rho / c.rho0 - 1.0f);
         s.pressure[i] = P < 0.0f ? c.cohesion * P : P;
         // Clavet's P_near = k_near ρ_near is always repulsive, also at rest; measured from the
@@ -142,29 +163,55 @@ void ddr_relax(const DdrConstants& c, const FluidView<D>& f, float dt, std::span
         s.pressure_near[i] = c.k_near * std::max(0.0f, rho_near / c.rho_near0 - 1.0f);
     });
     // Symmetric displacements: each pair's D split in halves between its two particles.
-    const float dt2 = dt * dt;
     parallel_for(f.x.size(), [&](std::size_t i) {
-        Vec<D> dx(0.0f);
-        const float pi = s.pressure[i], pni = s.pressure_near[i];
-        for (std::uint32_t j : f.fluid_nb.of(i)) {
-            const Vec<D> r = f.x[j] - f.x[i];
-            const float len = glm::length(r);
+        const float inv_h = 1.0f / c.h, inv_volume = 1.0f / fluid_volume;
+        const float half_dt2 = 0.5f * dt * dt, dt2 = dt * dt;
+        const Vec<D>* xs = f.x.data();
+        const Vec<D>* bx = f.bx.data();
+        const float* bv = f.bvolume.data();
+        const float* P = s.pressure.data();
+        const float* P_near = s.pressure_near.data();
+        const Vec<D> xi = xs[i];
+        const float pi = P[i], pni = P_near[i];
+        float d0 = 0.0f, d1 = 0.0f, d2 = 0.0f;
+        const auto nb = f.fluid_nb.of(i);
+        const std::uint32_t* idx = nb.data();
+        const int m = static_cast<int>(nb.size());
+#pragma omp simd reduction(+ : d0, d1, d2)
+        for (int k = 0; k < m; ++k) {
+            const std::uint32_t j = idx[k];
+            const Vec<D>& xj = xs[j];
+            const float rx = xj.x - xi.x, ry = xj.y - xi.y, rz = z_of<D>(xj) - z_of<D>(xi);
+            const float len = std::sqrt(rx * rx + ry * ry + rz * rz);
             const float q = len * inv_h;
-            if (q >= 1.0f || len <= 0.0f) continue;
-            const float a = 1.0f - q;
-            const float d =
-                0.5f * dt2 * ((pi + s.pressure[j]) * a + (pni + s.pressure_near[j]) * a * a);
-            dx -= (d / len) * r;
+            const float a = q < 1.0f ? 1.0f - q : 0.0f;
+            const float inv_len = len > 0.0f ? 1.0f / len : 0.0f;
+            const float g = half_dt2 * ((pi + P[j]) * a + (pni + P_near[j]) * a * a) * inv_len;
+            d0 -= g * rx;
+            d1 -= g * ry;
+            d2 -= g * rz;
         }
-        for (std::uint32_t k : f.boundary_nb.of(i)) {
-            const Vec<D> r = f.bx[k] - f.x[i];
-            const float len = glm::length(r);
+        const auto bn = f.boundary_nb.of(i);
+        const std::uint32_t* bidx = bn.data();
+        const int mb = static_cast<int>(bn.size());
+#pragma omp simd reduction(+ : d0, d1, d2)
+        for (int k = 0; k < mb; ++k) {
+            const Vec<D>& xk = bx[bidx[k]];
+            const float rx = xk.x - xi.x, ry = xk.y - xi.y, rz = z_of<D>(xk) - z_of<D>(xi);
+            const float len = std::sqrt(rx * rx + ry * ry + rz * rz);
             const float q = len * inv_h;
-            if (q >= 1.0f || len <= 0.0f) continue;
-            const float a = 1.0f - q;
-            const float w = f.bvolume[k] / fluid_volume;
-            dx -= (w * dt2 * (pi * a + pni * a * a) / len) * r;  // the wall does not move
+            const float a = q < 1.0f ? 1.0f - q : 0.0f;
+            const float inv_len = len > 0.0f ? 1.0f / len : 0.0f;
+            const float w = bv[bidx[k]] * inv_volume;
+            const float g = w * dt2 * (pi * a + pni * a * a) * inv_len;  // the wall stays
+            d0 -= g * rx;
+            d1 -= g * ry;
+            d2 -= g * rz;
         }
+        Vec<D> dx;
+        dx.x = d0;
+        dx.y = d1;
+        if constexpr (D == 3) dx.z = d2;
         s.dx[i] = dx;
     });
     parallel_for(x.size(), [&](std::size_t i) { x[i] += s.dx[i]; });

@@ -56,7 +56,7 @@ template <int D, class K>
 void pbf_lambda_pass(const PbfParams& p, const PbfConstants& c, const K& kernel,
                      const FluidView<D>& f, std::span<float> rho, std::span<float> lambda,
                      std::vector<float>& grad_fluid, std::vector<float>& grad_boundary) {
-    const float vol = f.mass / f.rest_density;
+    const float volume = f.mass / f.rest_density;
     const Vec<D>* x = f.x.data();
     const Vec<D>* bx = f.bx.data();
     const float* bv = f.bvolume.data();
@@ -65,26 +65,30 @@ void pbf_lambda_pass(const PbfParams& p, const PbfConstants& c, const K& kernel,
     float* gf_all = grad_fluid.data();
     float* gb_all = grad_boundary.data();
     parallel_for(f.x.size(), [&](std::size_t i) {
+        // Local copies, so the loops vectorise (see sph.hpp).
+        const K kern = kernel;
+        const float vol = volume;
         float* gf = gf_all + f.fluid_nb.offset[i];
         float* gb = gb_all + f.boundary_nb.offset[i];
         const Vec<D> xi = x[i];
-        float w_fluid = kernel.W(0.0f), w_boundary = 0.0f, sum_grad2 = 0.0f;
+        float w_fluid = kern.W(0.0f), w_boundary = 0.0f, sum_grad2 = 0.0f;
         float g0 = 0.0f, g1 = 0.0f, g2 = 0.0f;  // ∇_{x_i} C_i, eq. (7), k = i
         const auto nb = f.fluid_nb.of(i);
         const std::uint32_t* idx = nb.data();
         const int m = static_cast<int>(nb.size());
 #pragma omp simd reduction(+ : w_fluid, sum_grad2, g0, g1, g2)
         for (int k = 0; k < m; ++k) {
-            const Diff r = diff<D>(xi, x[idx[k]]);
-            const float len2 = r.norm2();
+            const Vec<D>& xj = x[idx[k]];
+            const float rx = xi.x - xj.x, ry = xi.y - xj.y, rz = z_of<D>(xi) - z_of<D>(xj);
+            const float len2 = rx * rx + ry * ry + rz * rz;
             const float len = std::sqrt(len2);
-            w_fluid += kernel.W(len);
-            const float gfk = kernel.grad_factor(len);
+            w_fluid += kern.W(len);
+            const float gfk = kern.grad_factor(len);
             gf[k] = gfk;
             const float s = vol * gfk;
-            g0 += s * r.x;
-            g1 += s * r.y;
-            g2 += s * r.z;
+            g0 += s * rx;
+            g1 += s * ry;
+            g2 += s * rz;
             sum_grad2 += s * s * len2;  // |∇_{x_j} C_i|², fluid neighbour j
         }
         // Static boundary particles have infinite mass: no term of their own in S (eq. 8).
@@ -93,16 +97,17 @@ void pbf_lambda_pass(const PbfParams& p, const PbfConstants& c, const K& kernel,
         const int mb = static_cast<int>(bn.size());
 #pragma omp simd reduction(+ : w_boundary, g0, g1, g2)
         for (int k = 0; k < mb; ++k) {
-            const Diff r = diff<D>(xi, bx[bidx[k]]);
-            const float len = std::sqrt(r.norm2());
+            const Vec<D>& xk = bx[bidx[k]];
+            const float rx = xi.x - xk.x, ry = xi.y - xk.y, rz = z_of<D>(xi) - z_of<D>(xk);
+            const float len = std::sqrt(rx * rx + ry * ry + rz * rz);
             const float v = bv[bidx[k]];
-            w_boundary += v * kernel.W(len);
-            const float gbk = kernel.grad_factor(len);
+            w_boundary += v * kern.W(len);
+            const float gbk = kern.grad_factor(len);
             gb[k] = gbk;
             const float s = v * gbk;
-            g0 += s * r.x;
-            g1 += s * r.y;
-            g2 += s * r.z;
+            g0 += s * rx;
+            g1 += s * ry;
+            g2 += s * rz;
         }
         rho[i] = f.mass * w_fluid + f.rest_density * w_boundary;
         float C = rho[i] / f.rest_density - 1.0f;
@@ -131,6 +136,7 @@ void pbf_delta_pass(const PbfConstants& c, const K& kernel, const FluidView<D>& 
     const bool s_corr = c.s_corr_scale > 0.0f;
     const float inv_w_dq = 1.0f / c.s_corr_w_dq;
     parallel_for(f.x.size(), [&](std::size_t i) {
+        const K kern = kernel;  // a local copy, so the loops vectorise (see sph.hpp)
         const float* gf = grad_fluid.data() + f.fluid_nb.offset[i];
         const float* gb = grad_boundary.data() + f.boundary_nb.offset[i];
         const Vec<D> xi = x[i];
@@ -141,22 +147,24 @@ void pbf_delta_pass(const PbfConstants& c, const K& kernel, const FluidView<D>& 
         const int m = static_cast<int>(nb.size());
         if (s_corr) {
             for (int k = 0; k < m; ++k) {
-                const Diff r = diff<D>(xi, x[idx[k]]);
-                const float len = std::sqrt(r.norm2());
-                const float sc = -c.s_corr_scale * std::pow(kernel.W(len) * inv_w_dq, c.s_corr_n);
+                const Vec<D>& xj = x[idx[k]];
+                const float rx = xi.x - xj.x, ry = xi.y - xj.y, rz = z_of<D>(xi) - z_of<D>(xj);
+                const float len = std::sqrt(rx * rx + ry * ry + rz * rz);
+                const float sc = -c.s_corr_scale * std::pow(kern.W(len) * inv_w_dq, c.s_corr_n);
                 const float s = (li + lam[idx[k]] + sc) * gf[k];
-                f0 += s * r.x;
-                f1 += s * r.y;
-                f2 += s * r.z;
+                f0 += s * rx;
+                f1 += s * ry;
+                f2 += s * rz;
             }
         } else {
 #pragma omp simd reduction(+ : f0, f1, f2)
             for (int k = 0; k < m; ++k) {
-                const Diff r = diff<D>(xi, x[idx[k]]);
+                const Vec<D>& xj = x[idx[k]];
+                const float rx = xi.x - xj.x, ry = xi.y - xj.y, rz = z_of<D>(xi) - z_of<D>(xj);
                 const float s = (li + lam[idx[k]]) * gf[k];
-                f0 += s * r.x;
-                f1 += s * r.y;
-                f2 += s * r.z;
+                f0 += s * rx;
+                f1 += s * ry;
+                f2 += s * rz;
             }
         }
         const auto bn = f.boundary_nb.of(i);
@@ -164,11 +172,12 @@ void pbf_delta_pass(const PbfConstants& c, const K& kernel, const FluidView<D>& 
         const int mb = static_cast<int>(bn.size());
 #pragma omp simd reduction(+ : b0, b1, b2)
         for (int k = 0; k < mb; ++k) {
-            const Diff r = diff<D>(xi, bx[bidx[k]]);
+            const Vec<D>& xk = bx[bidx[k]];
+            const float rx = xi.x - xk.x, ry = xi.y - xk.y, rz = z_of<D>(xi) - z_of<D>(xk);
             const float s = bv[bidx[k]] * gb[k];
-            b0 += s * r.x;
-            b1 += s * r.y;
-            b2 += s * r.z;
+            b0 += s * rx;
+            b1 += s * ry;
+            b2 += s * rz;
         }
         Vec<D> d;
         d[0] = vol * f0 + li * b0;
