@@ -20,7 +20,7 @@ void xsph_viscosity(const FluidView<D>& f, const K& kernel, float c, std::span<c
         const auto nb = f.fluid_nb.of(i);
         const std::uint32_t* idx = nb.data();
         const int m = static_cast<int>(nb.size());
-#pragma omp simd reduction(+ : s0, s1, s2)
+#pragma omp simd simdlen(8) reduction(+ : s0, s1, s2)
         for (int k = 0; k < m; ++k) {
             const std::uint32_t j = idx[k];
             const Vec<D>& vj = vel[j];

@@ -93,7 +93,7 @@ void ddr_viscosity(const DdrConstants& c, const FluidView<D>& f, float dt,
         const std::uint32_t* idx = nb.data();
         const int m = static_cast<int>(nb.size());
         // Branch-free over the pairs (see sph.hpp): pairs out of reach or separating get a = 0.
-#pragma omp simd reduction(+ : d0, d1, d2)
+#pragma omp simd simdlen(8) reduction(+ : d0, d1, d2)
         for (int k = 0; k < m; ++k) {
             const std::uint32_t j = idx[k];
             const Vec<D>& xj = x[j];
@@ -136,7 +136,7 @@ void ddr_relax(const DdrConstants& c, const FluidView<D>& f, float dt, std::span
         const auto nb = f.fluid_nb.of(i);
         const std::uint32_t* idx = nb.data();
         const int m = static_cast<int>(nb.size());
-#pragma omp simd reduction(+ : rho, rho_near)
+#pragma omp simd simdlen(8) reduction(+ : rho, rho_near)
         for (int k = 0; k < m; ++k) {
             const float q = std::sqrt(dist2<D>(xi, xs[idx[k]])) * inv_h;
             const float a = q < 1.0f ? 1.0f - q : 0.0f;
@@ -146,7 +146,7 @@ void ddr_relax(const DdrConstants& c, const FluidView<D>& f, float dt, std::span
         const auto bn = f.boundary_nb.of(i);
         const std::uint32_t* bidx = bn.data();
         const int mb = static_cast<int>(bn.size());
-#pragma omp simd reduction(+ : rho, rho_near)
+#pragma omp simd simdlen(8) reduction(+ : rho, rho_near)
         for (int k = 0; k < mb; ++k) {
             const float q = std::sqrt(dist2<D>(xi, bx[bidx[k]])) * inv_h;
             const float a = q < 1.0f ? 1.0f - q : 0.0f;
@@ -177,7 +177,7 @@ void ddr_relax(const DdrConstants& c, const FluidView<D>& f, float dt, std::span
         const auto nb = f.fluid_nb.of(i);
         const std::uint32_t* idx = nb.data();
         const int m = static_cast<int>(nb.size());
-#pragma omp simd reduction(+ : d0, d1, d2)
+#pragma omp simd simdlen(8) reduction(+ : d0, d1, d2)
         for (int k = 0; k < m; ++k) {
             const std::uint32_t j = idx[k];
             const Vec<D>& xj = xs[j];
@@ -194,7 +194,7 @@ void ddr_relax(const DdrConstants& c, const FluidView<D>& f, float dt, std::span
         const auto bn = f.boundary_nb.of(i);
         const std::uint32_t* bidx = bn.data();
         const int mb = static_cast<int>(bn.size());
-#pragma omp simd reduction(+ : d0, d1, d2)
+#pragma omp simd simdlen(8) reduction(+ : d0, d1, d2)
         for (int k = 0; k < mb; ++k) {
             const Vec<D>& xk = bx[bidx[k]];
             const float rx = xk.x - xi.x, ry = xk.y - xi.y, rz = z_of<D>(xk) - z_of<D>(xi);

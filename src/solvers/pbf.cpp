@@ -76,7 +76,7 @@ void pbf_lambda_pass(const PbfParams& p, const PbfConstants& c, const K& kernel,
         const auto nb = f.fluid_nb.of(i);
         const std::uint32_t* idx = nb.data();
         const int m = static_cast<int>(nb.size());
-#pragma omp simd reduction(+ : w_fluid, sum_grad2, g0, g1, g2)
+#pragma omp simd simdlen(8) reduction(+ : w_fluid, sum_grad2, g0, g1, g2)
         for (int k = 0; k < m; ++k) {
             const Vec<D>& xj = x[idx[k]];
             const float rx = xi.x - xj.x, ry = xi.y - xj.y, rz = z_of<D>(xi) - z_of<D>(xj);
@@ -95,7 +95,7 @@ void pbf_lambda_pass(const PbfParams& p, const PbfConstants& c, const K& kernel,
         const auto bn = f.boundary_nb.of(i);
         const std::uint32_t* bidx = bn.data();
         const int mb = static_cast<int>(bn.size());
-#pragma omp simd reduction(+ : w_boundary, g0, g1, g2)
+#pragma omp simd simdlen(8) reduction(+ : w_boundary, g0, g1, g2)
         for (int k = 0; k < mb; ++k) {
             const Vec<D>& xk = bx[bidx[k]];
             const float rx = xi.x - xk.x, ry = xi.y - xk.y, rz = z_of<D>(xi) - z_of<D>(xk);
@@ -157,7 +157,7 @@ void pbf_delta_pass(const PbfConstants& c, const K& kernel, const FluidView<D>& 
                 f2 += s * rz;
             }
         } else {
-#pragma omp simd reduction(+ : f0, f1, f2)
+#pragma omp simd simdlen(8) reduction(+ : f0, f1, f2)
             for (int k = 0; k < m; ++k) {
                 const Vec<D>& xj = x[idx[k]];
                 const float rx = xi.x - xj.x, ry = xi.y - xj.y, rz = z_of<D>(xi) - z_of<D>(xj);
@@ -170,7 +170,7 @@ void pbf_delta_pass(const PbfConstants& c, const K& kernel, const FluidView<D>& 
         const auto bn = f.boundary_nb.of(i);
         const std::uint32_t* bidx = bn.data();
         const int mb = static_cast<int>(bn.size());
-#pragma omp simd reduction(+ : b0, b1, b2)
+#pragma omp simd simdlen(8) reduction(+ : b0, b1, b2)
         for (int k = 0; k < mb; ++k) {
             const Vec<D>& xk = bx[bidx[k]];
             const float rx = xi.x - xk.x, ry = xi.y - xk.y, rz = z_of<D>(xi) - z_of<D>(xk);
