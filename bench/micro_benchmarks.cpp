@@ -88,9 +88,9 @@ void PbfLambdaPass(benchmark::State& state) {
     Fixture f(static_cast<int>(state.range(0)));
     PbfParams p;
     const PbfConstants c = pbf_constants<3>(p, f.kernel, f.mass, 1000.0f, f.d);
-    std::vector<float> rho(f.x.size()), lambda(f.x.size()), gf, gb;
+    std::vector<float> rho(f.x.size()), lambda(f.x.size());
     for (auto _ : state) {
-        pbf_lambda_pass<3>(p, c, f.kernel, f.view(), rho, lambda, gf, gb);
+        pbf_lambda_pass<3>(p, c, f.kernel, f.view(), rho, lambda);
         benchmark::DoNotOptimize(lambda.data());
     }
     state.SetItemsProcessed(state.iterations() * f.x.size());
@@ -100,11 +100,11 @@ void PbfDeltaPass(benchmark::State& state) {
     Fixture f(static_cast<int>(state.range(0)));
     PbfParams p;
     const PbfConstants c = pbf_constants<3>(p, f.kernel, f.mass, 1000.0f, f.d);
-    std::vector<float> rho(f.x.size()), lambda(f.x.size()), gf, gb;
+    std::vector<float> rho(f.x.size()), lambda(f.x.size());
     std::vector<Vec<3>> dx(f.x.size());
-    pbf_lambda_pass<3>(p, c, f.kernel, f.view(), rho, lambda, gf, gb);
+    pbf_lambda_pass<3>(p, c, f.kernel, f.view(), rho, lambda);
     for (auto _ : state) {
-        pbf_delta_pass<3>(c, f.kernel, f.view(), lambda, gf, gb, dx);
+        pbf_delta_pass<3>(c, f.kernel, f.view(), lambda, dx);
         benchmark::DoNotOptimize(dx.data());
     }
     state.SetItemsProcessed(state.iterations() * f.x.size());

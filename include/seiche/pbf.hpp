@@ -15,9 +15,6 @@ template <int D>
 struct PbfState {
     std::vector<float> lambda;  //!< Lagrange multiplier λ'_i = λ_i / m, m²
     std::vector<Vec<D>> dx;     //!< position correction, m
-    // (dW/dr)/r of every fluid and boundary pair, kept from the λ pass for the Δx pass of the
-    // same iteration (positions do not change in between), 1/m^(D+2).
-    std::vector<float> grad_fluid, grad_boundary;
     void resize(std::size_t n) {
         lambda.resize(n);
         dx.resize(n);
@@ -54,12 +51,10 @@ PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel
 // density pass: ρ alone.
 template <int D, class K>
 void pbf_lambda_pass(const PbfParams& p, const PbfConstants& c, const K& kernel,
-                     const FluidView<D>& f, std::span<float> rho, std::span<float> lambda,
-                     std::vector<float>& grad_fluid, std::vector<float>& grad_boundary);
+                     const FluidView<D>& f, std::span<float> rho, std::span<float> lambda);
 template <int D, class K>
 void pbf_delta_pass(const PbfConstants& c, const K& kernel, const FluidView<D>& f,
-                    std::span<const float> lambda, const std::vector<float>& grad_fluid,
-                    const std::vector<float>& grad_boundary, std::span<Vec<D>> dx);
+                    std::span<const float> lambda, std::span<Vec<D>> dx);
 template <int D, class K>
 void pbf_density_pass(const K& kernel, const FluidView<D>& f, std::span<float> rho);
 

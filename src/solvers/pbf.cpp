@@ -54,22 +54,15 @@ namespace {
 
 template <int D, class K>
 void pbf_lambda_pass(const PbfParams& p, const PbfConstants& c, const K& kernel,
-                     const FluidView<D>& f, std::span<float> rho, std::span<float> lambda,
-                     std::vector<float>& grad_fluid, std::vector<float>& grad_boundary) {
+                     const FluidView<D>& f, std::span<float> rho, std::span<float> lambda) {
     const float volume = f.mass / f.rest_density;
     const Vec<D>* x = f.x.data();
     const Vec<D>* bx = f.bx.data();
     const float* bv = f.bvolume.data();
-    grad_fluid.resize(f.fluid_nb.pairs());
-    grad_boundary.resize(f.boundary_nb.pairs());
-    float* gf_all = grad_fluid.data();
-    float* gb_all = grad_boundary.data();
     parallel_for(f.x.size(), [&](std::size_t i) {
         // Local copies, so the loops vectorise (see sph.hpp).
         const K kern = kernel;
         const float vol = volume;
-        float* gf = gf_all + f.fluid_nb.offset[i];
-        float* gb = gb_all + f.boundary_nb.offset[i];
         const Vec<D> xi = x[i];
         float w_fluid = kern.W(0.0f), w_boundary = 0.0f, sum_grad2 = 0.0f;
         float g0 = 0.0f, g1 = 0.0f, g2 = 0.0f;  // ∇_{x_i} C_i, eq. (7), k = i
@@ -84,7 +77,6 @@ void pbf_lambda_pass(const PbfParams& p, const PbfConstants& c, const K& kernel,
             const float len = std::sqrt(len2);
             w_fluid += kern.W(len);
             const float gfk = kern.grad_factor(len);
-            gf[k] = gfk;
             const float s = vol * gfk;
             g0 += s * rx;
             g1 += s * ry;
@@ -103,7 +95,6 @@ void pbf_lambda_pass(const PbfParams& p, const PbfConstants& c, const K& kernel,
             const float v = bv[bidx[k]];
             w_boundary += v * kern.W(len);
             const float gbk = kern.grad_factor(len);
-            gb[k] = gbk;
             const float s = v * gbk;
             g0 += s * rx;
             g1 += s * ry;
@@ -126,8 +117,7 @@ void pbf_density_pass(const K& kernel, const FluidView<D>& f, std::span<float> r
 // Position correction, eq. (9) with the tensile term s_corr of Macklin & Müller eq. (13).
 template <int D, class K>
 void pbf_delta_pass(const PbfConstants& c, const K& kernel, const FluidView<D>& f,
-                    std::span<const float> lambda, const std::vector<float>& grad_fluid,
-                    const std::vector<float>& grad_boundary, std::span<Vec<D>> dx) {
+                    std::span<const float> lambda, std::span<Vec<D>> dx) {
     const float vol = f.mass / f.rest_density;
     const Vec<D>* x = f.x.data();
     const Vec<D>* bx = f.bx.data();
@@ -137,8 +127,6 @@ void pbf_delta_pass(const PbfConstants& c, const K& kernel, const FluidView<D>& 
     const float inv_w_dq = 1.0f / c.s_corr_w_dq;
     parallel_for(f.x.size(), [&](std::size_t i) {
         const K kern = kernel;  // a local copy, so the loops vectorise (see sph.hpp)
-        const float* gf = grad_fluid.data() + f.fluid_nb.offset[i];
-        const float* gb = grad_boundary.data() + f.boundary_nb.offset[i];
         const Vec<D> xi = x[i];
         const float li = lam[i];
         float f0 = 0.0f, f1 = 0.0f, f2 = 0.0f, b0 = 0.0f, b1 = 0.0f, b2 = 0.0f;
@@ -151,7 +139,7 @@ void pbf_delta_pass(const PbfConstants& c, const K& kernel, const FluidView<D>& 
                 const float rx = xi.x - xj.x, ry = xi.y - xj.y, rz = z_of<D>(xi) - z_of<D>(xj);
                 const float len = std::sqrt(rx * rx + ry * ry + rz * rz);
                 const float sc = -c.s_corr_scale * std::pow(kern.W(len) * inv_w_dq, c.s_corr_n);
-                const float s = (li + lam[idx[k]] + sc) * gf[k];
+                const float s = (li + lam[idx[k]] + sc) * kern.grad_factor(len);
                 f0 += s * rx;
                 f1 += s * ry;
                 f2 += s * rz;
@@ -161,7 +149,8 @@ void pbf_delta_pass(const PbfConstants& c, const K& kernel, const FluidView<D>& 
             for (int k = 0; k < m; ++k) {
                 const Vec<D>& xj = x[idx[k]];
                 const float rx = xi.x - xj.x, ry = xi.y - xj.y, rz = z_of<D>(xi) - z_of<D>(xj);
-                const float s = (li + lam[idx[k]]) * gf[k];
+                const float len = std::sqrt(rx * rx + ry * ry + rz * rz);
+                const float s = (li + lam[idx[k]]) * kern.grad_factor(len);
                 f0 += s * rx;
                 f1 += s * ry;
                 f2 += s * rz;
@@ -174,7 +163,8 @@ void pbf_delta_pass(const PbfConstants& c, const K& kernel, const FluidView<D>& 
         for (int k = 0; k < mb; ++k) {
             const Vec<D>& xk = bx[bidx[k]];
             const float rx = xi.x - xk.x, ry = xi.y - xk.y, rz = z_of<D>(xi) - z_of<D>(xk);
-            const float s = bv[bidx[k]] * gb[k];
+            const float len = std::sqrt(rx * rx + ry * ry + rz * rz);
+            const float s = bv[bidx[k]] * kern.grad_factor(len);
             b0 += s * rx;
             b1 += s * ry;
             b2 += s * rz;
@@ -200,14 +190,12 @@ PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel
             density_error_stats(rho, view.rest_density, r.density_error_mean, r.density_error_max);
             break;
         }
-        pbf_lambda_pass<D, K>(p, c, kernel, view, rho, state.lambda, state.grad_fluid,
-                              state.grad_boundary);
+        pbf_lambda_pass<D, K>(p, c, kernel, view, rho, state.lambda);
         density_error_stats(rho, view.rest_density, r.density_error_mean, r.density_error_max);
         const bool converged =
             r.iterations >= p.min_iterations && r.density_error_mean <= p.density_tolerance;
         if (converged) break;
-        pbf_delta_pass<D, K>(c, kernel, view, state.lambda, state.grad_fluid, state.grad_boundary,
-                             state.dx);
+        pbf_delta_pass<D, K>(c, kernel, view, state.lambda, state.dx);
         parallel_for(x.size(), [&](std::size_t i) { x[i] += state.dx[i]; });
         collide_with_box<D>(x, view.collision_box, view.solids);
         ++r.iterations;
@@ -215,19 +203,18 @@ PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel
     return r;
 }
 
-#define SEICHE_INSTANTIATE_PBF(D, K)                                                               \
-    template PbfConstants pbf_constants<D, K<D>>(const PbfParams&, const K<D>&, float, float,      \
-                                                 float);                                           \
-    template PbfResult pbf_project<D, K<D>>(const PbfParams&, const PbfConstants&, const K<D>&,    \
-                                            const FluidView<D>&, std::span<Vec<D>>,                \
-                                            std::span<float>, PbfState<D>&);                       \
-    template void pbf_lambda_pass<D, K<D>>(                                                        \
-        const PbfParams&, const PbfConstants&, const K<D>&, const FluidView<D>&, std::span<float>, \
-        std::span<float>, std::vector<float>&, std::vector<float>&);                               \
-    template void pbf_density_pass<D, K<D>>(const K<D>&, const FluidView<D>&, std::span<float>);   \
-    template void pbf_delta_pass<D, K<D>>(const PbfConstants&, const K<D>&, const FluidView<D>&,   \
-                                          std::span<const float>, const std::vector<float>&,       \
-                                          const std::vector<float>&, std::span<Vec<D>>);
+#define SEICHE_INSTANTIATE_PBF(D, K)                                                             \
+    template PbfConstants pbf_constants<D, K<D>>(const PbfParams&, const K<D>&, float, float,    \
+                                                 float);                                         \
+    template PbfResult pbf_project<D, K<D>>(const PbfParams&, const PbfConstants&, const K<D>&,  \
+                                            const FluidView<D>&, std::span<Vec<D>>,              \
+                                            std::span<float>, PbfState<D>&);                     \
+    template void pbf_lambda_pass<D, K<D>>(const PbfParams&, const PbfConstants&, const K<D>&,   \
+                                           const FluidView<D>&, std::span<float>,                \
+                                           std::span<float>);                                    \
+    template void pbf_density_pass<D, K<D>>(const K<D>&, const FluidView<D>&, std::span<float>); \
+    template void pbf_delta_pass<D, K<D>>(const PbfConstants&, const K<D>&, const FluidView<D>&, \
+                                          std::span<const float>, std::span<Vec<D>>);
 SEICHE_INSTANTIATE_PBF(2, CubicSpline)
 SEICHE_INSTANTIATE_PBF(3, CubicSpline)
 SEICHE_INSTANTIATE_PBF(2, Poly6Spiky)
