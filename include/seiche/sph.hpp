@@ -38,15 +38,6 @@ struct FluidView {
 // `simdlen(8)`: with about 30 neighbours, 16-lane AVX-512 vectors spend most of their time in
 // masked tails and gathers; 8 lanes measured 25–40% faster per loop (docs/performance.md).
 
-// z of a position, 0 in 2D, so that one loop body serves both dimensions.
-template <int D>
-inline float z_of(const Vec<D>& v) {
-    if constexpr (D == 3)
-        return v.z;
-    else
-        return 0.0f;
-}
-
 // |a − b|².
 template <int D>
 inline float dist2(const Vec<D>& a, const Vec<D>& b) {

@@ -10,6 +10,15 @@ namespace seiche {
 template <int D>
 using Vec = glm::vec<D, float, glm::defaultp>;
 
+// z of a position, 0 in 2D, so that one loop body serves both dimensions.
+template <int D>
+inline float z_of(const Vec<D>& v) {
+    if constexpr (D == 3)
+        return v.z;
+    else
+        return 0.0f;
+}
+
 template <int D>
 struct Box {
     Vec<D> min{0.0f};
