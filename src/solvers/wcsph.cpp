@@ -36,30 +36,62 @@ void wcsph_accelerations(const WcsphConstants& c, const K& kernel, const FluidVi
                          std::span<const Vec<D>> v, std::span<const float> rho,
                          std::span<const float> pressure, const Vec<D>& gravity,
                          std::span<Vec<D>> acceleration) {
-    const float h = kernel.support();
-    const float eta2 = 0.01f * h * h;  // keeps Π finite for close pairs (Monaghan 1992)
     parallel_for(f.x.size(), [&](std::size_t i) {
-        const Vec<D> xi = f.x[i], vi = v[i];
-        const float pi = pressure[i] / (rho[i] * rho[i]);
-        Vec<D> a(0.0f);
-        for (std::uint32_t j : f.fluid_nb.of(i)) {
-            const Vec<D> r = xi - f.x[j];
-            const float len = glm::length(r);
-            const Vec<D> g = kernel.grad_W(r, len);
-            float term = pi + pressure[j] / (rho[j] * rho[j]);
+        // Locals, not captures, and no branches, so the loops vectorise (see sph.hpp).
+        const K kern = kernel;
+        const float h = kern.support();
+        const float eta2 = 0.01f * h * h;  // keeps Π finite for close pairs (Monaghan 1992)
+        const float visc = 2.0f * c.alpha * h * c.c, mass = f.mass;
+        const Vec<D>* x = f.x.data();
+        const Vec<D>* vel = v.data();
+        const Vec<D>* bx = f.bx.data();
+        const float* bv = f.bvolume.data();
+        const float* p = pressure.data();
+        const float* density = rho.data();
+        const Vec<D> xi = x[i], vi = vel[i];
+        const float rho_i = density[i];
+        const float pi = p[i] / (rho_i * rho_i);
+        float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f;
+        const auto nb = f.fluid_nb.of(i);
+        const std::uint32_t* idx = nb.data();
+        const int m = static_cast<int>(nb.size());
+#pragma omp simd simdlen(8) reduction(+ : a0, a1, a2)
+        for (int k = 0; k < m; ++k) {
+            const std::uint32_t j = idx[k];
+            const Vec<D>& xj = x[j];
+            const Vec<D>& vj = vel[j];
+            const float rx = xi.x - xj.x, ry = xi.y - xj.y, rz = z_of<D>(xi) - z_of<D>(xj);
+            const float len2 = rx * rx + ry * ry + rz * rz;
+            const float g = kern.grad_factor(std::sqrt(len2));
+            const float rho_j = density[j];
             // Artificial viscosity acts only on approaching pairs.
-            const float vr = glm::dot(vi - v[j], r);
-            if (vr < 0.0f && c.alpha > 0.0f) {
-                const float nu = 2.0f * c.alpha * h * c.c / (rho[i] + rho[j]);
-                term += -nu * vr / (len * len + eta2);
-            }
-            a -= (f.mass * term) * g;
+            const float vr =
+                (vi.x - vj.x) * rx + (vi.y - vj.y) * ry + (z_of<D>(vi) - z_of<D>(vj)) * rz;
+            const float pi_ij = vr < 0.0f ? -visc / (rho_i + rho_j) * vr / (len2 + eta2) : 0.0f;
+            const float s = mass * (pi + p[j] / (rho_j * rho_j) + pi_ij) * g;
+            a0 -= s * rx;
+            a1 -= s * ry;
+            a2 -= s * rz;
         }
-        for (std::uint32_t k : f.boundary_nb.of(i)) {
-            const Vec<D> r = xi - f.bx[k];
-            a -= (f.rest_density * f.bvolume[k] * 2.0f * pi) * kernel.grad_W(r, glm::length(r));
+        const float wall = f.rest_density * 2.0f * pi;
+        const auto bn = f.boundary_nb.of(i);
+        const std::uint32_t* bidx = bn.data();
+        const int mb = static_cast<int>(bn.size());
+#pragma omp simd simdlen(8) reduction(+ : a0, a1, a2)
+        for (int k = 0; k < mb; ++k) {
+            const Vec<D>& xk = bx[bidx[k]];
+            const float rx = xi.x - xk.x, ry = xi.y - xk.y, rz = z_of<D>(xi) - z_of<D>(xk);
+            const float s =
+                wall * bv[bidx[k]] * kern.grad_factor(std::sqrt(rx * rx + ry * ry + rz * rz));
+            a0 -= s * rx;
+            a1 -= s * ry;
+            a2 -= s * rz;
         }
-        acceleration[i] = a + gravity;
+        Vec<D> a = gravity;
+        a.x += a0;
+        a.y += a1;
+        if constexpr (D == 3) a.z += a2;
+        acceleration[i] = a;
     });
 }
 
