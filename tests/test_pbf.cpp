@@ -143,12 +143,20 @@ TEST(Pbf, BitwiseIdenticalForOneAndTwoThreads) {
     EXPECT_TRUE(run_with_threads<2>(s2, 1, 150) == run_with_threads<2>(s2, 2, 150));
 
     Scene s3;
-    s3.particle_radius = 0.02;
+    s3.particle_radius = 0.015;  // 1,690 particles: above parallel_threshold, so threads split
     s3.container_min = {0, 0, 0};
     s3.container_max = {0.8, 0.6, 0.4};
     s3.fluid.push_back({{0, 0, 0}, {0.3, 0.4, 0.4}, {0, 0, 0}});
     s3.solver.vorticity = 0.05;
     EXPECT_TRUE(run_with_threads<3>(s3, 1, 60) == run_with_threads<3>(s3, 2, 60));
+
+    // The other solvers share the neighbour search and the vectorised pair loops.
+    for (SolverType type : {SolverType::wcsph, SolverType::ddr}) {
+        s3.solver.type = type;
+        s3.solver.xsph = 0.01;
+        EXPECT_TRUE(run_with_threads<3>(s3, 1, 60) == run_with_threads<3>(s3, 2, 60))
+            << solver_name(type);
+    }
 }
 
 TEST(Pbf, CflStepRespectsBounds) {
