@@ -125,8 +125,10 @@ struct CandidateBlock {
     std::uint32_t collect(const Vec<D>& xi, float h2, std::uint32_t self, std::uint32_t* out) {
         const float px = xi.x, py = xi.y, pz = z_of<D>(xi);
         const int count = n;
-        // The same arithmetic as within_support: d = x_i − x_j, d·d < h².
-#pragma omp simd simdlen(16)
+        // The same arithmetic as within_support: d = x_i − x_j, d·d < h². Contiguous loads, no
+        // gathers: unlike the pair loops, wide vectors pay here (32 lanes measured 14% faster
+        // than 16, which GCC compiles as 4-lane vectors because of the byte flags).
+#pragma omp simd simdlen(32)
         for (int k = 0; k < count; ++k) {
             const float dx = px - x[k], dy = py - y[k], dz = pz - z[k];
             hit[k] = (dx * dx + dy * dy + dz * dz < h2) & (index[k] != self);
