@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <random>
+#include <set>
 
 #include "seiche/neighbor_grid.hpp"
 
@@ -134,6 +135,30 @@ TEST(NeighborGrid, CrowdedCellsTakeThePlainScan) {
     const auto pile = random_points<3>(1500, 0.5f, 0.56f, 12);
     mixed.insert(mixed.end(), pile.begin(), pile.end());
     expect_same_sets<3>(mixed, 0.08f, true);
+}
+
+TEST(NeighborGrid, EveryCellIsOneRunWhenBucketsAreShared) {
+    // 300 points in 100 cells (x-cell 8k, y- and z-cell 0) and 512 buckets: the cells' Z-order
+    // codes agree in their low 9 bits, so all of them share bucket 0, interleaved by the counting
+    // sort (three passes over k). Each cell must still be one run — find() returns a single
+    // range — and no neighbour may be lost.
+    std::vector<Vec<3>> p;
+    std::mt19937 rng(14);
+    std::uniform_real_distribution<float> jitter(-0.03f, 0.03f);
+    for (int pass = 0; pass < 3; ++pass)
+        for (int k = 0; k < 100; ++k)
+            p.push_back(Vec<3>((8 * k + 0.5f) * 0.1f + jitter(rng), 0.05f + jitter(rng),
+                               0.05f + jitter(rng)));
+    NeighborGrid<3> grid;
+    grid.build(p, 0.1f);
+    std::set<std::array<std::int32_t, 3>> runs;
+    for (const auto& run : grid.runs()) {
+        EXPECT_TRUE(runs.insert(run.cell).second) << "cell split into two runs";
+        EXPECT_EQ(run.end - run.begin, 3u);
+        EXPECT_EQ(run.cell[0] % 8, 0);
+    }
+    EXPECT_EQ(runs.size(), 100u);
+    expect_same_sets<3>(p, 0.1f, true);
 }
 
 TEST(NeighborGrid, CellByCellListsAreInScanOrder) {

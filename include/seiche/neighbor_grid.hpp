@@ -129,7 +129,6 @@ class NeighborGrid {
     std::vector<std::uint32_t> sorted_index_;  // point index of each entry
     std::vector<Vec<D>> sorted_x_;             // position of each entry, for cache locality
     std::vector<std::uint32_t> point_bucket_;  // build scratch
-    std::vector<Cell> point_cell_;             // build scratch
     std::vector<std::uint32_t> fill_, next_;   // build scratch
 };
 

@@ -27,12 +27,10 @@ void NeighborGrid<D>::build(std::span<const Vec<D>> points, float h) {
     const std::uint32_t buckets = std::bit_ceil(std::max<std::size_t>(n, 16));
     bucket_mask_ = buckets - 1;
 
+    // Cells are recomputed where needed rather than stored: 12 bytes per point at a million
+    // points, for three floors per point.
     point_bucket_.resize(n);
-    point_cell_.resize(n);
-    parallel_for(n, [&](std::size_t i) {
-        point_cell_[i] = cell_of(points[i]);
-        point_bucket_[i] = bucket_of(point_cell_[i]);
-    });
+    parallel_for(n, [&](std::size_t i) { point_bucket_[i] = bucket_of(cell_of(points[i])); });
 
     // Counting sort by bucket.
     std::vector<std::uint32_t>& start = fill_;
@@ -43,28 +41,47 @@ void NeighborGrid<D>::build(std::span<const Vec<D>> points, float h) {
     sorted_x_.resize(n);
     next_.assign(start.begin(), start.end() - 1);
     for (std::size_t i = 0; i < n; ++i) sorted_index_[next_[point_bucket_[i]]++] = std::uint32_t(i);
-    // A bucket holding several cells (far apart, rare) is sorted by cell, so every cell is one run.
-    auto cell_less = [&](std::uint32_t a, std::uint32_t b) {
-        return point_cell_[a] < point_cell_[b];
-    };
-    for (std::uint32_t b = 0; b < buckets; ++b) {
-        const std::uint32_t lo = start[b], hi = start[b + 1];
-        bool mixed = false;
-        for (std::uint32_t e = lo + 1; e < hi && !mixed; ++e)
-            mixed = point_cell_[sorted_index_[e]] != point_cell_[sorted_index_[lo]];
-        if (mixed)
-            std::stable_sort(sorted_index_.begin() + lo, sorted_index_.begin() + hi, cell_less);
-    }
-    parallel_for(n, [&](std::size_t e) { sorted_x_[e] = points[sorted_index_[e]]; });
+    // Entry e starts a run when its bucket or its cell differs from entry e − 1's. Flags in
+    // next_ (free by now, at least n long); chunks of consecutive entries, so each cell is
+    // computed once.
+    std::vector<std::uint32_t>& starts_run = next_;
+    constexpr std::size_t chunk = 4096;
+    parallel_for((n + chunk - 1) / chunk,
+                 [&](std::size_t c) {
+                     const std::size_t lo = c * chunk, hi = std::min(n, lo + chunk);
+                     Cell previous = lo > 0 ? cell_of(points[sorted_index_[lo - 1]]) : Cell{};
+                     for (std::size_t e = lo; e < hi; ++e) {
+                         const std::uint32_t i = sorted_index_[e];
+                         sorted_x_[e] = points[i];
+                         const Cell cell = cell_of(points[i]);
+                         starts_run[e] = e == 0 || cell != previous ||
+                                         point_bucket_[i] != point_bucket_[sorted_index_[e - 1]];
+                         previous = cell;
+                     }
+                 },
+                 2);
 
-    // Runs of equal cells, and the runs of each bucket.
+    // Runs of equal cells, and the runs of each bucket. A bucket holding several cells (far
+    // apart, rare) is first sorted by cell, so that every cell is one run.
+    auto cell_less = [&](std::uint32_t a, std::uint32_t b) {
+        return cell_of(points[a]) < cell_of(points[b]);
+    };
     runs_.clear();
     bucket_runs_.assign(buckets + 1, 0);
     for (std::uint32_t b = 0; b < buckets; ++b) {
         bucket_runs_[b] = static_cast<std::uint32_t>(runs_.size());
-        for (std::uint32_t e = start[b]; e < start[b + 1]; ++e) {
-            const Cell& cell = point_cell_[sorted_index_[e]];
-            if (e == start[b] || cell != point_cell_[sorted_index_[e - 1]])
+        const std::uint32_t lo = start[b], hi = start[b + 1];
+        if (lo == hi) continue;
+        runs_.push_back({cell_of(sorted_x_[lo]), lo, hi});
+        bool mixed = false;
+        for (std::uint32_t e = lo + 1; e < hi && !mixed; ++e) mixed = starts_run[e] != 0;
+        if (!mixed) continue;
+        runs_.pop_back();
+        std::stable_sort(sorted_index_.begin() + lo, sorted_index_.begin() + hi, cell_less);
+        for (std::uint32_t e = lo; e < hi; ++e) {
+            sorted_x_[e] = points[sorted_index_[e]];
+            const Cell cell = cell_of(sorted_x_[e]);
+            if (e == lo || cell != runs_.back().cell)
                 runs_.push_back({cell, e, e + 1});
             else
                 runs_.back().end = e + 1;
@@ -79,8 +96,6 @@ void NeighborGrid<D>::release_build_scratch() {
         v->clear();
         v->shrink_to_fit();
     }
-    point_cell_.clear();
-    point_cell_.shrink_to_fit();
 }
 
 template <int D>
