@@ -29,7 +29,8 @@ inline bool within_support(const Vec<D>& xi, const Vec<D>& xj, float h2) {
 // 130 bytes per particle); offset[i] + k numbers pair k of particle i across the whole list, for
 // per-pair arrays.
 // A growable array of indices that does not zero-fill, so the list builder can write every
-// candidate past the end and keep only the hits. Grows by a quarter, not by doubling.
+// candidate past the end and keep only the hits. Grows by an eighth, not by doubling: the
+// lists are the largest thing in memory, and they grow slowly (a fluid compresses a little).
 class IndexBuffer {
   public:
     std::size_t size() const { return size_; }
@@ -38,7 +39,7 @@ class IndexBuffer {
     // Room for n more entries past size(); returns where they go.
     std::uint32_t* reserve_more(std::size_t n) {
         if (size_ + n > capacity_) {
-            const std::size_t capacity = std::max(size_ + n, capacity_ + capacity_ / 4);
+            const std::size_t capacity = std::max(size_ + n, capacity_ + capacity_ / 8);
             auto grown = std::make_unique_for_overwrite<std::uint32_t[]>(capacity);
             std::copy(data_.get(), data_.get() + size_, grown.get());
             data_ = std::move(grown);
@@ -59,11 +60,14 @@ class IndexBuffer {
 
 struct NeighborList {
     std::vector<std::uint32_t> offset;
-    std::vector<const std::uint32_t*> first;
     std::vector<IndexBuffer> chunks;
+    // Which chunk buffer holds query i's list (4 bytes per query, not an 8-byte pointer), and
+    // the pair index where each chunk's lists begin.
+    std::vector<std::uint32_t> chunk_of, chunk_first_pair;
 
     std::span<const std::uint32_t> of(std::size_t i) const {
-        return {first[i], offset[i + 1] - offset[i]};
+        const std::uint32_t c = chunk_of[i];
+        return {chunks[c].data() + (offset[i] - chunk_first_pair[c]), offset[i + 1] - offset[i]};
     }
     std::size_t size() const { return offset.empty() ? 0 : offset.size() - 1; }
     std::size_t pairs() const { return offset.empty() ? 0 : offset.back(); }
@@ -71,7 +75,9 @@ struct NeighborList {
     static NeighborList none(std::size_t n) {
         NeighborList l;
         l.offset.assign(n + 1, 0);
-        l.first.assign(n, nullptr);
+        l.chunks.resize(1);
+        l.chunk_of.assign(n, 0);
+        l.chunk_first_pair.assign(1, 0);
         return l;
     }
 };

@@ -115,7 +115,7 @@ class World {
     WcsphState<D> wcsph_;
     DdrConstants ddr_constants_{};
     DdrState<D> ddr_;
-    std::vector<Vec<D>> v_scratch_;
+    std::vector<Vec<D>> v_scratch_;  //!< reorder, PBF position corrections, XSPH velocities
     std::vector<float> f_scratch_;
     std::vector<std::uint32_t> id_scratch_;
     std::vector<Vorticity<D>> omega_;

@@ -223,7 +223,8 @@ void World<D>::step_pbf(const K& kernel, float dt, StepStats& s) {
     timed(&StageTimes::neighbors, [&] { find_neighbors(); });
     PbfResult r;
     timed(&StageTimes::solver, [&] {
-        r = pbf_project<D>(scene_.solver.pbf, pbf_constants_, kernel, view(), p_.x, p_.rho, pbf_);
+        r = pbf_project<D>(scene_.solver.pbf, pbf_constants_, kernel, view(), p_.x, p_.rho, pbf_,
+                           v_scratch_);
     });
     s.iterations = r.iterations;
     s.density_error_mean = r.density_error_mean;

@@ -172,23 +172,22 @@ void build_chunked(std::size_t items, std::size_t queries, std::size_t chunk, Ne
     auto& local = out.chunks;
     if (local.size() < chunks) local.resize(chunks);
     out.offset.assign(queries + 1, 0);
-    out.first.resize(queries);
+    out.chunk_of.resize(queries);
+    out.chunk_first_pair.resize(std::max<std::size_t>(chunks, 1));
     parallel_for(
         chunks,
         [&](std::size_t c) {
             local[c].clear();
             for (std::size_t it = c * chunk; it < std::min(items, (c + 1) * chunk); ++it)
                 collect(it, local[c], out.offset);
-            // Where each query's list starts in this chunk's buffer.
             const std::size_t q_end = c + 1 < chunks ? first_query((c + 1) * chunk) : queries;
-            const std::uint32_t* p = local[c].data();
-            for (std::size_t q = first_query(c * chunk); q < q_end; ++q) {
-                out.first[q] = p;
-                p += out.offset[q + 1];
-            }
+            for (std::size_t q = first_query(c * chunk); q < q_end; ++q)
+                out.chunk_of[q] = static_cast<std::uint32_t>(c);
         },
         2);
     for (std::size_t i = 0; i < queries; ++i) out.offset[i + 1] += out.offset[i];
+    for (std::size_t c = 0; c < chunks; ++c)
+        out.chunk_first_pair[c] = out.offset[first_query(c * chunk)];
 }
 
 }  // namespace
@@ -274,8 +273,8 @@ NeighborList brute_force_neighbors(std::span<const Vec<D>> queries, std::span<co
         }
         out.offset.push_back(static_cast<std::uint32_t>(all.size()));
     }
-    out.first.resize(queries.size());
-    for (std::size_t i = 0; i < queries.size(); ++i) out.first[i] = all.data() + out.offset[i];
+    out.chunk_of.assign(queries.size(), 0);
+    out.chunk_first_pair.assign(1, 0);
     return out;
 }
 

@@ -180,7 +180,7 @@ void pbf_delta_pass(const PbfConstants& c, const K& kernel, const FluidView<D>& 
 template <int D, class K>
 PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel,
                       const FluidView<D>& view, std::span<Vec<D>> x, std::span<float> rho,
-                      PbfState<D>& state) {
+                      PbfState<D>& state, std::span<Vec<D>> dx) {
     PbfResult r;
     collide_with_box<D>(x, view.collision_box, view.solids);
     for (;;) {
@@ -195,8 +195,8 @@ PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel
         const bool converged =
             r.iterations >= p.min_iterations && r.density_error_mean <= p.density_tolerance;
         if (converged) break;
-        pbf_delta_pass<D, K>(c, kernel, view, state.lambda, state.dx);
-        parallel_for(x.size(), [&](std::size_t i) { x[i] += state.dx[i]; });
+        pbf_delta_pass<D, K>(c, kernel, view, state.lambda, dx);
+        parallel_for(x.size(), [&](std::size_t i) { x[i] += dx[i]; });
         collide_with_box<D>(x, view.collision_box, view.solids);
         ++r.iterations;
     }
@@ -208,7 +208,7 @@ PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel
                                                  float);                                         \
     template PbfResult pbf_project<D, K<D>>(const PbfParams&, const PbfConstants&, const K<D>&,  \
                                             const FluidView<D>&, std::span<Vec<D>>,              \
-                                            std::span<float>, PbfState<D>&);                     \
+                                            std::span<float>, PbfState<D>&, std::span<Vec<D>>);  \
     template void pbf_lambda_pass<D, K<D>>(const PbfParams&, const PbfConstants&, const K<D>&,   \
                                            const FluidView<D>&, std::span<float>,                \
                                            std::span<float>);                                    \
