@@ -159,6 +159,24 @@ TEST(Pbf, BitwiseIdenticalForOneAndTwoThreads) {
     }
 }
 
+TEST(Pbf, StepsTowardAFrameHaveNoSliver) {
+    EXPECT_DOUBLE_EQ(fit_step(0.002, 0.0015), 0.0015);  // the last step lands on the frame
+    EXPECT_DOUBLE_EQ(fit_step(0.002, 0.0030), 0.0015);  // two halves, not 2 ms and then 1 ms
+    EXPECT_DOUBLE_EQ(fit_step(0.002, 0.0050), 0.002);
+    // Walking to sample times 10 ms apart with a CFL step that does not divide them: every step
+    // is at least half the suggested one (a plain min(dt, remaining) gave steps of 0.1 ms here,
+    // and PBF turns a solver correction over such a step into a velocity spike).
+    double t = 0.0, smallest = 1.0;
+    for (int sample = 1; sample <= 20; ++sample)
+        while (t < 0.01 * sample - 1e-12) {
+            const double dt = fit_step(0.0019, 0.01 * sample - t);
+            smallest = std::min(smallest, dt);
+            t += dt;
+        }
+    EXPECT_NEAR(t, 0.2, 1e-12);
+    EXPECT_GE(smallest, 0.5 * 0.0019 - 1e-12);
+}
+
 TEST(Pbf, CflStepRespectsBounds) {
     Scene s = dam_break_2d(0.01);
     World<2> w(s);

@@ -130,8 +130,8 @@ RunResult simulate(const Scene& scene, const RunLimits& lim) {
     while (w.time() < end - 1e-9 && (lim.max_steps == 0 || r.steps < lim.max_steps)) {
         double dt = lim.fixed_dt ? scene.time.dt : w.suggested_dt();
         if (lim.picture_time > w.time() + 1e-9 && !lim.fixed_dt)
-            dt = std::min(dt, lim.picture_time - w.time());
-        dt = std::min(dt, end - w.time());
+            dt = fit_step(dt, lim.picture_time - w.time());
+        dt = lim.fixed_dt ? std::min(dt, end - w.time()) : fit_step(dt, end - w.time());
         const auto s0 = clock_type::now();
         const StepStats s = w.step(dt);
         ms.push_back(1e3 * seconds_since(s0));

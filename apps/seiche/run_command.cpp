@@ -95,12 +95,6 @@ class RunOutput {
 };
 
 // The step that lands on the next frame time without a sliver step (CFL mode only).
-double fit_to_frame(double dt, double remaining) {
-    if (remaining <= dt * (1.0 + 1e-9)) return remaining;
-    if (remaining < 2.0 * dt) return 0.5 * remaining;
-    return dt;
-}
-
 template <int D>
 int simulate(const Scene& scene, RunOutput& out, bool quiet) {
     using clock = std::chrono::steady_clock;
@@ -130,8 +124,7 @@ int simulate(const Scene& scene, RunOutput& out, bool quiet) {
     while (world.time() < end - 1e-9 * frame_dt && !g_interrupted) {
         const double next_frame = frame * frame_dt;
         double dt = world.suggested_dt();
-        if (scene.time.mode == TimeParams::Mode::cfl)
-            dt = fit_to_frame(dt, next_frame - world.time());
+        if (scene.time.mode == TimeParams::Mode::cfl) dt = fit_step(dt, next_frame - world.time());
         dt = std::min(dt, end - world.time());
         const StepStats s = world.step(dt);
         out.stats(s);

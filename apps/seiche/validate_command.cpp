@@ -86,7 +86,7 @@ void koshizuka(const fs::path& root, const std::string& solver, std::ostream& cs
     };
     sample();
     while (w.time() < scene.time.end_time) {
-        const StepStats s = w.step(std::min(w.suggested_dt(), scene.time.end_time - w.time()));
+        const StepStats s = w.step(fit_step(w.suggested_dt(), scene.time.end_time - w.time()));
         if (s.instability) throw std::runtime_error(solver + " went unstable");
         sample();
     }
@@ -133,7 +133,7 @@ void hydrostatic(const fs::path& root, const std::string& solver, std::ostream& 
     const double end = scene.time.end_time, window = 0.5;
     double next_sample = end - window;
     while (w.time() < end - 1e-9) {
-        const StepStats s = w.step(std::min(w.suggested_dt(), end - w.time()));
+        const StepStats s = w.step(fit_step(w.suggested_dt(), end - w.time()));
         if (s.instability) throw std::runtime_error(solver + " went unstable");
         if (w.time() < next_sample - 1e-9) continue;
         next_sample += 0.05;
@@ -204,7 +204,7 @@ void spheric(const fs::path& root, const std::string& solver, std::ostream& csv,
     sample();
     while (w.time() < end - 1e-9) {
         const double next = (std::floor(w.time() / every + 1e-6) + 1) * every;
-        const StepStats s = w.step(std::min(w.suggested_dt(), next - w.time()));
+        const StepStats s = w.step(fit_step(w.suggested_dt(), next - w.time()));
         if (s.instability) throw std::runtime_error(solver + " went unstable in spheric");
         if (w.time() >= next - 1e-9) sample();
         progress.step({0, 0, w.time(), end, s.step, seconds_since(t0)});

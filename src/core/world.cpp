@@ -35,6 +35,12 @@ int count_along(double lo, double hi, double spacing) {
 
 }  // namespace
 
+double fit_step(double dt, double remaining) {
+    if (remaining <= dt * (1.0 + 1e-9)) return remaining;
+    if (remaining < 2.0 * dt) return 0.5 * remaining;
+    return dt;
+}
+
 std::size_t count_fluid_particles(const Scene& scene) {
     const double d = 2.0 * scene.particle_radius;
     std::size_t total = 0;
