@@ -25,6 +25,8 @@ passes=(
     'compute_density<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long\)#1\}::operator\(\)'
     'xsph_viscosity<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long\)#1\}::operator\(\)'
     'wcsph_accelerations<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long\)#1\}::operator\(\)'
+    'vorticity_confinement<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long\)#1\}::operator\(\)'
+    'vorticity_confinement<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long\)#2\}::operator\(\)'
     'ddr_viscosity<3>.*::\{lambda\(unsigned long\)#1\}::operator\(\)'
     'ddr_relax<3>.*::\{lambda\(unsigned long\)#1\}::operator\(\)'
     'ddr_relax<3>.*::\{lambda\(unsigned long\)#2\}::operator\(\)'
