@@ -69,7 +69,8 @@ int bench(const Scene& scene, const BenchOptions& o) {
                 last.dt, double(iterations) / steps);
     std::printf("  threads            %d\n", thread_count());
     std::printf("  setup              %.2f s\n", setup);
-    std::printf("  ms per step        %.2f (median), %.2f (mean)\n", median, 1e3 * t.total / steps);
+    std::printf("  ms per step        %.2f (median), %.2f (mean); %.0f steps per second\n", median,
+                1e3 * t.total / steps, median > 0 ? 1e3 / median : 0.0);
     std::printf("  ns per particle    %.1f per step (median)\n", 1e6 * median / double(n));
     std::printf("  stages\n");
     stage("neighbour search", t.neighbors);
