@@ -81,8 +81,12 @@ int bench(const Scene& scene, const BenchOptions& o) {
     stage("other", other);
     std::printf("  density error      mean %.3f%%, max %.3f%% at t = %.3f s\n",
                 100 * last.density_error_mean, 100 * last.density_error_max, last.time);
-    std::printf("  peak memory        %.1f MiB (%.0f bytes per particle)\n", peak_memory_mib(),
-                peak_memory_mib() * 1048576.0 / double(n + world.boundary().x.size()));
+    const double peak = peak_memory_mib();
+    std::printf(
+        "  peak memory        %.1f MiB (%.0f bytes per particle, fluid and boundary; %.0f per "
+        "fluid particle)\n",
+        peak, peak * 1048576.0 / double(n + world.boundary().x.size()),
+        peak * 1048576.0 / double(n));
     return 0;
 }
 

@@ -1,0 +1,75 @@
+// `seiche bench` (issue 4): the report has every figure the issue asks for, consistent with the
+// scene and the options; bad input is refused.
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+
+#include "cli_helpers.hpp"
+#include "seiche/io/scene_loader.hpp"
+#include "seiche/world.hpp"
+
+namespace seiche {
+namespace {
+
+using test::fresh_dir;
+using test::run_cli;
+using test::slurp;
+
+const std::string scene_2d = std::string(SEICHE_SOURCE_DIR) + "/scenes/dam_break_2d.json";
+
+// The first number after `label` on its line.
+double number_after(const std::string& text, const std::string& label) {
+    std::smatch m;
+    if (!std::regex_search(text, m, std::regex(label + R"([^0-9\n]*([0-9.]+))")))
+        ADD_FAILURE() << "no '" << label << "' in:\n" << text;
+    return m.empty() ? -1.0 : std::stod(m[1]);
+}
+
+TEST(Bench, ReportsEveryFigure) {
+    const auto dir = fresh_dir("seiche_bench");
+    ASSERT_EQ(run_cli("bench " + scene_2d + " --steps 30 --threads 2", dir / "log"), 0);
+    const std::string out = slurp(dir / "log");
+    const Scene scene = io::load_scene(scene_2d);
+    EXPECT_EQ(number_after(out, "particles"), double(count_fluid_particles(scene)));
+    EXPECT_GT(number_after(out, "fluid,"), 0.0);  // boundary particles
+    EXPECT_EQ(number_after(out, "steps  "), 30.0);
+    EXPECT_EQ(number_after(out, "threads"), 2.0);
+    const double ms = number_after(out, "ms per step");
+    EXPECT_GT(ms, 0.0);
+    EXPECT_NEAR(number_after(out, "mean\\); "), 1e3 / ms, 0.01 * 1e3 / ms + 1);  // steps/s
+    EXPECT_NEAR(number_after(out, "ns per particle"), 1e6 * ms / count_fluid_particles(scene),
+                0.01 * 1e6 * ms / count_fluid_particles(scene));
+    // The stages share the whole step.
+    double percent = 0;
+    for (const char* stage : {"neighbour search", "solver", "viscosity etc.", "other"}) {
+        std::smatch m;
+        ASSERT_TRUE(std::regex_search(out, m,
+                                      std::regex(std::string(stage) + R"( +[0-9.]+ ms/step +([0-9.]+)%)")))
+            << stage;
+        percent += std::stod(m[1]);
+    }
+    EXPECT_NEAR(percent, 100.0, 0.5);
+    EXPECT_NE(out.find("per iteration"), std::string::npos);  // PBF
+    EXPECT_LT(number_after(out, "density error +mean"), 5.0);
+    EXPECT_GT(number_after(out, "peak memory"), 1.0);  // MiB
+    EXPECT_NE(out.find("per fluid particle"), std::string::npos);
+}
+
+TEST(Bench, OtherSolverAndBadInput) {
+    const auto dir = fresh_dir("seiche_bench_bad");
+    ASSERT_EQ(run_cli("bench " + scene_2d + " --steps 5 --solver ddr", dir / "log"), 0);
+    const std::string out = slurp(dir / "log");
+    EXPECT_NE(out.find("(ddr, 2D)"), std::string::npos) << out;
+    EXPECT_EQ(out.find("per iteration"), std::string::npos);
+
+    EXPECT_NE(run_cli("bench " + scene_2d + " --steps 0", dir / "zero"), 0);
+    EXPECT_NE(slurp(dir / "zero").find("--steps"), std::string::npos) << slurp(dir / "zero");
+    EXPECT_EQ(run_cli("bench " + (dir / "missing.json").string(), dir / "missing"), 2);
+    EXPECT_NE(slurp(dir / "missing").find("missing.json"), std::string::npos);
+    EXPECT_EQ(run_cli("bench " + scene_2d + " --set particle_radius=-1", dir / "negative"), 2);
+    EXPECT_NE(slurp(dir / "negative").find("particle_radius"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace seiche
