@@ -44,8 +44,8 @@ TEST(Bench, ReportsEveryFigure) {
     double percent = 0;
     for (const char* stage : {"neighbour search", "solver", "viscosity etc.", "other"}) {
         std::smatch m;
-        ASSERT_TRUE(std::regex_search(out, m,
-                                      std::regex(std::string(stage) + R"( +[0-9.]+ ms/step +([0-9.]+)%)")))
+        ASSERT_TRUE(std::regex_search(
+            out, m, std::regex(std::string(stage) + R"( +[0-9.]+ ms/step +([0-9.]+)%)")))
             << stage;
         percent += std::stod(m[1]);
     }

@@ -129,6 +129,34 @@ TEST(Render, ParticlesShowTheColourOfTheirSpeed) {
     EXPECT_GT(bg[2], 200);
 }
 
+TEST(Render, LongCaptionsStayInsideThePicture) {
+    Scene s = small_scene(2);
+    s.render.width = 640;  // text at twice the font size
+    s.render.height = 300;
+    const auto f = particles({{0.5f, 0.5f, 0}}, {0.0f});
+    // Ink (dark pixels) in the caption strip: its right end, and whether it reaches the edge.
+    auto caption_right_end = [&](const std::string& caption) {
+        const Image img = render::render_frame(f, s, caption);
+        int right = -1;
+        for (int y = 0; y < 24; ++y)
+            for (int x = 0; x < img.width; ++x)
+                if (img.at(x, y)[0] < 100) right = std::max(right, x);
+        return right;
+    };
+    const int short_end = caption_right_end("dam break  pbf  t = 0.50 s");
+    EXPECT_GT(short_end, 100);
+    EXPECT_LT(short_end, 400);
+    // 70 characters: 839 px at size 2, fits at size 1 (419 px), drawn whole.
+    const std::string medium(70, 'x');
+    const int medium_end = caption_right_end(medium);
+    EXPECT_GT(medium_end, 400);
+    EXPECT_LT(medium_end, 640 - 10);
+    // 200 characters: cut short, still inside.
+    const int long_end = caption_right_end(std::string(200, 'x'));
+    EXPECT_GT(long_end, 560);
+    EXPECT_LT(long_end, 640 - 10);
+}
+
 TEST(Render, NearerParticlesHideFartherOnesInAnyOrder) {
     const Scene s = small_scene(3);
     const auto cam = render::fit_camera(s, s.render.width, s.render.height);

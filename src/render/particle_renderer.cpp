@@ -57,6 +57,20 @@ struct Splat {
     std::array<float, 3> color;
 };
 
+// The caption in the strip on top, within the picture: at the layout's text size if it fits,
+// else at the smallest, else cut short with "..." (compare's captions carry sweep values).
+void draw_caption(Image& out, const std::string& caption, int t, std::array<std::uint8_t, 3> ink) {
+    const int room = out.width - 10 * t;
+    int scale = t;
+    if (text_width(caption, scale) > room) scale = 1;
+    std::string text = caption;
+    if (text_width(text, scale) > room) {
+        while (!text.empty() && text_width(text + "...", scale) > room) text.pop_back();
+        text += "...";
+    }
+    draw_text(out, 5 * t, 4 * t + 3 * (t - scale), text, scale, ink);  // centred in the strip
+}
+
 std::string short_number(double v) {
     return fmt::format("{:.3g}", v);
 }
@@ -277,7 +291,7 @@ Image render_frame(const io::FrameData& f, const Scene& s, const std::string& ca
     // Caption and colour bar at output resolution, so the text stays crisp.
     const std::array<std::uint8_t, 3> ink = {30, 32, 38};
     const int t = lay.text;
-    draw_text(out, 5 * t, 4 * t, caption, t, ink);
+    draw_caption(out, caption, t, ink);
     const int bx0 = rp.width - lay.bar + 6 * t, bx1 = bx0 + 9 * t;
     const int by0 = lay.top + 30 * t, by1 = rp.height - 12 * t;
     draw_text(out, rp.width - lay.bar + 2 * t, lay.top, by_density ? "density" : "speed", t, ink);
