@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <new>
 
+#include "seiche/scene.hpp"
 #include "seiche/world.hpp"
 
 namespace {

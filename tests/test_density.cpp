@@ -1,6 +1,7 @@
 // Density at rest: inside a block, and next to a wall with Akinci boundary particles.
 #include <gtest/gtest.h>
 
+#include "seiche/scene.hpp"
 #include "seiche/world.hpp"
 
 namespace seiche {

@@ -6,6 +6,7 @@
 
 #include "scene_helpers.hpp"
 #include "seiche/boundary.hpp"
+#include "seiche/scene.hpp"
 #include "seiche/world.hpp"
 
 namespace seiche {

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "seiche/parallel.hpp"
+#include "seiche/scene.hpp"
 #include "seiche/world.hpp"
 
 namespace seiche {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "seiche/scene.hpp"
 #include "seiche/world.hpp"
 
 namespace seiche {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "seiche/boundary.hpp"
-#include "seiche/scene.hpp"
+#include "seiche/world_def.hpp"
 #include "seiche/sph.hpp"
 
 namespace seiche {

@@ -14,7 +14,7 @@
 #include "seiche/neighbor_grid.hpp"
 #include "seiche/particle_set.hpp"
 #include "seiche/pbf.hpp"
-#include "seiche/scene.hpp"
+#include "seiche/world_def.hpp"
 #include "seiche/wcsph.hpp"
 
 namespace seiche {
@@ -51,7 +51,8 @@ struct StepStats {
 template <int D>
 class World {
   public:
-    explicit World(const Scene& scene);
+    // Throws DefinitionError, listing every problem with its key path, for an invalid definition.
+    explicit World(const WorldDef& def);
 
     // The next step size: the fixed dt, or the CFL bound in [min_dt, max_dt].
     double suggested_dt() const;
@@ -97,7 +98,7 @@ class World {
     template <class Fn>
     void timed(double StageTimes::*stage, Fn&& fn);
 
-    Scene scene_;
+    WorldDef def_;
     float h_;
     AnyKernel<D> kernel_;
     Vec<D> gravity_;
@@ -131,9 +132,6 @@ class World {
 // whose velocities are position changes over dt: a solver correction of 10 µm over a 1 µs step
 // is 10 m/s.
 double fit_step(double dt, double remaining);
-
-// Number of fluid particles the scene's blocks produce (for checks before building a world).
-std::size_t count_fluid_particles(const Scene& scene);
 
 extern template class World<2>;
 extern template class World<3>;

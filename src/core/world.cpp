@@ -27,11 +27,6 @@ Vec3d to_vec3d(const Vec<D>& v) {
     return a;
 }
 
-// Particles per axis in a block: as many spacings as fit, centred half a spacing from the faces.
-int count_along(double lo, double hi, double spacing) {
-    // The slack absorbs float rounding of the spacing: 0.146 m / 0.00292f must give 50, not 49.
-    return std::max(0, static_cast<int>(std::floor((hi - lo) / spacing + 1.0e-4)));
-}
 
 }  // namespace
 
@@ -41,32 +36,31 @@ double fit_step(double dt, double remaining) {
     return dt;
 }
 
-std::size_t count_fluid_particles(const Scene& scene) {
-    const double d = 2.0 * scene.particle_radius;
-    std::size_t total = 0;
-    for (const auto& b : scene.fluid) {
-        std::size_t n = 1;
-        for (int a = 0; a < scene.dimension; ++a) n *= count_along(b.min[a], b.max[a], d);
-        total += n;
-    }
-    return total;
+namespace {
+const WorldDef& checked(const WorldDef& def, int dimension) {
+    std::vector<Problem> problems = validate(def);
+    if (problems.empty() && def.dimension != dimension)
+        problems.push_back({"dimension", "the definition is " + std::to_string(def.dimension) +
+                                             "D, the world " + std::to_string(dimension) + "D"});
+    if (!problems.empty()) throw DefinitionError(std::move(problems));
+    return def;
 }
+}  // namespace
 
 template <int D>
-World<D>::World(const Scene& scene)
-    : scene_(scene),
-      h_(static_cast<float>(scene.support_factor * scene.particle_radius)),
-      kernel_(make_kernel<D>(scene.kernel, h_)),
-      gravity_(to_vec<D>(scene.gravity)) {
-    if (scene.dimension != D) throw std::invalid_argument("scene dimension does not match world");
-    container_ = {to_vec<D>(scene.container_min), to_vec<D>(scene.container_max)};
-    const float d = static_cast<float>(2.0 * scene.particle_radius);
+World<D>::World(const WorldDef& def)
+    : def_(checked(def, D)),
+      h_(static_cast<float>(def.support_factor * def.particle_radius)),
+      kernel_(make_kernel<D>(def.kernel, h_)),
+      gravity_(to_vec<D>(def.gravity)) {
+    container_ = {to_vec<D>(def.container_min), to_vec<D>(def.container_max)};
+    const float d = static_cast<float>(2.0 * def.particle_radius);
 
     // Fluid blocks on a lattice of spacing d.
     float max_initial_speed = 0.0f;
-    for (const auto& blk : scene.fluid) {
+    for (const auto& blk : def.fluid) {
         std::array<int, D> n;
-        for (int a = 0; a < D; ++a) n[a] = count_along(blk.min[a], blk.max[a], d);
+        for (int a = 0; a < D; ++a) n[a] = particles_along(blk.min[a], blk.max[a], d);
         const Vec<D> v0 = to_vec<D>(blk.velocity);
         max_initial_speed = std::max(max_initial_speed, glm::length(v0));
         std::array<int, D> k{};
@@ -86,15 +80,15 @@ World<D>::World(const Scene& scene)
     p_.resize(n_fluid);
     p_.x_prev = p_.x;
     for (std::size_t i = 0; i < n_fluid; ++i) p_.id[i] = static_cast<std::uint32_t>(i);
-    p_.radius = static_cast<float>(scene.particle_radius);
+    p_.radius = static_cast<float>(def.particle_radius);
 
     // The mass that makes a full rest lattice exactly ρ0 (within 0.1% of ρ0·d^D for the cubic
     // spline at h = 2d; poly6 over-counts by 1–1.5% there, and this removes that bias).
-    const float rho0 = static_cast<float>(scene.rest_density);
+    const float rho0 = static_cast<float>(def.rest_density);
     std::visit(
         [&](const auto& k) {
             p_.mass = static_cast<float>(rho0 / lattice_sums<D>(k, d).w);
-            pbf_constants_ = pbf_constants<D>(scene.solver.pbf, k, p_.mass, rho0, d);
+            pbf_constants_ = pbf_constants<D>(def.solver.pbf, k, p_.mass, rho0, d);
         },
         kernel_);
 
@@ -102,29 +96,29 @@ World<D>::World(const Scene& scene)
     // speed over the fluid's height (Becker & Teschner 2007, sec. 4; Monaghan 1994).
     float fluid_height = 0.0f;
     const Vec<D> down = glm::length(gravity_) > 0 ? glm::normalize(gravity_) : Vec<D>(0.0f);
-    for (const auto& blk : scene.fluid) {
+    for (const auto& blk : def.fluid) {
         float hgt = 0.0f;
         for (int a = 0; a < D; ++a) hgt += std::abs(down[a]) * float(blk.max[a] - blk.min[a]);
         fluid_height = std::max(fluid_height, hgt);
     }
     const float v_expected =
         std::max({std::sqrt(2.0f * glm::length(gravity_) * fluid_height), max_initial_speed, 0.1f});
-    const double c_wanted = scene.solver.type == SolverType::ddr
-                                ? scene.solver.ddr.speed_of_sound
-                                : scene.solver.wcsph.speed_of_sound;
+    const double c_wanted = def.solver.type == SolverType::ddr
+                                ? def.solver.ddr.speed_of_sound
+                                : def.solver.wcsph.speed_of_sound;
     speed_of_sound_ = c_wanted > 0 ? static_cast<float>(c_wanted) : 10.0f * v_expected;
-    wcsph_constants_ = wcsph_constants(scene.solver.wcsph, rho0, speed_of_sound_);
-    if (scene.solver.type == SolverType::wcsph) wcsph_.resize(p_.x.size());
-    if (scene.solver.type == SolverType::ddr) {
-        ddr_constants_ = ddr_constants<D>(scene.solver.ddr, speed_of_sound_, h_, d, kernel_,
-                                          WallSampling::for_kernel(scene.kernel, d));
+    wcsph_constants_ = wcsph_constants(def.solver.wcsph, rho0, speed_of_sound_);
+    if (def.solver.type == SolverType::wcsph) wcsph_.resize(p_.x.size());
+    if (def.solver.type == SolverType::ddr) {
+        ddr_constants_ = ddr_constants<D>(def.solver.ddr, speed_of_sound_, h_, d, kernel_,
+                                          WallSampling::for_kernel(def.kernel, d));
         ddr_.resize(p_.x.size());
     }
     std::fill(p_.rho.begin(), p_.rho.end(), rho0);
 
-    const WallSampling walls = WallSampling::for_kernel(scene.kernel, d);
+    const WallSampling walls = WallSampling::for_kernel(def.kernel, d);
     b_ = sample_container<D>(container_, walls);
-    for (const Obstacle& o : scene.obstacles) {
+    for (const Obstacle& o : def.obstacles) {
         const Box<D> solid{to_vec<D>(o.min), to_vec<D>(o.max)};
         const Boundary<D> faces = sample_solid_box<D>(solid, walls);
         b_.x.insert(b_.x.end(), faces.x.begin(), faces.x.end());
@@ -140,7 +134,7 @@ World<D>::World(const Scene& scene)
     pbf_.resize(p_.size());
     v_scratch_.resize(p_.size());
 
-    max_speed_ = static_cast<float>(scene.solver.max_speed);
+    max_speed_ = static_cast<float>(def.solver.max_speed);
     if (max_speed_ <= 0.0f) {
         // Automatic: ten times the free-fall speed over the container's largest extent.
         const Vec<D> e = container_.extent();
@@ -155,21 +149,21 @@ template <int D>
 FluidView<D> World<D>::view() const {
     const Vec<D> r(p_.radius);
     return {
-        p_.x,      p_.mass,      static_cast<float>(scene_.rest_density),        fluid_nb_, b_.x,
+        p_.x,      p_.mass,      static_cast<float>(def_.rest_density),        fluid_nb_, b_.x,
         b_.volume, boundary_nb_, Box<D>{container_.min + r, container_.max - r}, solids_};
 }
 
 template <int D>
 double World<D>::suggested_dt() const {
-    const TimeParams& t = scene_.time;
+    const TimeParams& t = def_.time;
     if (t.mode == TimeParams::Mode::fixed) return t.dt;
     float vmax = 0.0f;  // max is order independent: the same for any thread count
     for (const auto& v : p_.v) vmax = std::max(vmax, glm::length(v));
     // Include what gravity adds during the step, so a fluid at rest does not get max_dt blindly;
     // the explicit solvers also resolve their sound waves.
     double speed = vmax + glm::length(gravity_) * t.max_dt;
-    if (scene_.solver.type != SolverType::pbf) speed += speed_of_sound_;
-    double dt = speed > 0.0 ? t.cfl * 2.0 * scene_.particle_radius / speed : t.max_dt;
+    if (def_.solver.type != SolverType::pbf) speed += speed_of_sound_;
+    double dt = speed > 0.0 ? t.cfl * 2.0 * def_.particle_radius / speed : t.max_dt;
     return std::clamp(dt, t.min_dt, t.max_dt);
 }
 
@@ -202,7 +196,7 @@ StepStats World<D>::step(double dt) {
     const float dtf = static_cast<float>(dt);
     std::visit(
         [&](const auto& k) {
-            switch (scene_.solver.type) {
+            switch (def_.solver.type) {
                 case SolverType::pbf:
                     step_pbf(k, dtf, s);
                     break;
@@ -229,7 +223,7 @@ void World<D>::step_pbf(const K& kernel, float dt, StepStats& s) {
     timed(&StageTimes::neighbors, [&] { find_neighbors(); });
     PbfResult r;
     timed(&StageTimes::solver, [&] {
-        r = pbf_project<D>(scene_.solver.pbf, pbf_constants_, kernel, view(), p_.x, p_.rho, pbf_,
+        r = pbf_project<D>(def_.solver.pbf, pbf_constants_, kernel, view(), p_.x, p_.rho, pbf_,
                            v_scratch_);
     });
     s.iterations = r.iterations;
@@ -313,19 +307,19 @@ template <class K>
 void World<D>::smooth_velocities(const K& kernel, float dt) {
     const FluidView<D> f = view();
     const double xsph =
-        scene_.solver.xsph >= 0.0 ? scene_.solver.xsph : default_xsph(scene_.solver.type);
+        def_.solver.xsph >= 0.0 ? def_.solver.xsph : default_xsph(def_.solver.type);
     if (xsph > 0.0) {
         xsph_viscosity<D>(f, kernel, static_cast<float>(xsph), p_.rho, p_.v, v_scratch_);
         p_.v.swap(v_scratch_);
     }
-    if (scene_.solver.vorticity > 0.0)
-        vorticity_confinement<D>(f, kernel, static_cast<float>(scene_.solver.vorticity), dt, p_.rho,
+    if (def_.solver.vorticity > 0.0)
+        vorticity_confinement<D>(f, kernel, static_cast<float>(def_.solver.vorticity), dt, p_.rho,
                                  p_.v, omega_);
 }
 
 template <int D>
 void World<D>::measure_density(StepStats& s) {
-    density_error_stats(p_.rho, static_cast<float>(scene_.rest_density), s.density_error_mean,
+    density_error_stats(p_.rho, static_cast<float>(def_.rest_density), s.density_error_mean,
                         s.density_error_max);
 }
 

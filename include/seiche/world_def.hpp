@@ -1,0 +1,144 @@
+// What a World is made from: the physics of a scene as plain data in SI units (Box2D's b2WorldDef
+// is the model). A default-constructed WorldDef holds every default; the keys, units, ranges and
+// meanings are declared once, in the parameter table (seiche/parameters.hpp), which drives the
+// scene loader, the resolved scene.json, validate(), --set, the JSON Schema and the docs table.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "seiche/kernels.hpp"
+
+namespace seiche {
+
+using Vec3d = std::array<double, 3>;  // 2D scenes use the first two components
+
+// A solid box inside the container (a static obstacle: boundary particles on its faces).
+struct Obstacle {
+    Vec3d min{0, 0, 0};  // m
+    Vec3d max{0, 0, 0};  // m
+};
+
+struct FluidBlock {
+    Vec3d min{0, 0, 0};       // m
+    Vec3d max{0, 0, 0};       // m
+    Vec3d velocity{0, 0, 0};  // m/s, initial
+};
+
+// Macklin & Müller 2013 with the boundary terms and unilateral constraint of Bender et al.
+struct PbfParams {
+    int min_iterations = 2;
+    int max_iterations = 20;
+    double density_tolerance = 0.002;
+    double relaxation = 0.01;
+    bool unilateral = true;
+    bool tensile_correction = false;
+    double s_corr_k = 0.1;
+    double s_corr_n = 4.0;
+    double s_corr_dq = 0.2;
+};
+
+// Weakly compressible SPH: Becker & Teschner 2007.
+struct WcsphParams {
+    enum class Eos { tait, linear };
+    double speed_of_sound = 0.0;  // 0 = automatic
+    Eos eos = Eos::tait;
+    double gamma = 7.0;
+    bool clamp_pressure = true;
+    double viscosity = 0.05;
+};
+
+// Double density relaxation: Clavet, Beaudoin & Poulin 2005.
+struct DdrParams {
+    double speed_of_sound = 0.0;  // 0 = automatic
+    double near_stiffness = 0.5;
+    double cohesion = 0.0;
+    double linear_viscosity = 0.0;
+    double quadratic_viscosity = 0.0;  // 0 = automatic
+};
+
+enum class SolverType { pbf, wcsph, ddr };
+
+// XSPH is PBF's viscosity (M&M 2013); WCSPH and DDR have their own, so there it is an option.
+inline double default_xsph(SolverType t) {
+    return t == SolverType::pbf ? 0.01 : 0.0;
+}
+
+inline std::string_view solver_name(SolverType t) {
+    return t == SolverType::wcsph ? "wcsph" : t == SolverType::ddr ? "ddr" : "pbf";
+}
+
+struct SolverParams {
+    SolverType type = SolverType::pbf;
+    PbfParams pbf;
+    WcsphParams wcsph;
+    DdrParams ddr;
+    double xsph = -1.0;  // −1 = the solver's default (default_xsph)
+    double vorticity = 0.0;
+    double max_speed = 0.0;  // 0 = automatic
+
+    double xsph_or_default() const { return xsph >= 0.0 ? xsph : default_xsph(type); }
+};
+
+struct TimeParams {
+    enum class Mode { cfl, fixed };
+    double end_time = 2.0;
+    double frame_rate = 30.0;
+    Mode mode = Mode::cfl;
+    double dt = 0.001;
+    double cfl = 0.4;
+    double max_dt = 0.002;
+    double min_dt = 1.0e-6;
+};
+
+struct WorldDef {
+    int dimension = 3;
+    double particle_radius = 0.025;
+    KernelType kernel = KernelType::cubic_spline;
+    double support_factor = 4.0;
+    double rest_density = 1000.0;
+    Vec3d gravity{0.0, -9.81, 0.0};
+    Vec3d container_min{0, 0, 0};
+    Vec3d container_max{1, 1, 1};
+    std::vector<FluidBlock> fluid;
+    std::vector<Obstacle> obstacles;
+    SolverParams solver;
+    TimeParams time;
+};
+
+// One thing wrong with a definition: the key path ("solver.pbf.max_iterations", "fluid[1]") and
+// what was expected.
+struct Problem {
+    std::string path;
+    std::string message;
+};
+
+// Every problem of the definition, in the order of the parameter table, then the checks between
+// keys (boxes, blocks inside the container, sizes that would not fit in memory). Empty: valid.
+std::vector<Problem> validate(const WorldDef& def);
+
+// Thrown by World's constructor (and the live setters) for an invalid definition.
+class DefinitionError : public std::invalid_argument {
+  public:
+    explicit DefinitionError(std::vector<Problem> problems);
+    const std::vector<Problem>& problems() const { return problems_; }
+
+  private:
+    std::vector<Problem> problems_;
+};
+
+// Particles along one axis of a block [lo, hi] on a lattice of this spacing: as many as fit.
+int particles_along(double lo, double hi, double spacing);
+
+// Number of fluid particles the blocks produce (for checks before building a world).
+std::size_t count_fluid_particles(const WorldDef& def);
+
+// Bytes a world of this definition holds at its peak (fluid and boundary particles, grids and
+// neighbour lists, solver scratch), estimated before anything is allocated.
+double estimated_bytes(const WorldDef& def);
+
+}  // namespace seiche

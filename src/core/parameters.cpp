@@ -1,0 +1,426 @@
+// The world's parameter table and the checks of a definition (validate). Ranges are written here
+// and nowhere else: the loader, the schema and the docs read them from these declarations.
+#include "seiche/parameters.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace seiche {
+
+namespace {
+
+std::string num(double v) {
+    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.15g", v);
+    return buf;
+}
+
+template <class... A>
+std::string format(const char* fmt, A... a) {
+    char buf[512];
+    std::snprintf(buf, sizeof buf, fmt, a...);
+    return buf;
+}
+
+constexpr const char* axis_name = "xyz";
+
+}  // namespace
+
+bool Range::contains(double v) const {
+    return (lo_open ? v > lo : v >= lo) && (hi_open ? v < hi : v <= hi);
+}
+
+std::string Range::text() const {
+    return std::string(lo_open ? "(" : "[") + num(lo) + ", " + num(hi) + (hi_open ? ")" : "]");
+}
+
+Range closed(double lo, double hi) {
+    return {lo, hi, false, false};
+}
+Range positive(double hi) {
+    return {0, hi, true, std::isinf(hi)};
+}
+Range open(double lo, double hi) {
+    return {lo, hi, true, true};
+}
+Range half_open(double lo, double hi) {
+    return {lo, hi, false, true};
+}
+
+std::span<const Param<WorldDef>> world_params() {
+    using W = WorldDef;
+    static const std::vector<Param<W>> table = {
+        integer_param<W, &W::dimension>("dimension", "", closed(2, 3), "2 or 3"),
+        number_param<W, &W::particle_radius>(
+            "particle_radius", "m", positive(10),
+            "r; particles are seeded on a lattice of spacing 2r"),
+        choice_param<W, &W::kernel>("kernel", {"cubic_spline", "poly6_spiky"},
+                                    "SPH kernel; poly6_spiky uses poly6 for W and spiky for ∇W, "
+                                    "as the PBF paper"),
+        number_param<W, &W::support_factor>("support_factor", "", closed(3, 8),
+                                            "support radius h = factor · r (4 means two spacings)"),
+        number_param<W, &W::rest_density>("rest_density", "kg/m³", positive(1e5), "ρ0"),
+        vector_param<W, &W::gravity>("gravity", "m/s²", closed(-1000, 1000),
+                                     "acceleration of gravity; y is up in the shipped scenes"),
+        required(vector_param<W, &W::container_min>(
+            "container.min", "m", closed(-1e6, 1e6),
+            "the inside of the closed container: lower corner")),
+        required(vector_param<W, &W::container_max>(
+            "container.max", "m", closed(-1e6, 1e6),
+            "upper corner; at least two particle diameters from min on every axis")),
+
+        choice_param<W, &W::solver, &SolverParams::type>(
+            "solver.type", {"pbf", "wcsph", "ddr"},
+            "the solver (docs/solvers.md); `--solver` overrides it"),
+        with_automatic(number_param<W, &W::solver, &SolverParams::xsph>(
+                           "solver.xsph", "", closed(0, 1),
+                           "XSPH viscosity c (Schechter & Bridson 2012; M&M 2013 eq. 17); WCSPH "
+                           "and DDR have their own viscosity, so there it is an option"),
+                       -1.0, "0.01 for pbf, 0 for wcsph and ddr"),
+        number_param<W, &W::solver, &SolverParams::vorticity>(
+            "solver.vorticity", "m/s", closed(0, 1000),
+            "vorticity confinement ε (M&M 2013 eqs. 15–16); ε·ω is an acceleration"),
+        with_default_note(
+            number_param<W, &W::solver, &SolverParams::max_speed>(
+                "solver.max_speed", "m/s", closed(0, 1e6),
+                "the stability guard stops the run when a particle is faster; 0 = 10 × (free-fall "
+                "speed over the container's largest extent + the largest initial speed)"),
+            "0 (automatic)"),
+
+        integer_param<W, &W::solver, &SolverParams::pbf, &PbfParams::min_iterations>(
+            "solver.pbf.min_iterations", "", closed(1, 1000),
+            "position corrections always applied per step; at most max_iterations"),
+        integer_param<W, &W::solver, &SolverParams::pbf, &PbfParams::max_iterations>(
+            "solver.pbf.max_iterations", "", closed(1, 1000), "upper bound per step"),
+        number_param<W, &W::solver, &SolverParams::pbf, &PbfParams::density_tolerance>(
+            "solver.pbf.density_tolerance", "", open(0, 1),
+            "stop when the mean density error falls to this (0.002 = 0.2%)"),
+        number_param<W, &W::solver, &SolverParams::pbf, &PbfParams::relaxation>(
+            "solver.pbf.relaxation", "", closed(0, 10),
+            "constraint-force mixing ε, as a fraction of S'_i of a particle in a full rest "
+            "neighbourhood, so it does not depend on units or resolution"),
+        boolean_param<W, &W::solver, &SolverParams::pbf, &PbfParams::unilateral>(
+            "solver.pbf.unilateral",
+            "treat the constraint as C ≤ 0 (Bender & Fernández, eq. 10): only compression is "
+            "corrected, which avoids clumping at the free surface"),
+        boolean_param<W, &W::solver, &SolverParams::pbf, &PbfParams::tensile_correction>(
+            "solver.pbf.tensile_correction", "add the artificial pressure s_corr (M&M 2013 eq. 13)"),
+        number_param<W, &W::solver, &SolverParams::pbf, &PbfParams::s_corr_k>(
+            "solver.pbf.s_corr_k", "", closed(0, 1),
+            "strength k of s_corr, as an equivalent density error"),
+        number_param<W, &W::solver, &SolverParams::pbf, &PbfParams::s_corr_n>(
+            "solver.pbf.s_corr_n", "", closed(1, 8), "exponent n of s_corr"),
+        number_param<W, &W::solver, &SolverParams::pbf, &PbfParams::s_corr_dq>(
+            "solver.pbf.s_corr_dq", "", open(0, 1), "|Δq| of s_corr as a fraction of h"),
+
+        with_default_note(
+            number_param<W, &W::solver, &SolverParams::wcsph, &WcsphParams::speed_of_sound>(
+                "solver.wcsph.speed_of_sound", "m/s", closed(0, 1e5),
+                "c; 0 = 10·sqrt(2|g|H), H the tallest fluid block along gravity (density varies "
+                "by about (v/c)² ≈ 1%)"),
+            "0 (automatic)"),
+        choice_param<W, &W::solver, &SolverParams::wcsph, &WcsphParams::eos>(
+            "solver.wcsph.equation_of_state", {"tait", "linear"},
+            "tait: p = B((ρ/ρ0)^γ − 1), B = ρ0c²/γ; linear: p = c²(ρ − ρ0)"),
+        number_param<W, &W::solver, &SolverParams::wcsph, &WcsphParams::gamma>(
+            "solver.wcsph.gamma", "", closed(1, 10), "Tait exponent γ"),
+        boolean_param<W, &W::solver, &SolverParams::wcsph, &WcsphParams::clamp_pressure>(
+            "solver.wcsph.clamp_pressure", "p ≥ 0: no attraction from under-pressure"),
+        number_param<W, &W::solver, &SolverParams::wcsph, &WcsphParams::viscosity>(
+            "solver.wcsph.viscosity", "", closed(0, 10),
+            "α of Monaghan's artificial viscosity, dimensionless"),
+
+        with_default_note(
+            number_param<W, &W::solver, &SolverParams::ddr, &DdrParams::speed_of_sound>(
+                "solver.ddr.speed_of_sound", "m/s", closed(0, 1e5),
+                "sets the stiffness k = c²/h; 0 = automatic as for WCSPH"),
+            "0 (automatic)"),
+        number_param<W, &W::solver, &SolverParams::ddr, &DdrParams::near_stiffness>(
+            "solver.ddr.near_stiffness", "", closed(0, 10), "k_near / k"),
+        number_param<W, &W::solver, &SolverParams::ddr, &DdrParams::cohesion>(
+            "solver.ddr.cohesion", "", closed(0, 1),
+            "factor on negative pressure; 1 = Clavet (cohesive, gel-like)"),
+        number_param<W, &W::solver, &SolverParams::ddr, &DdrParams::linear_viscosity>(
+            "solver.ddr.linear_viscosity", "1/s", closed(0, 1e6), "σ of Clavet's viscosity impulses"),
+        with_default_note(
+            number_param<W, &W::solver, &SolverParams::ddr, &DdrParams::quadratic_viscosity>(
+                "solver.ddr.quadratic_viscosity", "1/m", closed(0, 1e6),
+                "β of Clavet's viscosity impulses; 0 = 0.1/(2r)"),
+            "0 (automatic)"),
+
+        number_param<W, &W::time, &TimeParams::end_time>("time.end_time", "s", positive(1e6),
+                                                         "simulated time at which a run ends"),
+        number_param<W, &W::time, &TimeParams::frame_rate>(
+            "time.frame_rate", "1/s", positive(1e4),
+            "frames per simulated second; frame 0 is the initial state"),
+        choice_param<W, &W::time, &TimeParams::mode>(
+            "time.dt_mode", {"cfl", "fixed"},
+            "cfl: the step follows the CFL bound; fixed: always time.dt"),
+        number_param<W, &W::time, &TimeParams::dt>("time.dt", "s", positive(1),
+                                                   "the step in fixed mode"),
+        number_param<W, &W::time, &TimeParams::cfl>(
+            "time.cfl", "", {0, 1, true, false},
+            "dt = cfl · 2r / (v_max + |g|·max_dt) in CFL mode (+ c for WCSPH and DDR)"),
+        number_param<W, &W::time, &TimeParams::max_dt>("time.max_dt", "s", positive(1),
+                                                       "upper bound in CFL mode"),
+        number_param<W, &W::time, &TimeParams::min_dt>("time.min_dt", "s", positive(1),
+                                                       "lower bound in CFL mode; at most max_dt"),
+    };
+    return table;
+}
+
+std::span<const Param<FluidBlock>> fluid_block_params() {
+    using B = FluidBlock;
+    static const std::vector<Param<B>> table = {
+        required(vector_param<B, &B::min>(
+            "min", "m", closed(-1e6, 1e6),
+            "lower corner of a box inside the container, at least one particle diameter thick")),
+        required(vector_param<B, &B::max>("max", "m", closed(-1e6, 1e6), "upper corner")),
+        vector_param<B, &B::velocity>("velocity", "m/s", closed(-1000, 1000), "initial velocity"),
+    };
+    return table;
+}
+
+std::span<const Param<Obstacle>> obstacle_params() {
+    using O = Obstacle;
+    static const std::vector<Param<O>> table = {
+        required(vector_param<O, &O::min>("min", "m", closed(-1e6, 1e6),
+                                          "lower corner of a solid box inside the container; it "
+                                          "may touch the walls but not overlap a fluid block")),
+        required(vector_param<O, &O::max>(
+            "max", "m", closed(-1e6, 1e6),
+            "upper corner; at least one particle diameter thick on every axis")),
+    };
+    return table;
+}
+
+const ParamList<WorldDef, FluidBlock>& fluid_list() {
+    static const ParamList<WorldDef, FluidBlock> list{
+        "fluid", "fluid blocks", "boxes of fluid, seeded on a lattice of spacing 2r", 1, &fluid_block_params,
+        [](WorldDef& w) -> std::vector<FluidBlock>& { return w.fluid; },
+        [](const WorldDef& w) -> const std::vector<FluidBlock>& { return w.fluid; }};
+    return list;
+}
+
+const ParamList<WorldDef, Obstacle>& obstacle_list() {
+    static const ParamList<WorldDef, Obstacle> list{
+        "obstacles", "boxes", "solid boxes inside the container", 0, &obstacle_params,
+        [](WorldDef& w) -> std::vector<Obstacle>& { return w.obstacles; },
+        [](const WorldDef& w) -> const std::vector<Obstacle>& { return w.obstacles; }};
+    return list;
+}
+
+std::string check_param_value(ParamKind kind, const Range& range, double automatic,
+                              std::size_t choices, int components, const ParamValue& v,
+                              int dimension) {
+    switch (kind) {
+        case ParamKind::number: {
+            const double d = std::get<double>(v);
+            if (d == automatic) return "";
+            if (!std::isfinite(d) || !range.contains(d))
+                return "expected a number in " + range.text() + ", got " + num(d);
+            return "";
+        }
+        case ParamKind::integer: {
+            const double d = std::get<double>(v);
+            if (!range.contains(d))
+                return "expected an integer in " + range.text() + ", got " + num(d);
+            return "";
+        }
+        case ParamKind::choice: {
+            const double d = std::get<double>(v);
+            if (d < 0 || d >= double(choices))
+                return "not one of the choices (enum value " + num(d) + ")";
+            return "";
+        }
+        case ParamKind::vector: {
+            const Vec3d a = std::get<Vec3d>(v);
+            const int n = components > 0 ? components : dimension;
+            for (int k = 0; k < n; ++k)
+                if (!std::isfinite(a[k]) || !range.contains(a[k]))
+                    return format("component %d: expected a number in %s, got %s", k,
+                                  range.text().c_str(), num(a[k]).c_str());
+            return "";
+        }
+        case ParamKind::boolean:
+        case ParamKind::text:
+            return "";
+    }
+    return "";
+}
+
+
+namespace {
+
+// Two wall layers at spacing d over the container's surface, plus the obstacles' faces.
+double boundary_particle_estimate(const WorldDef& w) {
+    const double d = 2.0 * w.particle_radius;
+    auto surface = [&](const Vec3d& lo, const Vec3d& hi) {
+        const double ex = hi[0] - lo[0], ey = hi[1] - lo[1];
+        if (w.dimension == 2) return 2.0 * (ex + ey) / d;
+        const double ez = hi[2] - lo[2];
+        return 2.0 * (ex * ey + ey * ez + ex * ez) / (d * d);
+    };
+    double n = 2.0 * surface(w.container_min, w.container_max);
+    for (const Obstacle& o : w.obstacles) n += 2.0 * surface(o.min, o.max);
+    return n;
+}
+
+bool box_problem(const Vec3d& lo, const Vec3d& hi, int dim, const std::string& path,
+                 std::vector<Problem>& out) {
+    for (int a = 0; a < dim; ++a)
+        if (!(hi[a] > lo[a])) {
+            out.push_back({path, format("max must be greater than min on axis %c (min %s, max %s)",
+                                        axis_name[a], num(lo[a]).c_str(), num(hi[a]).c_str())});
+            return true;
+        }
+    return false;
+}
+
+// A box (fluid block or obstacle) inside the container and at least one diameter thick.
+void placed_box_problems(const Vec3d& lo, const Vec3d& hi, const WorldDef& w, const char* what,
+                         const std::string& path, std::vector<Problem>& out) {
+    if (box_problem(lo, hi, w.dimension, path, out)) return;
+    for (int a = 0; a < w.dimension; ++a) {
+        if (lo[a] < w.container_min[a] - 1e-9 || hi[a] > w.container_max[a] + 1e-9) {
+            out.push_back({path, format("the %s is outside the container on axis %c (%s [%s, %s], "
+                                        "container [%s, %s])",
+                                        what, axis_name[a], what, num(lo[a]).c_str(),
+                                        num(hi[a]).c_str(), num(w.container_min[a]).c_str(),
+                                        num(w.container_max[a]).c_str())});
+            return;
+        }
+        if (hi[a] - lo[a] < 2.0 * w.particle_radius * (1 - 1e-6)) {
+            out.push_back({path, format("the %s is thinner than one particle diameter (%s m) on "
+                                        "axis %c",
+                                        what, num(2.0 * w.particle_radius).c_str(), axis_name[a])});
+            return;
+        }
+    }
+}
+
+double physical_memory_bytes() {
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? double(pages) * double(page) : 0.0;
+}
+
+}  // namespace
+
+int particles_along(double lo, double hi, double spacing) {
+    // The slack absorbs float rounding of the spacing: 0.146 m / 0.00292f must give 50, not 49.
+    return std::max(0, static_cast<int>(std::floor((hi - lo) / spacing + 1.0e-4)));
+}
+
+std::size_t count_fluid_particles(const WorldDef& def) {
+    const double d = 2.0 * def.particle_radius;
+    std::size_t total = 0;
+    for (const auto& b : def.fluid) {
+        std::size_t n = 1;
+        for (int a = 0; a < def.dimension; ++a) n *= particles_along(b.min[a], b.max[a], d);
+        total += n;
+    }
+    return total;
+}
+
+double estimated_bytes(const WorldDef& def) {
+    // Measured at 1M particles (docs/performance.md): 292 B per fluid particle with everything the
+    // step holds; a boundary particle keeps its position, volume and grid entry.
+    return 300.0 * double(count_fluid_particles(def)) + 24.0 * boundary_particle_estimate(def);
+}
+
+std::vector<Problem> validate(const WorldDef& w) {
+    std::vector<Problem> out;
+    const int dim = w.dimension == 2 ? 2 : 3;
+    for (const auto& p : world_params())
+        if (std::string m = check_value(p, w, dim); !m.empty()) out.push_back({std::string(p.key), m});
+    if (!out.empty()) return out;  // the checks below assume every value in its range
+
+    const PbfParams& pbf = w.solver.pbf;
+    if (pbf.min_iterations > pbf.max_iterations)
+        out.push_back({"solver.pbf.min_iterations",
+                       format("must not exceed max_iterations (%d), got %d", pbf.max_iterations,
+                              pbf.min_iterations)});
+    if (w.time.min_dt > w.time.max_dt)
+        out.push_back({"time.min_dt", format("must not exceed time.max_dt (%s), got %s",
+                                             num(w.time.max_dt).c_str(), num(w.time.min_dt).c_str())});
+
+    if (!box_problem(w.container_min, w.container_max, dim, "container", out))
+        for (int a = 0; a < dim; ++a)
+            if (w.container_max[a] - w.container_min[a] < 4.0 * w.particle_radius) {
+                out.push_back({"container", format("the container is narrower than two particle "
+                                                   "diameters on axis %c",
+                                                   axis_name[a])});
+                break;
+            }
+
+    if (w.fluid.size() < fluid_list().min_count)
+        out.push_back({"fluid", "expected a non-empty array of fluid blocks, got an empty one"});
+    for (std::size_t i = 0; i < w.fluid.size(); ++i) {
+        const std::string path = "fluid[" + std::to_string(i) + "]";
+        const std::size_t before = out.size();
+        for (const auto& p : fluid_block_params())
+            if (std::string m = check_value(p, w.fluid[i], dim); !m.empty())
+                out.push_back({path + "." + std::string(p.key), m});
+        if (out.size() == before)
+            placed_box_problems(w.fluid[i].min, w.fluid[i].max, w, "block", path, out);
+    }
+    for (std::size_t i = 0; i < w.obstacles.size(); ++i) {
+        const std::string path = "obstacles[" + std::to_string(i) + "]";
+        const Obstacle& o = w.obstacles[i];
+        const std::size_t before = out.size();
+        for (const auto& p : obstacle_params())
+            if (std::string m = check_value(p, o, dim); !m.empty())
+                out.push_back({path + "." + std::string(p.key), m});
+        if (out.size() == before) placed_box_problems(o.min, o.max, w, "obstacle", path, out);
+        if (out.size() != before) continue;
+        for (std::size_t j = 0; j < w.fluid.size(); ++j) {
+            bool overlap = true;
+            for (int a = 0; a < dim; ++a)
+                overlap = overlap && o.min[a] < w.fluid[j].max[a] - 1e-9 &&
+                          w.fluid[j].min[a] < o.max[a] - 1e-9;
+            if (overlap) {
+                out.push_back({path, format("the obstacle overlaps fluid[%zu]; fluid cannot start "
+                                            "inside a solid",
+                                            j)});
+                break;
+            }
+        }
+    }
+    if (!out.empty()) return out;
+
+    // Impossible sizes: refused before anything is allocated.
+    const std::size_t n = count_fluid_particles(w);
+    if (n > 200'000'000)
+        out.push_back({"fluid", format("%zu particles is more than this build supports (2e8)", n)});
+    const double walls = boundary_particle_estimate(w);
+    if (walls > 2.0e8)
+        out.push_back({"container", format("the container needs about %.3g boundary particles at "
+                                           "particle_radius %s m; make it smaller or the particles "
+                                           "larger",
+                                           walls, num(w.particle_radius).c_str())});
+    const double bytes = estimated_bytes(w), ram = physical_memory_bytes();
+    if (out.empty() && ram > 0 && bytes > 0.9 * ram)
+        out.push_back({"particle_radius",
+                       format("%zu fluid particles and about %.3g boundary particles need about "
+                              "%.1f GiB, more than this machine's %.1f GiB; make the particles "
+                              "larger",
+                              n, walls, bytes / (1 << 30), ram / (1 << 30))});
+    return out;
+}
+
+namespace {
+std::string join(const std::vector<Problem>& problems) {
+    std::string s;
+    for (const Problem& p : problems) s += (s.empty() ? "" : "\n") + p.path + ": " + p.message;
+    return s;
+}
+}  // namespace
+
+DefinitionError::DefinitionError(std::vector<Problem> problems)
+    : std::invalid_argument(join(problems)), problems_(std::move(problems)) {}
+
+}  // namespace seiche

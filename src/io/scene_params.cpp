@@ -1,0 +1,148 @@
+// The front end's keys: the scene's name, what a run writes, how meshes and pictures are made.
+// Declared like the world's (src/core/parameters.cpp); the core never sees them.
+#include <cmath>
+
+#include "seiche/scene.hpp"
+
+namespace seiche {
+
+namespace {
+
+bool has_range(const Scene& s) {
+    return s.render.range_max > s.render.range_min;
+}
+bool has_camera(const Scene& s) {
+    return !s.render.camera_auto;
+}
+
+Param<Scene> colour_range() {
+    Param<Scene> p{"render.range", ParamKind::vector, "m/s or kg/m³", closed(0, 1e9), {},
+                   "colour range [low, high], low < high; automatic: speed 0 to √(2|g|H) (the "
+                   "free-fall speed from the top of the fluid), density ρ0·[0.97, 1.03]; the same "
+                   "for every frame, so movies do not flicker",
+                   nullptr, nullptr};
+    p.components = 2;
+    p.default_note = "automatic";
+    p.written = &has_range;
+    p.get = [](const Scene& s) -> ParamValue {
+        return Vec3d{s.render.range_min, s.render.range_max, 0};
+    };
+    p.set = [](Scene& s, const ParamValue& v) {
+        s.render.range_min = std::get<Vec3d>(v)[0];
+        s.render.range_max = std::get<Vec3d>(v)[1];
+    };
+    return p;
+}
+
+Param<Scene> camera(Param<Scene> p) {
+    p.written = &has_camera;
+    return p;
+}
+
+}  // namespace
+
+std::span<const Param<Scene>> scene_params() {
+    using S = Scene;
+    using O = OutputParams;
+    using M = SurfaceParams;
+    using R = RenderParams;
+    static const std::vector<Param<S>> table = {
+        with_default_note(text_param<S, &S::name>("name", "used for the default output directory"),
+                          "the file name without .json"),
+        text_param<S, &S::description>("description", "free text"),
+
+        with_default_note(text_param<S, &S::output, &O::directory>(
+                              "output.directory", "where the run is written (`-o` overrides it)"),
+                          "out/<name>"),
+        boolean_param<S, &S::output, &O::vtk>("output.vtk", "`frames/*.vtp` and `particles.pvd`"),
+        boolean_param<S, &S::output, &O::ply>("output.ply", "`frames/*.ply`"),
+        boolean_param<S, &S::output, &O::stats>("output.stats", "`stats.csv`, one row per step"),
+        boolean_param<S, &S::output, &O::mesh>(
+            "output.mesh", "a surface mesh per frame (`seiche run --mesh` sets it)"),
+        boolean_param<S, &S::output, &O::mesh_obj>("output.mesh_obj",
+                                                   "meshes as `frames/surface_NNNNNN.obj`"),
+        boolean_param<S, &S::output, &O::mesh_ply>("output.mesh_ply",
+                                                   "meshes as binary `frames/surface_NNNNNN.ply`"),
+        boolean_param<S, &S::output, &O::mesh_vtk>(
+            "output.mesh_vtk", "meshes as `frames/surface_NNNNNN.vtp` and `surface.pvd`"),
+        boolean_param<S, &S::output, &O::render>(
+            "output.render",
+            "a picture per frame, `render/frame_NNNNNN.png`, and `render/movie.mp4` when ffmpeg "
+            "is installed (`seiche run --render` sets it)"),
+        boolean_param<S, &S::output, &O::preview>(
+            "output.preview", "`preview_first.png` and `preview_last.png`: the first and the last "
+                              "frame written"),
+
+        number_param<S, &S::surface, &M::cell_size>(
+            "surface.cell_size", "r", closed(0.1, 8),
+            "marching-cubes cell edge in particle radii; 0.5 gives 4× the triangles"),
+        number_param<S, &S::surface, &M::iso>(
+            "surface.iso", "", open(0, 1),
+            "level of the colour field (1 inside the fluid at rest); the surface of a resting "
+            "pool is one radius above its top particles at 0.5"),
+        number_param<S, &S::surface, &M::smoothing_radius>(
+            "surface.smoothing_radius", "r", closed(2, 16),
+            "support of the field's cubic spline kernel in particle radii"),
+        integer_param<S, &S::surface, &M::smoothing_iterations>(
+            "surface.smoothing_iterations", "", closed(0, 100),
+            "Taubin λ|μ smoothing passes on the mesh (no shrinkage)"),
+        boolean_param<S, &S::surface, &M::narrow_band>(
+            "surface.narrow_band",
+            "skip evaluating blocks deep inside the fluid (same mesh, about 2× faster on big "
+            "pools)"),
+
+        integer_param<S, &S::render, &R::width>("render.width", "pixels", closed(64, 8192),
+                                                "picture width"),
+        integer_param<S, &S::render, &R::height>("render.height", "pixels", closed(64, 8192),
+                                                 "picture height"),
+        choice_param<S, &S::render, &R::color_by>("render.color_by", {"speed", "density"},
+                                                  "the colour map's quantity"),
+        colour_range(),
+        camera(required(vector_param<S, &S::render, &R::camera_position>(
+            "render.camera.position", "m",
+            closed(-1e6, 1e6),
+            "3D only; without a camera the picture looks from the front, a little right and "
+            "above, and fits the whole container",
+            3))),
+        camera(required(vector_param<S, &S::render, &R::camera_target>(
+            "render.camera.target", "m", closed(-1e6, 1e6), "the point looked at", 3))),
+        camera(number_param<S, &S::render, &R::fov>(
+            "render.camera.fov", "degrees", open(1, 170), "vertical field of view")),
+        integer_param<S, &S::render, &R::supersample>(
+            "render.supersample", "", closed(1, 4),
+            "samples per pixel along each axis (anti-aliasing)"),
+    };
+    return table;
+}
+
+std::vector<Problem> validate_scene(const Scene& s) {
+    std::vector<Problem> out = validate(s);
+    for (const auto& p : scene_params()) {
+        if (p.written && !p.written(s)) continue;  // an absent group: nothing to check
+        if (std::string m = check_value(p, s, s.dimension); !m.empty())
+            out.push_back({std::string(p.key), m});
+    }
+    const RenderParams& r = s.render;
+    if (has_range(s) || r.range_min != 0 || r.range_max != 0) {
+        if (!(r.range_max > r.range_min))
+            out.push_back({"render.range", "expected [low, high] with low < high, got [" +
+                                               std::to_string(r.range_min) + ", " +
+                                               std::to_string(r.range_max) + "]"});
+    }
+    if (!r.camera_auto) {
+        if (s.dimension != 3)
+            out.push_back({"render.camera",
+                           "a camera is for 3D scenes; 2D pictures always show the container"});
+        const double dx = r.camera_target[0] - r.camera_position[0],
+                     dy = r.camera_target[1] - r.camera_position[1],
+                     dz = r.camera_target[2] - r.camera_position[2];
+        if (dx * dx + dy * dy + dz * dz < 1e-12)
+            out.push_back({"render.camera.target", "must differ from the position"});
+        else if (dx * dx + dz * dz < 1e-6 * (dx * dx + dy * dy + dz * dz))
+            out.push_back({"render.camera.target",
+                           "the camera looks straight up or down; tilt it a little"});
+    }
+    return out;
+}
+
+}  // namespace seiche
