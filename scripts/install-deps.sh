@@ -16,7 +16,7 @@ packages=(
   libglm-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  python3-matplotlib
+  python3-matplotlib python3-jsonschema
   "${extra[@]}"
 )
 missing=()

@@ -86,6 +86,12 @@ struct ValidateOptions {
 // Exit codes: 0 every check passed, 4 some check failed, 1 error, 2 usage.
 int validate_command(const ValidateOptions& o);
 
+struct SchemaOptions {
+    bool markdown = false;  //!< the parameter tables of docs/scene-format.md instead
+    std::string output;     //!< empty: standard output
+};
+int schema_command(const SchemaOptions& o);
+
 // Loads the scene with the command line's overrides (--set, then --solver, then --end-time when
 // > 0). A bad scene is reported on stderr with its JSON path; the caller exits with 2.
 std::optional<Scene> load_scene_or_report(const std::string& file,

@@ -149,6 +149,17 @@ int main(int argc, char** argv) {
     vcmd->add_flag("--no-plots", val.no_plots, "Only CSVs and verdicts, no matplotlib");
     vcmd->add_flag("-q,--quiet", val.quiet, "No progress output");
 
+    seiche::app::SchemaOptions sch;
+    CLI::App* scmd = app.add_subcommand(
+        "schema", "The JSON Schema of scene files (for editors), or the docs' parameter tables");
+    scmd->add_flag("--markdown", sch.markdown,
+                   "The parameter tables of docs/scene-format.md instead of the schema");
+    scmd->add_option("-o,--output", sch.output, "Write to this file (default: standard output)");
+    scmd->footer(
+        "Both come from the one declaration of every key (the parameter table). A copy of the "
+        "schema is docs/scene.schema.json: point an editor's JSON schema setting at it, or add "
+        "\"$schema\" to a scene file.");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -162,5 +173,6 @@ int main(int argc, char** argv) {
     if (rcmd->parsed()) return seiche::app::render_command(rend);
     if (ccmd->parsed()) return seiche::app::compare_command(cmp);
     if (vcmd->parsed()) return seiche::app::validate_command(val);
+    if (scmd->parsed()) return seiche::app::schema_command(sch);
     return 2;
 }

@@ -1,5 +1,5 @@
 // Position Based Fluids: Macklin & Müller 2013, with the boundary terms and the unilateral
-// constraint of seed 000 (eqs. 7–10).
+// constraint of Bender & Fernández 2019 (eqs. 7–10).
 #pragma once
 
 #include <span>

@@ -42,6 +42,7 @@ struct RenderParams {
 struct Scene : WorldDef {
     std::string name = "scene";
     std::string description;
+    std::string schema;  // "$schema": the JSON Schema an editor checks the file against
     OutputParams output;
     SurfaceParams surface;
     RenderParams render;

@@ -1,5 +1,5 @@
 // Shared SPH sums over flat neighbour lists: density with the Akinci 2012 boundary term
-// (Akinci et al. 2012, eq. 6; seed 000: ρ_i = Σ_j m_j W_ij + Σ_k ρ0 V_k W_ik), the density error
+// (Akinci et al. 2012, eq. 6; Bender & Fernández 2019: ρ_i = Σ_j m_j W_ij + Σ_k ρ0 V_k W_ik), the density error
 // used throughout seiche, and lattice sums used to set the particle mass.
 #pragma once
 

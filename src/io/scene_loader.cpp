@@ -152,6 +152,7 @@ template <class T>
 ParamValue read_value(const json& v, const std::string& path, const Param<T>& p, int dim) {
     switch (p.kind) {
         case ParamKind::number:
+            if (v.is_number() && v.get<double>() == p.automatic) return p.automatic;
             return number_value(v, path, p.range);
         case ParamKind::integer: {
             const std::string expected = "expected an integer in " + p.range.text() + ", got ";

@@ -34,6 +34,18 @@ Param<Scene> colour_range() {
     return p;
 }
 
+bool has_schema(const Scene& s) {
+    return !s.schema.empty();
+}
+
+Param<Scene> schema_reference() {
+    Param<Scene> p = text_param<Scene, &Scene::schema>(
+        "$schema", "the JSON Schema editors check the file against (docs/scene.schema.json); "
+                   "seiche ignores it");
+    p.written = &has_schema;
+    return p;
+}
+
 Param<Scene> camera(Param<Scene> p) {
     p.written = &has_camera;
     return p;
@@ -50,6 +62,7 @@ std::span<const Param<Scene>> scene_params() {
         with_default_note(text_param<S, &S::name>("name", "used for the default output directory"),
                           "the file name without .json"),
         text_param<S, &S::description>("description", "free text"),
+        schema_reference(),
 
         with_default_note(text_param<S, &S::output, &O::directory>(
                               "output.directory", "where the run is written (`-o` overrides it)"),

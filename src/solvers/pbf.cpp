@@ -1,5 +1,5 @@
 // Position Based Fluids — Macklin & Müller 2013, eqs. (1)–(13); boundary terms and unilateral
-// constraint as in seed 000, eqs. (7)–(10); Akinci et al. 2012 boundary volumes.
+// constraint as in Bender & Fernández 2019, eqs. (7)–(10); Akinci et al. 2012 boundary volumes.
 //
 // Units. With equal fluid masses m we work with λ'_i = λ_i / m (m²) so that nothing depends on
 // the mass scale: S'_i = m·S_i (1/m²), and eq. (9) becomes
