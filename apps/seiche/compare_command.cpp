@@ -103,7 +103,6 @@ struct RunLimits {
     double picture_time = -1;
     std::ostream* series = nullptr;  //!< timeseries rows (run id first), every ~1/200 of the run
     std::string series_id;
-    bool fixed_dt = false;
     double error_limit = INFINITY;  //!< stop as unstable above this mean density error
     std::function<void(double time, long steps, double wall)> progress;
 };
@@ -127,20 +126,17 @@ RunResult simulate(const Scene& scene, const RunLimits& lim) {
         }
     };
     take_picture();
-    while (w.time() < end - 1e-9 && (lim.max_steps == 0 || r.steps < lim.max_steps)) {
-        double dt = lim.fixed_dt ? scene.time.dt : w.suggested_dt();
-        if (lim.picture_time > w.time() + 1e-9 && !lim.fixed_dt)
-            dt = fit_step(dt, lim.picture_time - w.time());
-        dt = lim.fixed_dt ? std::min(dt, end - w.time()) : fit_step(dt, end - w.time());
-        const auto s0 = clock_type::now();
-        const StepStats s = w.step(dt);
+    AdvanceOptions advance;
+    advance.max_steps = lim.max_steps;
+    auto s0 = clock_type::now();
+    advance.on_step = [&](const StepStats& s) {
         ms.push_back(1e3 * seconds_since(s0));
         ++r.steps;
         if (s.instability) {
             r.status = "unstable";
             r.reason = fmt::format("step {}, t = {:.4f} s: particle {} {}", s.step, s.time,
                                    s.instability->particle, s.instability->reason);
-            break;
+            return false;
         }
         error_sum += s.density_error_mean;
         r.error_worst = std::max(r.error_worst, s.density_error_mean);
@@ -160,9 +156,21 @@ RunResult simulate(const Scene& scene, const RunLimits& lim) {
             r.status = "unstable";
             r.reason = fmt::format("step {}, t = {:.4f} s: mean density error {:.1f}%", s.step,
                                    s.time, 100 * s.density_error_mean);
-            break;
+            return false;
         }
         if (lim.progress) lim.progress(w.time(), r.steps, seconds_since(t0));
+        s0 = clock_type::now();
+        return true;
+    };
+    // Two legs, so that the steps land on the picture's time as on a frame.
+    if (lim.picture_time > 0 && lim.picture_time < end) {
+        const AdvanceResult first = w.advance_to(lim.picture_time, advance);
+        if (first.status == AdvanceResult::Status::reached) {
+            if (advance.max_steps > 0) advance.max_steps -= first.steps;
+            w.advance_to(end, advance);
+        }
+    } else {
+        w.advance_to(end, advance);
     }
     r.time = w.time();
     r.error_mean = r.steps > 0 ? error_sum / r.steps : 0;
@@ -316,8 +324,8 @@ int compare_command(const CompareOptions& o) {
                 s.time.end_time = trial_time;
                 auto stable = [&](double dt) {
                     s.time.dt = dt;
+                    s.time.mode = TimeParams::Mode::fixed;
                     RunLimits lim;
-                    lim.fixed_dt = true;
                     lim.error_limit = 0.10;
                     const RunResult r = simulate(s, lim);
                     const bool ok = r.status == "done";

@@ -121,32 +121,29 @@ int simulate(const Scene& scene, RunOutput& out, bool quiet) {
     std::signal(SIGINT, on_interrupt);
     std::signal(SIGTERM, on_interrupt);
 
-    while (world.time() < end - 1e-9 * frame_dt && !g_interrupted) {
-        const double next_frame = frame * frame_dt;
-        double dt = world.suggested_dt();
-        if (scene.time.mode == TimeParams::Mode::cfl) dt = fit_step(dt, next_frame - world.time());
-        dt = std::min(dt, end - world.time());
-        const StepStats s = world.step(dt);
+    AdvanceOptions advance;
+    advance.every = frame_dt;
+    advance.on_step = [&](const StepStats& s) {
         out.stats(s);
         totals.steps++;
         totals.iterations += s.iterations;
         totals.density_error_mean_sum += s.density_error_mean;
         totals.density_error_max = std::max(totals.density_error_max, s.density_error_max);
         totals.contained += s.contained;
-        if (s.instability) {
-            failure = {{s, *s.instability}};
-            break;
-        }
-        ProgressState ps{frame - 1, frames_total, world.time(), end, totals.steps, wall()};
-        if (world.time() >= next_frame - 1e-9 * frame_dt) {
-            out.frame(world, frame);
-            ps.frame = frame;
-            ++frame;
-            progress.frame(ps);
-        } else {
-            progress.step(ps);
-        }
-    }
+        if (s.instability) failure = {{s, *s.instability}};
+        // A step that reaches a frame is shown by on_sample, with the frame.
+        if (world.time() < frame * frame_dt - 1e-9 * frame_dt)
+            progress.step({frame - 1, frames_total, world.time(), end, totals.steps, wall()});
+        return !g_interrupted;
+    };
+    advance.on_sample = [&](std::int64_t k) {
+        frame = static_cast<int>(k);
+        out.frame(world, frame);
+        progress.frame({frame, frames_total, world.time(), end, totals.steps, wall()});
+        ++frame;
+        return !g_interrupted;
+    };
+    world.advance_to(end, advance);
     progress.finish();
     std::signal(SIGINT, SIG_DFL);
     std::signal(SIGTERM, SIG_DFL);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,6 +49,26 @@ struct StepStats {
     std::optional<Instability> instability;
 };
 
+// How World::advance_to steps and whom it tells. Steps follow time.dt_mode: CFL steps are fitted
+// to land on every sample time and the end without a sliver step (fit_step); fixed steps are
+// time.dt, the last one shortened to end exactly at t_end, and a sample is taken at the first
+// step that reaches its time.
+struct AdvanceOptions {
+    double every = 0;             //!< s; on_sample at t = k·every, k = 1, 2, ... (0: no samples)
+    std::int64_t max_steps = 0;   //!< stop after this many steps of this call (0: no limit)
+    //! After every step (also the one that went unstable); return false to stop.
+    std::function<bool(const StepStats&)> on_step;
+    //! At sample k (time k·every); when one step passes several, once, with the last k. False stops.
+    std::function<bool(std::int64_t k)> on_sample;
+};
+
+struct AdvanceResult {
+    enum class Status { reached, unstable, stopped, step_limit };
+    Status status = Status::reached;
+    std::int64_t steps = 0;  //!< taken by this call
+    StepStats last;          //!< the last step; its instability when unstable
+};
+
 template <int D>
 class World {
   public:
@@ -57,6 +78,9 @@ class World {
     // The next step size: the fixed dt, or the CFL bound in [min_dt, max_dt].
     double suggested_dt() const;
     StepStats step(double dt);
+    // Steps until time t_end (or a stop, an instability, max_steps), calling back after steps and
+    // at sample times. The one time loop of every front end: run, validate, compare, bench.
+    AdvanceResult advance_to(double t_end, const AdvanceOptions& options = {});
     // Finds neighbours of the current positions and fills particles().rho (for frame 0, tests).
     void refresh_density();
 

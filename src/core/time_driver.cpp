@@ -1,0 +1,55 @@
+// The time driver: steps a world to a time, landing on sample times (frames, measurements)
+// without sliver steps, and reports through callbacks. Every front end advances through it.
+#include <cmath>
+#include <limits>
+
+#include "seiche/world.hpp"
+
+namespace seiche {
+
+template <int D>
+AdvanceResult World<D>::advance_to(double t_end, const AdvanceOptions& o) {
+    AdvanceResult r;
+    // Times within this of a target count as on it: steps are sums of doubles.
+    const double tol = 1e-9 * std::max({o.every, std::abs(t_end), 1e-3});
+    const bool cfl = def_.time.mode == TimeParams::Mode::cfl;
+    std::int64_t next_k =
+        o.every > 0 ? static_cast<std::int64_t>(std::floor(time_ / o.every + 1e-6)) + 1 : 0;
+    while (time_ < t_end - tol) {
+        if (o.max_steps > 0 && r.steps >= o.max_steps) {
+            r.status = AdvanceResult::Status::step_limit;
+            return r;
+        }
+        const double next_sample =
+            o.every > 0 ? double(next_k) * o.every : std::numeric_limits<double>::infinity();
+        const double target = std::min(t_end, next_sample);
+        double dt = suggested_dt();
+        dt = cfl ? fit_step(dt, target - time_) : std::min(dt, t_end - time_);
+        r.last = step(dt);
+        ++r.steps;
+        const bool go_on = !o.on_step || o.on_step(r.last);
+        if (r.last.instability) {
+            r.status = AdvanceResult::Status::unstable;
+            return r;
+        }
+        if (!go_on) {
+            r.status = AdvanceResult::Status::stopped;
+            return r;
+        }
+        if (o.every > 0 && time_ >= double(next_k) * o.every - tol) {
+            while (time_ >= double(next_k + 1) * o.every - tol) ++next_k;
+            if (o.on_sample && !o.on_sample(next_k)) {
+                ++next_k;
+                r.status = AdvanceResult::Status::stopped;
+                return r;
+            }
+            ++next_k;
+        }
+    }
+    return r;
+}
+
+template AdvanceResult World<2>::advance_to(double, const AdvanceOptions&);
+template AdvanceResult World<3>::advance_to(double, const AdvanceOptions&);
+
+}  // namespace seiche
