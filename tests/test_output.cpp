@@ -3,6 +3,7 @@
 
 #include "cli_helpers.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -11,6 +12,7 @@
 #include <regex>
 #include <sstream>
 
+#include "seiche/io/readers.hpp"
 #include "seiche/io/scene_loader.hpp"
 #include "seiche/io/writers.hpp"
 
@@ -205,6 +207,39 @@ TEST(Output, UnstableRunStopsWithStepAndParticle) {
     EXPECT_EQ(x0.size(), 3 * n);
     EXPECT_NE(slurp(dir / "summary.json").find("\"status\": \"unstable\""), std::string::npos);
     EXPECT_TRUE(fs::exists(dir / "stats.csv"));
+    fs::remove_all(dir);
+}
+
+// The particle an instability names is the row of the frame files: a creation id, not the index
+// in the solver's Z-curve order. A block falls freely until it passes a 1 m/s limit; a frame is
+// written every step, so the last frame holds the named particle one step (≤ 1 mm) earlier.
+TEST(Output, InstabilityNamesTheParticleOfTheFrameFiles) {
+    const fs::path dir = test::fresh_dir("seiche_test_instability_id");
+    std::ofstream(dir / "fall.json") << R"({"dimension": 2, "particle_radius": 0.01,
+        "container": {"min": [0, 0], "max": [0.6, 0.6]},
+        "fluid": [{"min": [0.1, 0.3], "max": [0.3, 0.5]}],
+        "solver": {"max_speed": 1.0},
+        "time": {"dt_mode": "fixed", "dt": 0.001, "frame_rate": 1000, "end_time": 0.5},
+        "output": {"vtk": false, "preview": false}})";
+    EXPECT_EQ(run_cli("run " + (dir / "fall.json").string() + " -q -o " + (dir / "run").string(),
+                      dir / "log"),
+              3);
+    const std::string log = slurp(dir / "log");
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(
+        log, m, std::regex(R"(particle (\d+) speed [^;]*; position \(([-\d.e]+), ([-\d.e]+), )")))
+        << log;
+    const std::size_t id = std::stoul(m[1]);
+    const double x = std::stod(m[2]), y = std::stod(m[3]);
+    std::vector<fs::path> frames;
+    for (const auto& e : fs::directory_iterator(dir / "run/frames"))
+        if (e.path().extension() == ".ply") frames.push_back(e.path());
+    ASSERT_GE(frames.size(), 10u);
+    std::sort(frames.begin(), frames.end());
+    const io::FrameData last = io::read_frame(frames.back());
+    ASSERT_LT(id, last.size());
+    EXPECT_NEAR(last.position[3 * id + 0], x, 1.5e-3) << log;
+    EXPECT_NEAR(last.position[3 * id + 1], y, 1.5e-3) << log;
     fs::remove_all(dir);
 }
 

@@ -22,7 +22,7 @@ namespace seiche {
 
 // A particle that went bad: which, when, and why.
 struct Instability {
-    std::size_t particle = 0;
+    std::size_t particle = 0;  //!< creation id: the row of the particle in every frame file
     std::string reason;  //!< e.g. "velocity is NaN", "speed 412 m/s exceeds the limit of 80 m/s"
     Vec3d position{0, 0, 0};
     Vec3d velocity{0, 0, 0};

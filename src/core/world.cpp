@@ -357,7 +357,9 @@ std::optional<Instability> World<D>::check_stability() const {
                      std::to_string(max_speed_) + " m/s";
         else if (!container_.contains(x))
             reason = "left the container";
-        if (!reason.empty()) return Instability{i, reason, to_vec3d<D>(x), to_vec3d<D>(v)};
+        // The creation id, not the index: particles are kept in Z-curve order, frames list them
+        // by id, and the user looks the number up there.
+        if (!reason.empty()) return Instability{p_.id[i], reason, to_vec3d<D>(x), to_vec3d<D>(v)};
     }
     return std::nullopt;
 }
