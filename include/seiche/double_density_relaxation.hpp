@@ -8,6 +8,7 @@
 #include "seiche/boundary.hpp"
 #include "seiche/world_def.hpp"
 #include "seiche/sph.hpp"
+#include "seiche/step_context.hpp"
 
 namespace seiche {
 
@@ -52,5 +53,17 @@ void ddr_viscosity(const DdrConstants& c, const FluidView<D>& f, float dt,
 template <int D>
 void ddr_relax(const DdrConstants& c, const FluidView<D>& f, float dt, std::span<Vec<D>> x,
                DdrState<D>& state);
+
+// The double density relaxation solver; step() is Clavet et al. 2005, Algorithm 1: gravity,
+// viscosity impulses, prediction, double density relaxation, collisions, velocities.
+template <int D>
+struct Ddr {
+    DdrParams params;
+    DdrConstants constants{};
+    DdrState<D> state;
+
+    Ddr(const DdrParams& p, const FluidConstants<D>& fluid, std::size_t particles);
+    void step(StepContext<D>& c);
+};
 
 }  // namespace seiche

@@ -7,6 +7,7 @@
 
 #include "seiche/world_def.hpp"
 #include "seiche/sph.hpp"
+#include "seiche/step_context.hpp"
 
 namespace seiche {
 
@@ -54,6 +55,18 @@ void pbf_delta_pass(const PbfConstants& c, const K& kernel, const FluidView<D>& 
                     std::span<const float> lambda, std::span<Vec<D>> dx);
 template <int D, class K>
 void pbf_density_pass(const K& kernel, const FluidView<D>& f, std::span<float> rho);
+
+// The PBF solver: its parameters, the constants derived from them and its scratch. step() is
+// Macklin & Müller 2013, Algorithm 1.
+template <int D>
+struct Pbf {
+    PbfParams params;
+    PbfConstants constants{};
+    PbfState<D> state;
+
+    Pbf(const PbfParams& p, const FluidConstants<D>& fluid, std::size_t particles);
+    void step(StepContext<D>& c);
+};
 
 // Mean and max of max(0, ρ/ρ0 − 1), summed in a fixed order.
 void density_error_stats(std::span<const float> rho, float rest_density, double& mean, double& max);

@@ -8,6 +8,7 @@
 
 #include "seiche/world_def.hpp"
 #include "seiche/sph.hpp"
+#include "seiche/step_context.hpp"
 
 namespace seiche {
 
@@ -43,5 +44,17 @@ void wcsph_accelerations(const WcsphConstants& c, const K& kernel, const FluidVi
                          std::span<const Vec<D>> v, std::span<const float> rho,
                          std::span<const float> pressure, const Vec<D>& gravity,
                          std::span<Vec<D>> acceleration);
+
+// The WCSPH solver; step() is Becker & Teschner 2007: density, pressure, forces, then symplectic
+// Euler.
+template <int D>
+struct Wcsph {
+    WcsphParams params;
+    WcsphConstants constants{};
+    WcsphState<D> state;
+
+    Wcsph(const WcsphParams& p, const FluidConstants<D>& fluid, std::size_t particles);
+    void step(StepContext<D>& c);
+};
 
 }  // namespace seiche

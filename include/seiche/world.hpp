@@ -2,6 +2,7 @@
 // built from a Scene. step() advances by one time step; nothing here does I/O.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -9,14 +10,13 @@
 #include <vector>
 
 #include "seiche/boundary.hpp"
-#include "seiche/double_density_relaxation.hpp"
 #include "seiche/forces.hpp"
 #include "seiche/kernels.hpp"
 #include "seiche/neighbor_grid.hpp"
 #include "seiche/particle_set.hpp"
-#include "seiche/pbf.hpp"
+#include "seiche/solver.hpp"
+#include "seiche/step_context.hpp"
 #include "seiche/world_def.hpp"
-#include "seiche/wcsph.hpp"
 
 namespace seiche {
 
@@ -89,42 +89,43 @@ class World {
     const Box<D>& container() const { return container_; }
     double time() const { return time_; }
     std::int64_t steps() const { return steps_; }
-    float support_radius() const { return h_; }
+    float support_radius() const { return fluid_.h; }
     float max_speed() const { return max_speed_; }
     double kinetic_energy() const;
     std::size_t total_contained() const { return total_contained_; }
     const StageTimes& stage_times() const { return times_; }
 
-    float speed_of_sound() const { return speed_of_sound_; }
+    float speed_of_sound() const { return fluid_.speed_of_sound; }
     // WCSPH pressure of the last step, Pa (empty for the other solvers).
-    std::span<const float> pressure() const { return wcsph_.pressure; }
+    std::span<const float> pressure() const;
+    const Solver<D>& solver() const { return solver_; }
+    const WorldDef& definition() const { return def_; }
 
   private:
-    // One step of each solver, written as its paper's algorithm.
-    template <class K>
-    void step_pbf(const K& kernel, float dt, StepStats& s);
-    template <class K>
-    void step_wcsph(const K& kernel, float dt, StepStats& s);
-    template <class K>
-    void step_ddr(const K& kernel, float dt, StepStats& s);
+    friend class StepContext<D>;
 
-    // Stages shared by all solvers.
+    // The stages shared by all solvers (StepContext names them for the solvers).
     void predict_positions(float dt);  // x_prev = x; x += dt·v
     void find_neighbors();
+    void collide();
     void contain_and_update_velocities(float dt, StepStats& s);  // v = (x − x_prev)/dt
-    template <class K>
-    void smooth_velocities(const K& kernel, float dt);  // XSPH, vorticity confinement
+    void post_velocity(float dt);                                 // XSPH, vorticity
     void measure_density(StepStats& s);
     void finish_step(double dt, StepStats& s);
 
     FluidView<D> view() const;
+    void derive_from_definition();
     std::optional<Instability> check_stability() const;
     template <class Fn>
-    void timed(double StageTimes::*stage, Fn&& fn);
+    void timed(double StageTimes::*stage, Fn&& fn) {
+        const auto t0 = std::chrono::steady_clock::now();
+        fn();
+        times_.*stage +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    }
 
     WorldDef def_;
-    float h_;
-    AnyKernel<D> kernel_;
+    FluidConstants<D> fluid_;
     Vec<D> gravity_;
     Box<D> container_;
     ParticleSet<D> p_;
@@ -133,13 +134,7 @@ class World {
     std::vector<Box<D>> solids_;     //!< the same grown by the particle radius (collisions)
     NeighborGrid<D> fluid_grid_, boundary_grid_;
     NeighborList fluid_nb_, boundary_nb_;
-    float speed_of_sound_ = 0;  // WCSPH and DDR, m/s
-    PbfConstants pbf_constants_{};
-    PbfState<D> pbf_;
-    WcsphConstants wcsph_constants_{};
-    WcsphState<D> wcsph_;
-    DdrConstants ddr_constants_{};
-    DdrState<D> ddr_;
+    Solver<D> solver_;
     std::vector<Vec<D>> v_scratch_;  //!< reorder, PBF position corrections, XSPH velocities
     std::vector<float> f_scratch_;
     std::vector<std::uint32_t> id_scratch_;
@@ -150,6 +145,12 @@ class World {
     std::size_t total_contained_ = 0;
     StageTimes times_;
 };
+
+template <int D>
+template <class Fn>
+void StepContext<D>::timed(double StageTimes::*stage, Fn&& fn) {
+    w_.timed(stage, std::forward<Fn>(fn));
+}
 
 // The next step towards a time `remaining` ahead (a frame, a sample), at most dt: the last two
 // steps before it share what is left, so there is never a sliver step. A sliver hurts PBF most,

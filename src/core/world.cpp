@@ -47,78 +47,96 @@ const WorldDef& checked(const WorldDef& def, int dimension) {
 }
 }  // namespace
 
-template <int D>
-World<D>::World(const WorldDef& def)
-    : def_(checked(def, D)),
-      h_(static_cast<float>(def.support_factor * def.particle_radius)),
-      kernel_(make_kernel<D>(def.kernel, h_)),
-      gravity_(to_vec<D>(def.gravity)) {
-    container_ = {to_vec<D>(def.container_min), to_vec<D>(def.container_max)};
-    const float d = static_cast<float>(2.0 * def.particle_radius);
+namespace {
 
-    // Fluid blocks on a lattice of spacing d.
-    float max_initial_speed = 0.0f;
+float max_initial_speed(const WorldDef& def) {
+    float v = 0.0f;
     for (const auto& blk : def.fluid) {
-        std::array<int, D> n;
-        for (int a = 0; a < D; ++a) n[a] = particles_along(blk.min[a], blk.max[a], d);
-        const Vec<D> v0 = to_vec<D>(blk.velocity);
-        max_initial_speed = std::max(max_initial_speed, glm::length(v0));
-        std::array<int, D> k{};
-        bool empty = false;
-        for (int a = 0; a < D; ++a) empty = empty || n[a] == 0;
-        while (!empty) {
-            Vec<D> x;
-            for (int a = 0; a < D; ++a) x[a] = static_cast<float>(blk.min[a] + (k[a] + 0.5) * d);
-            p_.x.push_back(x);
-            p_.v.push_back(v0);
-            int a = 0;
-            while (a < D && ++k[a] == n[a]) k[a++] = 0;
-            if (a == D) break;
-        }
+        double v2 = 0;
+        for (int a = 0; a < def.dimension; ++a) v2 += blk.velocity[a] * blk.velocity[a];
+        v = std::max(v, static_cast<float>(std::sqrt(v2)));
     }
-    const std::size_t n_fluid = p_.x.size();
-    p_.resize(n_fluid);
-    p_.x_prev = p_.x;
-    for (std::size_t i = 0; i < n_fluid; ++i) p_.id[i] = static_cast<std::uint32_t>(i);
-    p_.radius = static_cast<float>(def.particle_radius);
+    return v;
+}
 
-    // The mass that makes a full rest lattice exactly ρ0 (within 0.1% of ρ0·d^D for the cubic
-    // spline at h = 2d; poly6 over-counts by 1–1.5% there, and this removes that bias).
-    const float rho0 = static_cast<float>(def.rest_density);
-    std::visit(
-        [&](const auto& k) {
-            p_.mass = static_cast<float>(rho0 / lattice_sums<D>(k, d).w);
-            pbf_constants_ = pbf_constants<D>(def.solver.pbf, k, p_.mass, rho0, d);
-        },
-        kernel_);
-
-    // Speed of sound for the explicit solvers: ten times the largest speed expected, the free-fall
-    // speed over the fluid's height (Becker & Teschner 2007, sec. 4; Monaghan 1994).
+// Speed of sound for the explicit solvers: ten times the largest speed expected, the free-fall
+// speed over the fluid's height (Becker & Teschner 2007, sec. 4; Monaghan 1994).
+template <int D>
+float sound_speed_for(const WorldDef& def) {
+    const double c_wanted = def.solver.type == SolverType::ddr ? def.solver.ddr.speed_of_sound
+                                                               : def.solver.wcsph.speed_of_sound;
+    if (c_wanted > 0) return static_cast<float>(c_wanted);
+    const Vec<D> g = to_vec<D>(def.gravity);
     float fluid_height = 0.0f;
-    const Vec<D> down = glm::length(gravity_) > 0 ? glm::normalize(gravity_) : Vec<D>(0.0f);
+    const Vec<D> down = glm::length(g) > 0 ? glm::normalize(g) : Vec<D>(0.0f);
     for (const auto& blk : def.fluid) {
         float hgt = 0.0f;
         for (int a = 0; a < D; ++a) hgt += std::abs(down[a]) * float(blk.max[a] - blk.min[a]);
         fluid_height = std::max(fluid_height, hgt);
     }
     const float v_expected =
-        std::max({std::sqrt(2.0f * glm::length(gravity_) * fluid_height), max_initial_speed, 0.1f});
-    const double c_wanted = def.solver.type == SolverType::ddr
-                                ? def.solver.ddr.speed_of_sound
-                                : def.solver.wcsph.speed_of_sound;
-    speed_of_sound_ = c_wanted > 0 ? static_cast<float>(c_wanted) : 10.0f * v_expected;
-    wcsph_constants_ = wcsph_constants(def.solver.wcsph, rho0, speed_of_sound_);
-    if (def.solver.type == SolverType::wcsph) wcsph_.resize(p_.x.size());
-    if (def.solver.type == SolverType::ddr) {
-        ddr_constants_ = ddr_constants<D>(def.solver.ddr, speed_of_sound_, h_, d, kernel_,
-                                          WallSampling::for_kernel(def.kernel, d));
-        ddr_.resize(p_.x.size());
-    }
-    std::fill(p_.rho.begin(), p_.rho.end(), rho0);
+        std::max({std::sqrt(2.0f * glm::length(g) * fluid_height), max_initial_speed(def), 0.1f});
+    return 10.0f * v_expected;
+}
 
-    const WallSampling walls = WallSampling::for_kernel(def.kernel, d);
+template <int D>
+FluidConstants<D> fluid_constants(const WorldDef& def) {
+    const float d = static_cast<float>(2.0 * def.particle_radius);
+    const float h = static_cast<float>(def.support_factor * def.particle_radius);
+    const AnyKernel<D> kernel = make_kernel<D>(def.kernel, h);
+    const float rho0 = static_cast<float>(def.rest_density);
+    // The mass that makes a full rest lattice exactly ρ0 (within 0.1% of ρ0·d^D for the cubic
+    // spline at h = 2d; poly6 over-counts by 1–1.5% there, and this removes that bias).
+    const float mass = std::visit(
+        [&](const auto& k) { return static_cast<float>(rho0 / lattice_sums<D>(k, d).w); }, kernel);
+    return {d, h, mass, rho0, sound_speed_for<D>(def), kernel, def.kernel};
+}
+
+// Fluid blocks on a lattice of spacing d, in creation order.
+template <int D>
+ParticleSet<D> seed_fluid(const WorldDef& def, const FluidConstants<D>& fluid) {
+    ParticleSet<D> p;
+    const float d = fluid.spacing;
+    for (const auto& blk : def.fluid) {
+        std::array<int, D> n;
+        for (int a = 0; a < D; ++a) n[a] = particles_along(blk.min[a], blk.max[a], d);
+        const Vec<D> v0 = to_vec<D>(blk.velocity);
+        std::array<int, D> k{};
+        bool empty = false;
+        for (int a = 0; a < D; ++a) empty = empty || n[a] == 0;
+        while (!empty) {
+            Vec<D> x;
+            for (int a = 0; a < D; ++a) x[a] = static_cast<float>(blk.min[a] + (k[a] + 0.5) * d);
+            p.x.push_back(x);
+            p.v.push_back(v0);
+            int a = 0;
+            while (a < D && ++k[a] == n[a]) k[a++] = 0;
+            if (a == D) break;
+        }
+    }
+    const std::size_t n_fluid = p.x.size();
+    p.resize(n_fluid);
+    p.x_prev = p.x;
+    for (std::size_t i = 0; i < n_fluid; ++i) p.id[i] = static_cast<std::uint32_t>(i);
+    p.radius = static_cast<float>(def.particle_radius);
+    p.mass = fluid.mass;
+    std::fill(p.rho.begin(), p.rho.end(), fluid.rest_density);
+    return p;
+}
+
+}  // namespace
+
+template <int D>
+World<D>::World(const WorldDef& def)
+    : def_(checked(def, D)),
+      fluid_(fluid_constants<D>(def_)),
+      gravity_(to_vec<D>(def_.gravity)),
+      container_{to_vec<D>(def_.container_min), to_vec<D>(def_.container_max)},
+      p_(seed_fluid<D>(def_, fluid_)),
+      solver_(make_solver<D>(def_.solver, fluid_, p_.size())) {
+    const WallSampling walls = WallSampling::for_kernel(def_.kernel, fluid_.spacing);
     b_ = sample_container<D>(container_, walls);
-    for (const Obstacle& o : def.obstacles) {
+    for (const Obstacle& o : def_.obstacles) {
         const Box<D> solid{to_vec<D>(o.min), to_vec<D>(o.max)};
         const Boundary<D> faces = sample_solid_box<D>(solid, walls);
         b_.x.insert(b_.x.end(), faces.x.begin(), faces.x.end());
@@ -127,30 +145,40 @@ World<D>::World(const WorldDef& def)
     }
     b_.volume.assign(b_.x.size(), 0.0f);
     // Volumes over all boundary particles together: a wall and an obstacle close to it share.
-    compute_boundary_volumes<D>(b_, kernel_);
-    boundary_grid_.build(b_.x, h_);
+    compute_boundary_volumes<D>(b_, fluid_.kernel);
+    boundary_grid_.build(b_.x, fluid_.h);
     boundary_grid_.release_build_scratch();
-
-    pbf_.resize(p_.size());
     v_scratch_.resize(p_.size());
+    derive_from_definition();
+}
 
-    max_speed_ = static_cast<float>(def.solver.max_speed);
+// What follows from the definition and may change while the world runs (the live setters).
+template <int D>
+void World<D>::derive_from_definition() {
+    gravity_ = to_vec<D>(def_.gravity);
+    fluid_.speed_of_sound = sound_speed_for<D>(def_);
+    max_speed_ = static_cast<float>(def_.solver.max_speed);
     if (max_speed_ <= 0.0f) {
         // Automatic: ten times the free-fall speed over the container's largest extent.
         const Vec<D> e = container_.extent();
         float extent = 0.0f;
         for (int a = 0; a < D; ++a) extent = std::max(extent, e[a]);
         const float fall = std::sqrt(2.0f * glm::length(gravity_) * extent);
-        max_speed_ = std::max(1.0f, 10.0f * (fall + max_initial_speed));
+        max_speed_ = std::max(1.0f, 10.0f * (fall + max_initial_speed(def_)));
     }
 }
 
 template <int D>
 FluidView<D> World<D>::view() const {
     const Vec<D> r(p_.radius);
-    return {
-        p_.x,      p_.mass,      static_cast<float>(def_.rest_density),        fluid_nb_, b_.x,
-        b_.volume, boundary_nb_, Box<D>{container_.min + r, container_.max - r}, solids_};
+    return {p_.x,      p_.mass,      fluid_.rest_density, fluid_nb_, b_.x,
+            b_.volume, boundary_nb_, Box<D>{container_.min + r, container_.max - r}, solids_};
+}
+
+template <int D>
+std::span<const float> World<D>::pressure() const {
+    if (const auto* w = std::get_if<Wcsph<D>>(&solver_)) return w->state.pressure;
+    return {};
 }
 
 template <int D>
@@ -162,7 +190,7 @@ double World<D>::suggested_dt() const {
     // Include what gravity adds during the step, so a fluid at rest does not get max_dt blindly;
     // the explicit solvers also resolve their sound waves.
     double speed = vmax + glm::length(gravity_) * t.max_dt;
-    if (def_.solver.type != SolverType::pbf) speed += speed_of_sound_;
+    if (!std::holds_alternative<Pbf<D>>(solver_)) speed += fluid_.speed_of_sound;
     double dt = speed > 0.0 ? t.cfl * 2.0 * def_.particle_radius / speed : t.max_dt;
     return std::clamp(dt, t.min_dt, t.max_dt);
 }
@@ -177,15 +205,7 @@ double World<D>::kinetic_energy() const {
 template <int D>
 void World<D>::refresh_density() {
     find_neighbors();
-    std::visit([&](const auto& k) { compute_density<D>(view(), k, p_.rho); }, kernel_);
-}
-
-template <int D>
-template <class Fn>
-void World<D>::timed(double StageTimes::*stage, Fn&& fn) {
-    const auto t0 = std::chrono::steady_clock::now();
-    fn();
-    times_.*stage += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::visit([&](const auto& k) { compute_density<D>(view(), k, p_.rho); }, fluid_.kernel);
 }
 
 template <int D>
@@ -193,88 +213,14 @@ StepStats World<D>::step(double dt) {
     const auto t0 = std::chrono::steady_clock::now();
     StepStats s;
     s.dt = dt;
-    const float dtf = static_cast<float>(dt);
-    std::visit(
-        [&](const auto& k) {
-            switch (def_.solver.type) {
-                case SolverType::pbf:
-                    step_pbf(k, dtf, s);
-                    break;
-                case SolverType::wcsph:
-                    step_wcsph(k, dtf, s);
-                    break;
-                case SolverType::ddr:
-                    step_ddr(k, dtf, s);
-                    break;
-            }
-        },
-        kernel_);
+    StepContext<D> c(*this, static_cast<float>(dt), s);
+    std::visit([&](auto& solver) { solver.step(c); }, solver_);
     finish_step(dt, s);
     times_.total += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return s;
 }
 
-// Macklin & Müller 2013, Algorithm 1.
-template <int D>
-template <class K>
-void World<D>::step_pbf(const K& kernel, float dt, StepStats& s) {
-    parallel_for(p_.size(), [&](std::size_t i) { p_.v[i] += dt * gravity_; });
-    predict_positions(dt);
-    timed(&StageTimes::neighbors, [&] { find_neighbors(); });
-    PbfResult r;
-    timed(&StageTimes::solver, [&] {
-        r = pbf_project<D>(def_.solver.pbf, pbf_constants_, kernel, view(), p_.x, p_.rho, pbf_,
-                           v_scratch_);
-    });
-    s.iterations = r.iterations;
-    s.density_error_mean = r.density_error_mean;
-    s.density_error_max = r.density_error_max;
-    contain_and_update_velocities(dt, s);
-    timed(&StageTimes::velocity, [&] { smooth_velocities(kernel, dt); });
-}
-
-// Becker & Teschner 2007: density, pressure, forces, then symplectic Euler.
-template <int D>
-template <class K>
-void World<D>::step_wcsph(const K& kernel, float dt, StepStats& s) {
-    timed(&StageTimes::neighbors, [&] { find_neighbors(); });
-    const FluidView<D> f = view();
-    timed(&StageTimes::solver, [&] {
-        compute_density<D>(f, kernel, p_.rho);
-        wcsph_pressure(wcsph_constants_, f.rest_density, p_.rho, wcsph_.pressure);
-        wcsph_accelerations<D>(wcsph_constants_, kernel, f, p_.v, p_.rho, wcsph_.pressure, gravity_,
-                               wcsph_.acceleration);
-    });
-    measure_density(s);
-    parallel_for(p_.size(), [&](std::size_t i) { p_.v[i] += dt * wcsph_.acceleration[i]; });
-    predict_positions(dt);
-    collide_with_box<D>(p_.x, f.collision_box, f.solids);
-    s.iterations = 1;
-    contain_and_update_velocities(dt, s);
-    timed(&StageTimes::velocity, [&] { smooth_velocities(kernel, dt); });
-}
-
-// Clavet et al. 2005, Algorithm 1: gravity, viscosity impulses, prediction, double density
-// relaxation, collisions last, velocities from positions.
-template <int D>
-template <class K>
-void World<D>::step_ddr(const K& kernel, float dt, StepStats& s) {
-    parallel_for(p_.size(), [&](std::size_t i) { p_.v[i] += dt * gravity_; });
-    timed(&StageTimes::neighbors, [&] { find_neighbors(); });
-    const FluidView<D> f = view();
-    timed(&StageTimes::velocity, [&] {
-        ddr_viscosity<D>(ddr_constants_, f, dt, p_.v, ddr_.v_new);
-        p_.v.swap(ddr_.v_new);
-    });
-    predict_positions(dt);
-    timed(&StageTimes::solver, [&] { ddr_relax<D>(ddr_constants_, f, dt, p_.x, ddr_); });
-    collide_with_box<D>(p_.x, f.collision_box, f.solids);
-    s.iterations = 1;
-    contain_and_update_velocities(dt, s);
-    timed(&StageTimes::velocity, [&] { smooth_velocities(kernel, dt); });
-    compute_density<D>(f, kernel, p_.rho);  // for the statistics and the frames
-    measure_density(s);
-}
+// ---- the shared stages ----
 
 template <int D>
 void World<D>::predict_positions(float dt) {
@@ -286,12 +232,18 @@ void World<D>::predict_positions(float dt) {
 
 template <int D>
 void World<D>::find_neighbors() {
-    fluid_grid_.build(p_.x, h_);
+    fluid_grid_.build(p_.x, fluid_.h);
     // Keep particles in the grid's Z-curve order so that neighbours are near in memory.
     p_.reorder(fluid_grid_.order(), v_scratch_, f_scratch_, id_scratch_);
     fluid_grid_.points_were_sorted();
     build_neighbor_list_by_cell<D>(fluid_grid_, p_.x, fluid_grid_, true, fluid_nb_);
     build_neighbor_list_by_cell<D>(fluid_grid_, p_.x, boundary_grid_, false, boundary_nb_);
+}
+
+template <int D>
+void World<D>::collide() {
+    const Vec<D> r(p_.radius);
+    collide_with_box<D>(p_.x, Box<D>{container_.min + r, container_.max - r}, solids_);
 }
 
 template <int D>
@@ -303,24 +255,84 @@ void World<D>::contain_and_update_velocities(float dt, StepStats& s) {
 }
 
 template <int D>
-template <class K>
-void World<D>::smooth_velocities(const K& kernel, float dt) {
+void World<D>::post_velocity(float dt) {
     const FluidView<D> f = view();
-    const double xsph =
-        def_.solver.xsph >= 0.0 ? def_.solver.xsph : default_xsph(def_.solver.type);
-    if (xsph > 0.0) {
-        xsph_viscosity<D>(f, kernel, static_cast<float>(xsph), p_.rho, p_.v, v_scratch_);
-        p_.v.swap(v_scratch_);
-    }
-    if (def_.solver.vorticity > 0.0)
-        vorticity_confinement<D>(f, kernel, static_cast<float>(def_.solver.vorticity), dt, p_.rho,
-                                 p_.v, omega_);
+    const double xsph = def_.solver.xsph_or_default();
+    std::visit(
+        [&](const auto& kernel) {
+            if (xsph > 0.0) {
+                xsph_viscosity<D>(f, kernel, static_cast<float>(xsph), p_.rho, p_.v, v_scratch_);
+                p_.v.swap(v_scratch_);
+            }
+            if (def_.solver.vorticity > 0.0)
+                vorticity_confinement<D>(f, kernel, static_cast<float>(def_.solver.vorticity), dt,
+                                         p_.rho, p_.v, omega_);
+        },
+        fluid_.kernel);
 }
 
 template <int D>
 void World<D>::measure_density(StepStats& s) {
-    density_error_stats(p_.rho, static_cast<float>(def_.rest_density), s.density_error_mean,
-                        s.density_error_max);
+    density_error_stats(p_.rho, fluid_.rest_density, s.density_error_mean, s.density_error_max);
+}
+
+// ---- StepContext: the stages by name ----
+
+template <int D>
+ParticleSet<D>& StepContext<D>::particles() {
+    return w_.p_;
+}
+template <int D>
+const AnyKernel<D>& StepContext<D>::kernel() const {
+    return w_.fluid_.kernel;
+}
+template <int D>
+FluidView<D> StepContext<D>::view() const {
+    return w_.view();
+}
+template <int D>
+std::span<Vec<D>> StepContext<D>::vector_scratch() {
+    return w_.v_scratch_;
+}
+template <int D>
+Vec<D> StepContext<D>::external_acceleration() const {
+    return w_.gravity_;
+}
+template <int D>
+void StepContext<D>::apply_external_accelerations() {
+    const Vec<D> a = external_acceleration();
+    const float dt = dt_;
+    ParticleSet<D>& p = w_.p_;
+    parallel_for(p.size(), [&](std::size_t i) { p.v[i] += dt * a; });
+}
+template <int D>
+void StepContext<D>::predict() {
+    w_.predict_positions(dt_);
+}
+template <int D>
+void StepContext<D>::find_neighbors() {
+    w_.timed(&StageTimes::neighbors, [&] { w_.find_neighbors(); });
+}
+template <int D>
+void StepContext<D>::collide() {
+    w_.collide();
+}
+template <int D>
+void StepContext<D>::contain_and_update_velocities() {
+    w_.contain_and_update_velocities(dt_, stats_);
+}
+template <int D>
+void StepContext<D>::post_velocity() {
+    w_.timed(&StageTimes::velocity, [&] { w_.post_velocity(dt_); });
+}
+template <int D>
+void StepContext<D>::compute_density() {
+    std::visit([&](const auto& k) { seiche::compute_density<D>(w_.view(), k, w_.p_.rho); },
+               w_.fluid_.kernel);
+}
+template <int D>
+void StepContext<D>::measure_density() {
+    w_.measure_density(stats_);
 }
 
 template <int D>
@@ -366,5 +378,7 @@ std::optional<Instability> World<D>::check_stability() const {
 
 template class World<2>;
 template class World<3>;
+template class StepContext<2>;
+template class StepContext<3>;
 
 }  // namespace seiche

@@ -6,6 +6,8 @@
 // length.
 #include "seiche/double_density_relaxation.hpp"
 
+#include "seiche/world.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <variant>
@@ -216,6 +218,41 @@ void ddr_relax(const DdrConstants& c, const FluidView<D>& f, float dt, std::span
     });
     parallel_for(x.size(), [&](std::size_t i) { x[i] += s.dx[i]; });
 }
+
+template <int D>
+Ddr<D>::Ddr(const DdrParams& p, const FluidConstants<D>& fluid, std::size_t particles)
+    : params(p),
+      constants(ddr_constants<D>(p, fluid.speed_of_sound, fluid.h, fluid.spacing, fluid.kernel,
+                                 WallSampling::for_kernel(fluid.kernel_type, fluid.spacing))) {
+    state.resize(particles);
+}
+
+// Clavet et al. 2005, Algorithm 1: gravity, viscosity impulses, prediction, double density
+// relaxation, collisions last, velocities from positions.
+template <int D>
+void Ddr<D>::step(StepContext<D>& c) {
+    c.apply_external_accelerations();  // apply gravity: v ← v + Δt g
+    c.find_neighbors();
+    ParticleSet<D>& p = c.particles();
+    const FluidView<D> f = c.view();
+    const float dt = c.dt();
+    c.timed(&StageTimes::velocity, [&] {  // applyViscosity (Algorithm 5)
+        ddr_viscosity<D>(constants, f, dt, p.v, state.v_new);
+        p.v.swap(state.v_new);
+    });
+    c.predict();  // save previous position, advance to predicted position
+    // doubleDensityRelaxation (Algorithm 2)
+    c.timed(&StageTimes::solver, [&] { ddr_relax<D>(constants, f, dt, p.x, state); });
+    c.collide();  // resolveCollisions
+    c.stats().iterations = 1;
+    c.contain_and_update_velocities();  // use previous position to compute next velocity
+    c.post_velocity();
+    c.compute_density();  // for the statistics and the frames
+    c.measure_density();
+}
+
+template struct Ddr<2>;
+template struct Ddr<3>;
 
 template DdrConstants ddr_constants<2>(const DdrParams&, float, float, float, const AnyKernel<2>&,
                                        const WallSampling&);

@@ -6,6 +6,8 @@
 //   Δx_i = Σ_j (m/ρ0)(λ'_i + λ'_j + s_corr) ∇W_ij + Σ_k V_k λ'_i ∇W_ik.
 #include "seiche/pbf.hpp"
 
+#include "seiche/world.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -202,6 +204,44 @@ PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel
     }
     return r;
 }
+
+template <int D>
+Pbf<D>::Pbf(const PbfParams& p, const FluidConstants<D>& fluid, std::size_t particles)
+    : params(p) {
+    std::visit(
+        [&](const auto& k) {
+            constants =
+                pbf_constants<D>(p, k, fluid.mass, fluid.rest_density, fluid.spacing);
+        },
+        fluid.kernel);
+    state.resize(particles);
+}
+
+// Macklin & Müller 2013, Algorithm 1.
+template <int D>
+void Pbf<D>::step(StepContext<D>& c) {
+    c.apply_external_accelerations();  // apply forces: v ← v + Δt f_ext
+    c.predict();                       // predict position: x* ← x + Δt v
+    c.find_neighbors();                // find neighbouring particles
+    PbfResult r;
+    c.timed(&StageTimes::solver, [&] {  // while iter < solverIterations: λ, Δp, collisions
+        std::visit(
+            [&](const auto& k) {
+                ParticleSet<D>& p = c.particles();
+                r = pbf_project<D>(params, constants, k, c.view(), p.x, p.rho, state,
+                                   c.vector_scratch());
+            },
+            c.kernel());
+    });
+    c.stats().iterations = r.iterations;
+    c.stats().density_error_mean = r.density_error_mean;
+    c.stats().density_error_max = r.density_error_max;
+    c.contain_and_update_velocities();  // update velocity: v ← (x* − x)/Δt
+    c.post_velocity();                  // apply vorticity confinement and XSPH viscosity
+}
+
+template struct Pbf<2>;
+template struct Pbf<3>;
 
 #define SEICHE_INSTANTIATE_PBF(D, K)                                                             \
     template PbfConstants pbf_constants<D, K<D>>(const PbfParams&, const K<D>&, float, float,    \

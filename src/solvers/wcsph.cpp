@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "seiche/parallel.hpp"
+#include "seiche/world.hpp"
 
 namespace seiche {
 
@@ -94,6 +95,41 @@ void wcsph_accelerations(const WcsphConstants& c, const K& kernel, const FluidVi
         acceleration[i] = a;
     });
 }
+
+template <int D>
+Wcsph<D>::Wcsph(const WcsphParams& p, const FluidConstants<D>& fluid, std::size_t particles)
+    : params(p), constants(wcsph_constants(p, fluid.rest_density, fluid.speed_of_sound)) {
+    state.resize(particles);
+}
+
+// Becker & Teschner 2007: density, pressure, forces, then symplectic Euler.
+template <int D>
+void Wcsph<D>::step(StepContext<D>& c) {
+    c.find_neighbors();
+    ParticleSet<D>& p = c.particles();
+    const FluidView<D> f = c.view();
+    c.timed(&StageTimes::solver, [&] {
+        std::visit(
+            [&](const auto& k) {
+                compute_density<D>(f, k, p.rho);                                   // eq. (1)
+                wcsph_pressure(constants, f.rest_density, p.rho, state.pressure);  // eq. (6)
+                wcsph_accelerations<D>(constants, k, f, p.v, p.rho, state.pressure,
+                                       c.external_acceleration(), state.acceleration);
+            },
+            c.kernel());
+    });
+    c.measure_density();
+    const float dt = c.dt();
+    parallel_for(p.size(), [&](std::size_t i) { p.v[i] += dt * state.acceleration[i]; });
+    c.predict();
+    c.collide();
+    c.stats().iterations = 1;
+    c.contain_and_update_velocities();
+    c.post_velocity();
+}
+
+template struct Wcsph<2>;
+template struct Wcsph<3>;
 
 #define SEICHE_INSTANTIATE(D, K)                                                          \
     template void wcsph_accelerations<D, K<D>>(                                           \
