@@ -13,6 +13,7 @@
 #include "seiche/forces.hpp"
 #include "seiche/kernels.hpp"
 #include "seiche/neighbor_grid.hpp"
+#include "seiche/parameters.hpp"
 #include "seiche/particle_set.hpp"
 #include "seiche/solver.hpp"
 #include "seiche/step_context.hpp"
@@ -99,6 +100,21 @@ class World {
     // WCSPH pressure of the last step, Pa (empty for the other solvers).
     std::span<const float> pressure() const;
     const Solver<D>& solver() const { return solver_; }
+
+    // ---- live changes, validated like the file; they act from the next step ----
+    // Sets one key of the definition (as in the scene file: "solver.pbf.max_iterations",
+    // "gravity", "solver.type" with a name such as "wcsph"). Only keys in live_keys() can change
+    // while the world runs; a change of the solver or its parameters restarts the solver on the
+    // current particles. Throws DefinitionError naming the key, the world unchanged.
+    void set(std::string_view key, const ParamValue& value);
+    static std::span<const std::string_view> live_keys();
+    void set_gravity(const Vec3d& g) { set("gravity", g); }
+    void set_solver(SolverType type) { set("solver.type", std::string(solver_name(type))); }
+    void set_pbf_iterations(int min_iterations, int max_iterations);
+    void set_xsph(double c) { set("solver.xsph", c); }
+    void set_vorticity(double epsilon) { set("solver.vorticity", epsilon); }
+    // Replaces every live key at once (the others must equal the running definition's).
+    void set_definition(const WorldDef& def);
     const WorldDef& definition() const { return def_; }
 
   private:
