@@ -33,6 +33,9 @@ struct Fixture {
                     x.push_back(Vec<3>((i + 0.5f) * d + jitter(rng), (j + 0.5f) * d + jitter(rng),
                                        (k + 0.5f) * d + jitter(rng)));
         box = {Vec<3>(0.0f), Vec<3>(n * d, 1.5f * n * d, n * d)};
+        containers.resize(1);
+        containers[0].fluid_inside = true;
+        containers[0].shape = box;
         boundary = sample_container<3>(box, WallSampling::for_kernel(KernelType::cubic_spline, d));
         compute_boundary_volumes<3>(boundary, AnyKernel<3>(kernel));
         boundary_grid.build(boundary.x, h);
@@ -49,11 +52,10 @@ struct Fixture {
         build_neighbor_list_by_cell<3>(grid, x, boundary_grid, false, boundary_nb);
     }
     FluidView<3> view() const {
-        return {x,           mass,
-                1000.0f,     fluid_nb,
-                boundary.x,  boundary.volume,
-                boundary_nb, Box<3>{box.min + Vec<3>(0.5f * d), box.max - Vec<3>(0.5f * d)}};
+        return {x,          mass,           1000.0f,     fluid_nb, boundary.x,
+                boundary.volume, boundary_nb, containers, 0.5f * d};
     }
+    std::vector<BoundaryObject<3>> containers;
 };
 
 void GridBuild(benchmark::State& state) {

@@ -35,7 +35,7 @@ struct Block {
         compute_density<D>(view(), kernel, rho);
     }
     FluidView<D> view() const {
-        return {x, mass, 1000.0f, nb, {}, {}, none, Box<D>{Vec<D>(-1e9f), Vec<D>(1e9f)}};
+        return {x, mass, 1000.0f, nb, {}, {}, none, {}, 0.0f};  // no boundary, no objects
     }
     bool interior(std::size_t i, float margin) const {
         const Vec<D> c = x.back() * 0.5f;

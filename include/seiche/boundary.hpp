@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <span>
 
+#include "seiche/boundary_object.hpp"
 #include "seiche/kernels.hpp"
 #include "seiche/particle_set.hpp"
 
@@ -42,6 +43,16 @@ Boundary<D> sample_solid_box(const Box<D>& solid, const WallSampling& s);
 // Akinci et al. 2012, eq. (4): V_k = 1 / Σ_l W_kl over the boundary neighbours l (k included).
 template <int D>
 void compute_boundary_volumes(Boundary<D>& b, const AnyKernel<D>& kernel);
+
+// Collision response against every object: centres kept `radius` on the fluid's side.
+template <int D>
+void collide_with_objects(std::span<Vec<D>> x, std::span<const BoundaryObject<D>> objects,
+                          float radius);
+
+// Last-resort containment against every object; returns how many particles were moved.
+template <int D>
+std::size_t contain_in_objects(std::span<Vec<D>> x, std::span<const BoundaryObject<D>> objects,
+                               float margin);
 
 // Collision response against the container (Macklin & Müller 2013, Algorithm 1, line 15):
 // particle centres are projected into `inside`, the container shrunk by the particle radius,

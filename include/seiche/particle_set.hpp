@@ -48,11 +48,13 @@ struct ParticleSet {
     }
 };
 
-// Static boundary particles (Akinci et al. 2012) and the grid that finds them. Built once.
+// Boundary particles (Akinci et al. 2012) of every boundary object, object after object.
 template <int D>
 struct Boundary {
-    std::vector<Vec<D>> x;      //!< m
-    std::vector<float> volume;  //!< V_k = 1 / Σ_l W_kl, m^D; ψ_k = ρ0 V_k
+    std::vector<Vec<D>> x;       //!< m
+    std::vector<float> volume;   //!< V_k = 1 / Σ_l W_kl, m^D; ψ_k = ρ0 V_k
+    std::vector<Vec<D>> local;   //!< position in its object's frame, m (for moving objects)
+    std::vector<Vec<D>> force;   //!< of the fluid on the particle in the last step, N (when tracked)
 };
 
 }  // namespace seiche

@@ -14,7 +14,8 @@ namespace seiche {
 // Scratch of the PBF solver, sized to the fluid particle count.
 template <int D>
 struct PbfState {
-    std::vector<float> lambda;  //!< Lagrange multiplier λ'_i = λ_i / m, m²
+    std::vector<float> lambda;      //!< Lagrange multiplier λ'_i = λ_i / m, m²
+    std::vector<float> lambda_sum;  //!< Σ λ' over the step's corrections (boundary forces only)
     void resize(std::size_t n) { lambda.resize(n); }
 };
 
@@ -39,10 +40,13 @@ PbfConstants pbf_constants(const PbfParams& p, const K& kernel, float mass, floa
 // Runs the constraint iterations on the predicted positions x (in place). On return rho holds
 // the density of the final positions. dx: one vector per particle of scratch (the position
 // corrections, m), shared with the caller's other passes to save 12 bytes per particle.
+// lambda_sum (optional, per particle): adds up the λ' of every applied correction, for the
+// reaction on the boundary particles.
 template <int D, class K>
 PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel,
                       const FluidView<D>& view, std::span<Vec<D>> x, std::span<float> rho,
-                      PbfState<D>& state, std::span<Vec<D>> dx);
+                      PbfState<D>& state, std::span<Vec<D>> dx,
+                      std::span<float> lambda_sum = {});
 
 // The passes of one iteration, public for the micro-benchmarks. λ pass: density, C, S' and λ'
 // (eqs. 1, 2, 6–8, 10), keeping (dW/dr)/r per pair; Δx pass: eq. (9) with s_corr (eq. 13);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <span>
 
+#include "seiche/boundary_object.hpp"
 #include "seiche/neighbor_grid.hpp"
 #include "seiche/parallel.hpp"
 #include "seiche/vec.hpp"
@@ -22,8 +23,8 @@ struct FluidView {
     std::span<const Vec<D>> bx;
     std::span<const float> bvolume;
     const NeighborList& boundary_nb;
-    Box<D> collision_box;  //!< particle centres are kept inside (the container shrunk by r)
-    std::span<const Box<D>> solids = {};  //!< and outside these (the obstacles grown by r)
+    std::span<const BoundaryObject<D>> objects;  //!< collisions keep centres r from each
+    float radius = 0.0f;                         //!< particle radius r, m
 };
 
 // Neighbour loops are written for `omp simd` with explicit reductions; the reduction order is

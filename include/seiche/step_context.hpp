@@ -63,6 +63,12 @@ class StepContext {
     void compute_density();
     // Mean and max density error of particles().rho into the statistics.
     void measure_density();
+    // The fluid's force on the boundary (Newton's third law on the solver's boundary term):
+    // f_k = Σ_i term(i, k, |x_i − x_k|)·(x_i − x_k) over the fluid neighbours i of boundary
+    // particle k, at the current positions. Does nothing unless the world tracks forces.
+    bool tracking_boundary_forces() const;
+    template <class Term>
+    void boundary_reaction(Term&& term);
     // Runs fn and adds its wall time to one stage of World::stage_times().
     template <class Fn>
     void timed(double StageTimes::*stage, Fn&& fn);

@@ -13,6 +13,7 @@
 #include "seiche/forces.hpp"
 #include "seiche/kernels.hpp"
 #include "seiche/neighbor_grid.hpp"
+#include "seiche/parallel.hpp"
 #include "seiche/parameters.hpp"
 #include "seiche/particle_set.hpp"
 #include "seiche/solver.hpp"
@@ -115,6 +116,17 @@ class World {
     void set_vorticity(double epsilon) { set("solver.vorticity", epsilon); }
     // Replaces every live key at once (the others must equal the running definition's).
     void set_definition(const WorldDef& def);
+
+    // ---- boundary objects: the container first, then the obstacles in scene order ----
+    std::span<const BoundaryObject<D>> boundary_objects() const { return objects_; }
+    // Computes the fluid's force on every boundary particle each step (Boundary::force) and sums
+    // it per object (BoundaryObject::force, torque). Off by default: it costs a pass over the
+    // boundary particles near the fluid.
+    void track_boundary_forces(bool on);
+    // Moves object `index` to a new pose (its particles follow; they are re-binned every step
+    // from now on). rotation: the object's axes in the world, as columns.
+    void set_object_pose(std::size_t index, const Vec<D>& position, const Mat<D>& rotation);
+    void set_object_velocity(std::size_t index, const Vec<D>& velocity);
     const WorldDef& definition() const { return def_; }
 
   private:
@@ -131,6 +143,10 @@ class World {
 
     FluidView<D> view() const;
     void derive_from_definition();
+    template <class Term>
+    void gather_boundary_forces(Term&& term);
+    void transpose_boundary_neighbors();
+    void sum_object_forces();
     std::optional<Instability> check_stability() const;
     template <class Fn>
     void timed(double StageTimes::*stage, Fn&& fn) {
@@ -146,8 +162,12 @@ class World {
     Box<D> container_;
     ParticleSet<D> p_;
     Boundary<D> b_;
-    std::vector<Box<D>> obstacles_;  //!< solid boxes (last-resort containment)
-    std::vector<Box<D>> solids_;     //!< the same grown by the particle radius (collisions)
+    std::vector<BoundaryObject<D>> objects_;
+    bool track_forces_ = false;
+    bool boundary_moves_ = false;
+    // The fluid → boundary lists turned around (boundary particle → fluid particles), built in
+    // a fixed order so the forces gather deterministically.
+    std::vector<std::uint32_t> reaction_offset_, reaction_fluid_;
     NeighborGrid<D> fluid_grid_, boundary_grid_;
     NeighborList fluid_nb_, boundary_nb_;
     Solver<D> solver_;
@@ -166,6 +186,40 @@ template <int D>
 template <class Fn>
 void StepContext<D>::timed(double StageTimes::*stage, Fn&& fn) {
     w_.timed(stage, std::forward<Fn>(fn));
+}
+
+template <int D>
+bool StepContext<D>::tracking_boundary_forces() const {
+    return w_.track_forces_;
+}
+
+template <int D>
+template <class Term>
+void StepContext<D>::boundary_reaction(Term&& term) {
+    w_.gather_boundary_forces(std::forward<Term>(term));
+}
+
+// f_k = Σ_i term(i, k, |x_i − x_k|) (x_i − x_k) over the fluid neighbours i of boundary particle k.
+template <int D>
+template <class Term>
+void World<D>::gather_boundary_forces(Term&& term) {
+    if (!track_forces_) return;
+    transpose_boundary_neighbors();
+    const Vec<D>* x = p_.x.data();
+    const Vec<D>* bx = b_.x.data();
+    const std::uint32_t* offset = reaction_offset_.data();
+    const std::uint32_t* fluid = reaction_fluid_.data();
+    Vec<D>* force = b_.force.data();
+    parallel_for(b_.x.size(), [&](std::size_t k) {
+        Vec<D> f(0.0f);
+        for (std::uint32_t e = offset[k]; e < offset[k + 1]; ++e) {
+            const std::uint32_t i = fluid[e];
+            const Vec<D> r = x[i] - bx[k];
+            f += term(i, k, glm::length(r)) * r;
+        }
+        force[k] = f;
+    });
+    sum_object_forces();
 }
 
 // The next step towards a time `remaining` ahead (a frame, a sample), at most dt: the last two

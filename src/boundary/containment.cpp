@@ -4,8 +4,10 @@
 // particles with the container planes (as Macklin & Müller 2013, Algorithm 1 does), and a last-
 // resort containment after the solver counts anything that still got out.
 #include <algorithm>
+#include <cmath>
 
 #include "seiche/boundary.hpp"
+#include "seiche/boundary_object.hpp"
 #include "seiche/parallel.hpp"
 
 namespace seiche {
@@ -57,6 +59,84 @@ std::size_t contain(std::span<Vec<D>> x, const Box<D>& box, float margin,
     }
     return moved;
 }
+
+template <int D>
+float BoundaryObject<D>::signed_distance(const Vec<D>& x) const {
+    const Vec<D> l = to_local(x);
+    // Per axis: how far inside the slab [min, max] (negative outside it).
+    float inside = 1e30f, outside2 = 0.0f;
+    for (int a = 0; a < D; ++a) {
+        const float d = std::min(l[a] - shape.min[a], shape.max[a] - l[a]);
+        inside = std::min(inside, d);
+        if (d < 0) outside2 += d * d;
+    }
+    const float box = inside >= 0 ? inside : -std::sqrt(outside2);  // > 0 inside the box
+    return fluid_inside ? box : -box;
+}
+
+template <int D>
+void BoundaryObject<D>::collide(Vec<D>& x, float radius) const {
+    Vec<D> l = to_local(x);
+    if (fluid_inside) {
+        l = glm::clamp(l, shape.min + Vec<D>(radius), shape.max - Vec<D>(radius));
+    } else {
+        const Box<D> grown{shape.min - Vec<D>(radius), shape.max + Vec<D>(radius)};
+        if (!push_out(l, grown, 0.0f)) return;
+    }
+    x = to_world(l);
+}
+
+template <int D>
+bool BoundaryObject<D>::contain(Vec<D>& x, float margin) const {
+    Vec<D> l = to_local(x);
+    bool moved = false;
+    if (fluid_inside) {
+        for (int a = 0; a < D; ++a) {
+            const float lo = shape.min[a] + margin, hi = shape.max[a] - margin;
+            if (l[a] < lo || l[a] > hi) {
+                l[a] = std::clamp(l[a], lo, hi);
+                moved = true;
+            }
+        }
+    } else {
+        moved = push_out(l, shape, margin);
+    }
+    if (moved) x = to_world(l);
+    return moved;
+}
+
+template <int D>
+void collide_with_objects(std::span<Vec<D>> x, std::span<const BoundaryObject<D>> objects,
+                          float radius) {
+    parallel_for(x.size(), [&](std::size_t i) {
+        for (const BoundaryObject<D>& o : objects) o.collide(x[i], radius);
+    });
+}
+
+template <int D>
+std::size_t contain_in_objects(std::span<Vec<D>> x, std::span<const BoundaryObject<D>> objects,
+                               float margin) {
+    std::size_t moved = 0;
+    for (auto& p : x) {
+        bool out = false;
+        // Out of the solids first, then into the containers, so a container has the last word.
+        for (const BoundaryObject<D>& o : objects)
+            if (!o.fluid_inside) out = o.contain(p, margin) || out;
+        for (const BoundaryObject<D>& o : objects)
+            if (o.fluid_inside) out = o.contain(p, margin) || out;
+        moved += out ? 1 : 0;
+    }
+    return moved;
+}
+
+template struct BoundaryObject<2>;
+template struct BoundaryObject<3>;
+template void collide_with_objects<2>(std::span<Vec<2>>, std::span<const BoundaryObject<2>>, float);
+template void collide_with_objects<3>(std::span<Vec<3>>, std::span<const BoundaryObject<3>>, float);
+template std::size_t contain_in_objects<2>(std::span<Vec<2>>, std::span<const BoundaryObject<2>>,
+                                           float);
+template std::size_t contain_in_objects<3>(std::span<Vec<3>>, std::span<const BoundaryObject<3>>,
+                                           float);
 
 template void collide_with_box<2>(std::span<Vec<2>>, const Box<2>&, std::span<const Box<2>>);
 template void collide_with_box<3>(std::span<Vec<3>>, const Box<3>&, std::span<const Box<3>>);

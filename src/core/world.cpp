@@ -136,13 +136,25 @@ World<D>::World(const WorldDef& def)
       solver_(make_solver<D>(def_.solver, fluid_, p_.size())) {
     const WallSampling walls = WallSampling::for_kernel(def_.kernel, fluid_.spacing);
     b_ = sample_container<D>(container_, walls);
-    for (const Obstacle& o : def_.obstacles) {
+    BoundaryObject<D> box;
+    box.name = "container";
+    box.fluid_inside = true;
+    box.shape = container_;
+    box.count = b_.x.size();
+    objects_.push_back(box);
+    for (std::size_t i = 0; i < def_.obstacles.size(); ++i) {
+        const Obstacle& o = def_.obstacles[i];
         const Box<D> solid{to_vec<D>(o.min), to_vec<D>(o.max)};
         const Boundary<D> faces = sample_solid_box<D>(solid, walls);
+        BoundaryObject<D> obj;
+        obj.name = "obstacles[" + std::to_string(i) + "]";
+        obj.shape = solid;
+        obj.first = b_.x.size();
+        obj.count = faces.x.size();
         b_.x.insert(b_.x.end(), faces.x.begin(), faces.x.end());
-        obstacles_.push_back(solid);
-        solids_.push_back({solid.min - Vec<D>(p_.radius), solid.max + Vec<D>(p_.radius)});
+        objects_.push_back(obj);
     }
+    b_.local = b_.x;  // every object starts at the identity pose
     b_.volume.assign(b_.x.size(), 0.0f);
     // Volumes over all boundary particles together: a wall and an obstacle close to it share.
     compute_boundary_volumes<D>(b_, fluid_.kernel);
@@ -170,9 +182,8 @@ void World<D>::derive_from_definition() {
 
 template <int D>
 FluidView<D> World<D>::view() const {
-    const Vec<D> r(p_.radius);
     return {p_.x,      p_.mass,      fluid_.rest_density, fluid_nb_, b_.x,
-            b_.volume, boundary_nb_, Box<D>{container_.min + r, container_.max - r}, solids_};
+            b_.volume, boundary_nb_, objects_,            p_.radius};
 }
 
 template <int D>
@@ -213,6 +224,11 @@ StepStats World<D>::step(double dt) {
     const auto t0 = std::chrono::steady_clock::now();
     StepStats s;
     s.dt = dt;
+    // Kinematic objects move with their velocity (translation; the pose setter turns them).
+    for (std::size_t o = 0; o < objects_.size(); ++o)
+        if (objects_[o].velocity != Vec<D>(0.0f))
+            set_object_pose(o, objects_[o].position + float(dt) * objects_[o].velocity,
+                            objects_[o].rotation);
     StepContext<D> c(*this, static_cast<float>(dt), s);
     std::visit([&](auto& solver) { solver.step(c); }, solver_);
     finish_step(dt, s);
@@ -232,6 +248,8 @@ void World<D>::predict_positions(float dt) {
 
 template <int D>
 void World<D>::find_neighbors() {
+    // Static objects keep the grid built once; moving ones are re-binned every step.
+    if (boundary_moves_) boundary_grid_.build(b_.x, fluid_.h);
     fluid_grid_.build(p_.x, fluid_.h);
     // Keep particles in the grid's Z-curve order so that neighbours are near in memory.
     p_.reorder(fluid_grid_.order(), v_scratch_, f_scratch_, id_scratch_);
@@ -242,13 +260,12 @@ void World<D>::find_neighbors() {
 
 template <int D>
 void World<D>::collide() {
-    const Vec<D> r(p_.radius);
-    collide_with_box<D>(p_.x, Box<D>{container_.min + r, container_.max - r}, solids_);
+    collide_with_objects<D>(p_.x, objects_, p_.radius);
 }
 
 template <int D>
 void World<D>::contain_and_update_velocities(float dt, StepStats& s) {
-    s.contained = contain<D>(p_.x, container_, 1.0e-3f * p_.radius, obstacles_);
+    s.contained = contain_in_objects<D>(p_.x, objects_, 1.0e-3f * p_.radius);
     total_contained_ += s.contained;
     const float inv_dt = 1.0f / dt;
     parallel_for(p_.size(), [&](std::size_t i) { p_.v[i] = (p_.x[i] - p_.x_prev[i]) * inv_dt; });
@@ -274,6 +291,71 @@ void World<D>::post_velocity(float dt) {
 template <int D>
 void World<D>::measure_density(StepStats& s) {
     density_error_stats(p_.rho, fluid_.rest_density, s.density_error_mean, s.density_error_max);
+}
+
+// ---- boundary objects and their forces ----
+
+template <int D>
+void World<D>::track_boundary_forces(bool on) {
+    track_forces_ = on;
+    b_.force.assign(on ? b_.x.size() : 0, Vec<D>(0.0f));
+    for (auto& o : objects_) o.force = Vec<D>(0.0f), o.torque = {};
+}
+
+template <int D>
+void World<D>::transpose_boundary_neighbors() {
+    const std::size_t nb = b_.x.size(), nf = p_.size();
+    reaction_offset_.assign(nb + 1, 0);
+    for (std::size_t i = 0; i < nf; ++i)
+        for (std::uint32_t k : boundary_nb_.of(i)) ++reaction_offset_[k + 1];
+    for (std::size_t k = 0; k < nb; ++k) reaction_offset_[k + 1] += reaction_offset_[k];
+    reaction_fluid_.resize(reaction_offset_[nb]);
+    // Filled in fluid order: the same lists, in the same order, for any thread count.
+    id_scratch_.assign(reaction_offset_.begin(), reaction_offset_.end() - 1);
+    for (std::size_t i = 0; i < nf; ++i)
+        for (std::uint32_t k : boundary_nb_.of(i))
+            reaction_fluid_[id_scratch_[k]++] = static_cast<std::uint32_t>(i);
+}
+
+template <int D>
+void World<D>::sum_object_forces() {
+    for (auto& o : objects_) {
+        Vec<D> f(0.0f);
+        Torque<D> t{};
+        for (std::size_t k = o.first; k < o.first + o.count; ++k) {
+            f += b_.force[k];
+            const Vec<D> r = b_.x[k] - o.position;
+            if constexpr (D == 3)
+                t += glm::cross(r, b_.force[k]);
+            else
+                t += r.x * b_.force[k].y - r.y * b_.force[k].x;
+        }
+        o.force = f;
+        o.torque = t;
+    }
+}
+
+template <int D>
+void World<D>::set_object_pose(std::size_t index, const Vec<D>& position, const Mat<D>& rotation) {
+    if (index >= objects_.size())
+        throw std::out_of_range("boundary object " + std::to_string(index) + " of " +
+                                std::to_string(objects_.size()));
+    BoundaryObject<D>& o = objects_[index];
+    o.position = position;
+    o.rotation = rotation;
+    o.moving = true;
+    boundary_moves_ = true;
+    for (std::size_t k = o.first; k < o.first + o.count; ++k) b_.x[k] = o.to_world(b_.local[k]);
+}
+
+template <int D>
+void World<D>::set_object_velocity(std::size_t index, const Vec<D>& velocity) {
+    if (index >= objects_.size())
+        throw std::out_of_range("boundary object " + std::to_string(index) + " of " +
+                                std::to_string(objects_.size()));
+    objects_[index].velocity = velocity;
+    objects_[index].moving = true;
+    boundary_moves_ = true;
 }
 
 // ---- StepContext: the stages by name ----
@@ -367,7 +449,7 @@ std::optional<Instability> World<D>::check_stability() const {
         else if (speed > max_speed_)
             reason = "speed " + std::to_string(speed) + " m/s exceeds the limit of " +
                      std::to_string(max_speed_) + " m/s";
-        else if (!container_.contains(x))
+        else if (!container_.contains(objects_[0].to_local(x)))
             reason = "left the container";
         // The creation id, not the index: particles are kept in Z-curve order, frames list them
         // by id, and the user looks the number up there.

@@ -182,9 +182,10 @@ void pbf_delta_pass(const PbfConstants& c, const K& kernel, const FluidView<D>& 
 template <int D, class K>
 PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel,
                       const FluidView<D>& view, std::span<Vec<D>> x, std::span<float> rho,
-                      PbfState<D>& state, std::span<Vec<D>> dx) {
+                      PbfState<D>& state, std::span<Vec<D>> dx,
+                      std::span<float> lambda_sum) {
     PbfResult r;
-    collide_with_box<D>(x, view.collision_box, view.solids);
+    collide_with_objects<D>(x, view.objects, view.radius);
     for (;;) {
         // After the last allowed correction only the density is needed (for the statistics).
         if (r.iterations >= p.max_iterations) {
@@ -199,7 +200,9 @@ PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel
         if (converged) break;
         pbf_delta_pass<D, K>(c, kernel, view, state.lambda, dx);
         parallel_for(x.size(), [&](std::size_t i) { x[i] += dx[i]; });
-        collide_with_box<D>(x, view.collision_box, view.solids);
+        if (!lambda_sum.empty())
+            parallel_for(x.size(), [&](std::size_t i) { lambda_sum[i] += state.lambda[i]; });
+        collide_with_objects<D>(x, view.objects, view.radius);
         ++r.iterations;
     }
     return r;
@@ -248,7 +251,8 @@ template struct Pbf<3>;
                                                  float);                                         \
     template PbfResult pbf_project<D, K<D>>(const PbfParams&, const PbfConstants&, const K<D>&,  \
                                             const FluidView<D>&, std::span<Vec<D>>,              \
-                                            std::span<float>, PbfState<D>&, std::span<Vec<D>>);  \
+                                            std::span<float>, PbfState<D>&, std::span<Vec<D>>,   \
+                                            std::span<float>);                                   \
     template void pbf_lambda_pass<D, K<D>>(const PbfParams&, const PbfConstants&, const K<D>&,   \
                                            const FluidView<D>&, std::span<float>,                \
                                            std::span<float>);                                    \

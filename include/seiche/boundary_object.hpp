@@ -1,0 +1,58 @@
+// A boundary object: a solid the fluid meets (the container, an obstacle; bodies later). It owns
+// a range of the boundary particles (Akinci et al. 2012), has a pose and a velocity, and keeps
+// the fluid out through its signed distance. The solvers see boundary particles and objects,
+// never a Box; the world sums the fluid's force and torque on each object.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <type_traits>
+
+#include <glm/glm.hpp>
+
+#include "seiche/vec.hpp"
+
+namespace seiche {
+
+template <int D>
+using Mat = glm::mat<D, D, float, glm::defaultp>;
+
+// Torque: a vector in 3D, the z component in 2D.
+template <int D>
+using Torque = std::conditional_t<D == 3, Vec<3>, float>;
+
+template <int D>
+struct BoundaryObject {
+    std::string name;           //!< "container", "obstacles[0]": the scene key it came from
+    bool fluid_inside = false;  //!< the fluid lives inside (a container) or outside (a solid)
+    Box<D> shape;               //!< in the object's frame, m
+    Vec<D> position{0.0f};      //!< the frame's origin in the world, m
+    Mat<D> rotation{1.0f};      //!< the frame's axes in the world (columns)
+    Vec<D> velocity{0.0f};      //!< m/s
+    bool moving = false;        //!< its particles are re-binned every step
+    std::size_t first = 0;      //!< its boundary particles: [first, first + count)
+    std::size_t count = 0;
+    Vec<D> force{0.0f};  //!< of the fluid on the object in the last step, N (N/m in 2D)
+    Torque<D> torque{};  //!< of the same about `position`, N·m (N in 2D)
+
+    bool posed() const { return position != Vec<D>(0.0f) || rotation != Mat<D>(1.0f); }
+    Vec<D> to_local(const Vec<D>& x) const {
+        return posed() ? glm::transpose(rotation) * (x - position) : x;
+    }
+    Vec<D> to_world(const Vec<D>& l) const { return posed() ? rotation * l + position : l; }
+
+    // Distance of x from the surface, positive where the fluid may be, m (exact outside the box,
+    // the depth of the nearest face inside it).
+    float signed_distance(const Vec<D>& x) const;
+
+    // Collision response during the solve (Macklin & Müller 2013, Algorithm 1): the particle
+    // centre is moved to at least `radius` from the surface on the fluid's side (out of a solid
+    // through its nearest face).
+    void collide(Vec<D>& x, float radius) const;
+
+    // Last-resort containment: a centre on the wrong side goes to `margin` on the fluid's side;
+    // true when it was moved.
+    bool contain(Vec<D>& x, float margin) const;
+};
+
+}  // namespace seiche
