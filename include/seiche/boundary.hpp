@@ -44,15 +44,16 @@ Boundary<D> sample_solid_box(const Box<D>& solid, const WallSampling& s);
 template <int D>
 void compute_boundary_volumes(Boundary<D>& b, const AnyKernel<D>& kernel);
 
-// Collision response against every object: centres kept `radius` on the fluid's side.
+// Collision response against every object: centres kept `radius` on the fluid's side. With a
+// log, each particle's displacement is added to log.push and the object that moved it noted.
 template <int D>
 void collide_with_objects(std::span<Vec<D>> x, std::span<const BoundaryObject<D>> objects,
-                          float radius);
+                          float radius, const CollisionLog<D>& log = {});
 
 // Last-resort containment against every object; returns how many particles were moved.
 template <int D>
 std::size_t contain_in_objects(std::span<Vec<D>> x, std::span<const BoundaryObject<D>> objects,
-                               float margin);
+                               float margin, const CollisionLog<D>& log = {});
 
 // Collision response against the container (Macklin & Müller 2013, Algorithm 1, line 15):
 // particle centres are projected into `inside`, the container shrunk by the particle radius,

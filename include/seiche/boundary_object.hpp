@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <type_traits>
 
@@ -53,6 +54,14 @@ struct BoundaryObject {
     // Last-resort containment: a centre on the wrong side goes to `margin` on the fluid's side;
     // true when it was moved.
     bool contain(Vec<D>& x, float margin) const;
+};
+
+// Where collisions record what they did, for the forces on the objects: per fluid particle the
+// sum of its displacements in a step and the object that moved it last (null: not recorded).
+template <int D>
+struct CollisionLog {
+    Vec<D>* push = nullptr;           //!< m
+    std::uint32_t* object = nullptr;  //!< index into the objects
 };
 
 }  // namespace seiche

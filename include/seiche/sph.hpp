@@ -25,6 +25,7 @@ struct FluidView {
     const NeighborList& boundary_nb;
     std::span<const BoundaryObject<D>> objects;  //!< collisions keep centres r from each
     float radius = 0.0f;                         //!< particle radius r, m
+    CollisionLog<D> collisions = {};             //!< when the world tracks boundary forces
 };
 
 // Neighbour loops are written for `omp simd` with explicit reductions; the reduction order is

@@ -146,7 +146,7 @@ class World {
     template <class Term>
     void gather_boundary_forces(Term&& term);
     void transpose_boundary_neighbors();
-    void sum_object_forces();
+    void sum_object_forces(float dt);
     std::optional<Instability> check_stability() const;
     template <class Fn>
     void timed(double StageTimes::*stage, Fn&& fn) {
@@ -168,6 +168,9 @@ class World {
     // The fluid → boundary lists turned around (boundary particle → fluid particles), built in
     // a fixed order so the forces gather deterministically.
     std::vector<std::uint32_t> reaction_offset_, reaction_fluid_;
+    static constexpr std::uint32_t no_object = 0xffffffffu;
+    mutable std::vector<Vec<D>> collision_push_;  //!< per fluid particle, this step (forces tracked)
+    mutable std::vector<std::uint32_t> collision_object_;
     NeighborGrid<D> fluid_grid_, boundary_grid_;
     NeighborList fluid_nb_, boundary_nb_;
     Solver<D> solver_;
@@ -219,7 +222,6 @@ void World<D>::gather_boundary_forces(Term&& term) {
         }
         force[k] = f;
     });
-    sum_object_forces();
 }
 
 // The next step towards a time `remaining` ahead (a frame, a sample), at most dt: the last two

@@ -107,23 +107,38 @@ bool BoundaryObject<D>::contain(Vec<D>& x, float margin) const {
 
 template <int D>
 void collide_with_objects(std::span<Vec<D>> x, std::span<const BoundaryObject<D>> objects,
-                          float radius) {
+                          float radius, const CollisionLog<D>& log) {
     parallel_for(x.size(), [&](std::size_t i) {
-        for (const BoundaryObject<D>& o : objects) o.collide(x[i], radius);
+        for (std::size_t o = 0; o < objects.size(); ++o) {
+            const Vec<D> before = x[i];
+            objects[o].collide(x[i], radius);
+            if (log.push && x[i] != before) {
+                log.push[i] += x[i] - before;
+                log.object[i] = static_cast<std::uint32_t>(o);
+            }
+        }
     });
 }
 
 template <int D>
 std::size_t contain_in_objects(std::span<Vec<D>> x, std::span<const BoundaryObject<D>> objects,
-                               float margin) {
+                               float margin, const CollisionLog<D>& log) {
     std::size_t moved = 0;
-    for (auto& p : x) {
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        Vec<D>& p = x[i];
         bool out = false;
         // Out of the solids first, then into the containers, so a container has the last word.
-        for (const BoundaryObject<D>& o : objects)
-            if (!o.fluid_inside) out = o.contain(p, margin) || out;
-        for (const BoundaryObject<D>& o : objects)
-            if (o.fluid_inside) out = o.contain(p, margin) || out;
+        for (int pass = 0; pass < 2; ++pass)
+            for (std::size_t o = 0; o < objects.size(); ++o) {
+                if (objects[o].fluid_inside != (pass == 1)) continue;
+                const Vec<D> before = p;
+                if (!objects[o].contain(p, margin)) continue;
+                out = true;
+                if (log.push) {
+                    log.push[i] += p - before;
+                    log.object[i] = static_cast<std::uint32_t>(o);
+                }
+            }
         moved += out ? 1 : 0;
     }
     return moved;
@@ -131,12 +146,14 @@ std::size_t contain_in_objects(std::span<Vec<D>> x, std::span<const BoundaryObje
 
 template struct BoundaryObject<2>;
 template struct BoundaryObject<3>;
-template void collide_with_objects<2>(std::span<Vec<2>>, std::span<const BoundaryObject<2>>, float);
-template void collide_with_objects<3>(std::span<Vec<3>>, std::span<const BoundaryObject<3>>, float);
+template void collide_with_objects<2>(std::span<Vec<2>>, std::span<const BoundaryObject<2>>, float,
+                                      const CollisionLog<2>&);
+template void collide_with_objects<3>(std::span<Vec<3>>, std::span<const BoundaryObject<3>>, float,
+                                      const CollisionLog<3>&);
 template std::size_t contain_in_objects<2>(std::span<Vec<2>>, std::span<const BoundaryObject<2>>,
-                                           float);
+                                           float, const CollisionLog<2>&);
 template std::size_t contain_in_objects<3>(std::span<Vec<3>>, std::span<const BoundaryObject<3>>,
-                                           float);
+                                           float, const CollisionLog<3>&);
 
 template void collide_with_box<2>(std::span<Vec<2>>, const Box<2>&, std::span<const Box<2>>);
 template void collide_with_box<3>(std::span<Vec<3>>, const Box<3>&, std::span<const Box<3>>);

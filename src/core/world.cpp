@@ -182,8 +182,10 @@ void World<D>::derive_from_definition() {
 
 template <int D>
 FluidView<D> World<D>::view() const {
+    CollisionLog<D> log;
+    if (track_forces_) log = CollisionLog<D>{collision_push_.data(), collision_object_.data()};
     return {p_.x,      p_.mass,      fluid_.rest_density, fluid_nb_, b_.x,
-            b_.volume, boundary_nb_, objects_,            p_.radius};
+            b_.volume, boundary_nb_, objects_,            p_.radius, log};
 }
 
 template <int D>
@@ -229,8 +231,13 @@ StepStats World<D>::step(double dt) {
         if (objects_[o].velocity != Vec<D>(0.0f))
             set_object_pose(o, objects_[o].position + float(dt) * objects_[o].velocity,
                             objects_[o].rotation);
+    if (track_forces_) {  // a collision is a contact force too: logged, then summed per object
+        collision_push_.assign(p_.size(), Vec<D>(0.0f));
+        collision_object_.assign(p_.size(), no_object);
+    }
     StepContext<D> c(*this, static_cast<float>(dt), s);
     std::visit([&](auto& solver) { solver.step(c); }, solver_);
+    if (track_forces_) sum_object_forces(float(dt));
     finish_step(dt, s);
     times_.total += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return s;
@@ -260,12 +267,12 @@ void World<D>::find_neighbors() {
 
 template <int D>
 void World<D>::collide() {
-    collide_with_objects<D>(p_.x, objects_, p_.radius);
+    collide_with_objects<D>(p_.x, objects_, p_.radius, view().collisions);
 }
 
 template <int D>
 void World<D>::contain_and_update_velocities(float dt, StepStats& s) {
-    s.contained = contain_in_objects<D>(p_.x, objects_, 1.0e-3f * p_.radius);
+    s.contained = contain_in_objects<D>(p_.x, objects_, 1.0e-3f * p_.radius, view().collisions);
     total_contained_ += s.contained;
     const float inv_dt = 1.0f / dt;
     parallel_for(p_.size(), [&](std::size_t i) { p_.v[i] = (p_.x[i] - p_.x_prev[i]) * inv_dt; });
@@ -317,21 +324,33 @@ void World<D>::transpose_boundary_neighbors() {
             reaction_fluid_[id_scratch_[k]++] = static_cast<std::uint32_t>(i);
 }
 
+// Per object: the boundary particles' forces, plus the collisions' pushes on fluid particles,
+// each an impulse m Δx / Δt over the step, so a force −m Δx / Δt² on the object that pushed.
 template <int D>
-void World<D>::sum_object_forces() {
+void World<D>::sum_object_forces(float dt) {
+    auto add_torque = [](Torque<D>& t, const Vec<D>& r, const Vec<D>& f) {
+        if constexpr (D == 3)
+            t += glm::cross(r, f);
+        else
+            t += r.x * f.y - r.y * f.x;
+    };
     for (auto& o : objects_) {
         Vec<D> f(0.0f);
         Torque<D> t{};
         for (std::size_t k = o.first; k < o.first + o.count; ++k) {
             f += b_.force[k];
-            const Vec<D> r = b_.x[k] - o.position;
-            if constexpr (D == 3)
-                t += glm::cross(r, b_.force[k]);
-            else
-                t += r.x * b_.force[k].y - r.y * b_.force[k].x;
+            add_torque(t, b_.x[k] - o.position, b_.force[k]);
         }
         o.force = f;
         o.torque = t;
+    }
+    const float scale = -p_.mass / (dt * dt);
+    for (std::size_t i = 0; i < p_.size(); ++i) {
+        if (collision_object_[i] == no_object) continue;
+        BoundaryObject<D>& o = objects_[collision_object_[i]];
+        const Vec<D> f = scale * collision_push_[i];
+        o.force += f;
+        add_torque(o.torque, p_.x[i] - o.position, f);
     }
 }
 

@@ -243,6 +243,23 @@ void Ddr<D>::step(StepContext<D>& c) {
     c.predict();  // save previous position, advance to predicted position
     // doubleDensityRelaxation (Algorithm 2)
     c.timed(&StageTimes::solver, [&] { ddr_relax<D>(constants, f, dt, p.x, state); });
+    if (c.tracking_boundary_forces()) {
+        // The relaxation moves fluid particle i away from boundary particle k by
+        // D_ik = −w_k Δt² (P_i a + P_near,i a²) r̂_ik (the wall itself stays). As an impulse over
+        // the step that is a force m D_ik / Δt² on i, so f_k = m w_k (P_i a + P_near,i a²) r̂_ki,
+        // with a = 1 − |x_ik|/h and w_k = V_k / V_fluid. Taken at the relaxed positions, a
+        // displacement of a small fraction of h later.
+        const float* P = state.pressure.data();
+        const float* P_near = state.pressure_near.data();
+        const float* volume = f.bvolume.data();
+        const float inv_fluid_volume = constants.boundary_weight * f.rest_density / p.mass;
+        const float inv_h = 1.0f / constants.h, m = p.mass;
+        c.boundary_reaction([&](std::uint32_t i, std::size_t b, float len) {
+            const float a = std::max(0.0f, 1.0f - len * inv_h);
+            const float w = volume[b] * inv_fluid_volume;
+            return len > 0.0f ? -m * w * (P[i] * a + P_near[i] * a * a) / len : 0.0f;
+        });
+    }
     c.collide();  // resolveCollisions
     c.stats().iterations = 1;
     c.contain_and_update_velocities();  // use previous position to compute next velocity

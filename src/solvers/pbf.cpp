@@ -185,7 +185,7 @@ PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel
                       PbfState<D>& state, std::span<Vec<D>> dx,
                       std::span<float> lambda_sum) {
     PbfResult r;
-    collide_with_objects<D>(x, view.objects, view.radius);
+    collide_with_objects<D>(x, view.objects, view.radius, view.collisions);
     for (;;) {
         // After the last allowed correction only the density is needed (for the statistics).
         if (r.iterations >= p.max_iterations) {
@@ -202,7 +202,7 @@ PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel
         parallel_for(x.size(), [&](std::size_t i) { x[i] += dx[i]; });
         if (!lambda_sum.empty())
             parallel_for(x.size(), [&](std::size_t i) { lambda_sum[i] += state.lambda[i]; });
-        collide_with_objects<D>(x, view.objects, view.radius);
+        collide_with_objects<D>(x, view.objects, view.radius, view.collisions);
         ++r.iterations;
     }
     return r;
@@ -227,15 +227,36 @@ void Pbf<D>::step(StepContext<D>& c) {
     c.predict();                       // predict position: x* ← x + Δt v
     c.find_neighbors();                // find neighbouring particles
     PbfResult r;
+    ParticleSet<D>& p = c.particles();
+    const bool forces = c.tracking_boundary_forces();
+    if (forces) state.lambda_sum.assign(p.size(), 0.0f);
     c.timed(&StageTimes::solver, [&] {  // while iter < solverIterations: λ, Δp, collisions
         std::visit(
             [&](const auto& k) {
-                ParticleSet<D>& p = c.particles();
                 r = pbf_project<D>(params, constants, k, c.view(), p.x, p.rho, state,
-                                   c.vector_scratch());
+                                   c.vector_scratch(),
+                                   forces ? std::span<float>(state.lambda_sum) : std::span<float>());
             },
             c.kernel());
     });
+    if (forces) {
+        // The boundary's share of each correction (eq. 9, boundary term) moves particle i by
+        // Δx_ik = λ'_i V_k ∇W_ik per iteration; over the step that is an impulse m Σ Δx_ik / Δt
+        // delivered in Δt, so a force m Σ Δx_ik / Δt² on i, and by Newton's third law
+        // f_k = −(m/Δt²) Σ_i Λ_i V_k ∇W_ik with Λ_i = Σ λ'_i over the applied corrections. The
+        // gradient is taken at the final positions: the corrections of one step are a small
+        // fraction of h, and a fluid at rest on a floor gives back its weight (test).
+        const float scale = -p.mass / (c.dt() * c.dt());
+        const float* lambda_sum = state.lambda_sum.data();
+        const float* volume = c.view().bvolume.data();
+        std::visit(
+            [&](const auto& k) {
+                c.boundary_reaction([&, k](std::uint32_t i, std::size_t b, float len) {
+                    return scale * lambda_sum[i] * volume[b] * k.grad_factor(len);
+                });
+            },
+            c.kernel());
+    }
     c.stats().iterations = r.iterations;
     c.stats().density_error_mean = r.density_error_mean;
     c.stats().density_error_max = r.density_error_max;

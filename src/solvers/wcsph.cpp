@@ -118,6 +118,23 @@ void Wcsph<D>::step(StepContext<D>& c) {
             },
             c.kernel());
     });
+    if (c.tracking_boundary_forces()) {
+        // Akinci et al. 2012, eq. (10): the boundary particle feels the opposite of the pressure
+        // force it exerts, f_k = −f_ik = m ψ_k (2 p_i/ρ_i²) ∇W_ik with ψ_k = ρ0 V_k (the term of
+        // wcsph_accelerations, with the mirrored pressure; the boundary has no viscosity term).
+        const float* pressure = state.pressure.data();
+        const float* rho = p.rho.data();
+        const float* volume = f.bvolume.data();
+        const float scale = 2.0f * p.mass * f.rest_density;
+        std::visit(
+            [&](const auto& k) {
+                c.boundary_reaction([&, k](std::uint32_t i, std::size_t b, float len) {
+                    return scale * volume[b] * pressure[i] / (rho[i] * rho[i]) *
+                           k.grad_factor(len);
+                });
+            },
+            c.kernel());
+    }
     c.measure_density();
     const float dt = c.dt();
     parallel_for(p.size(), [&](std::size_t i) { p.v[i] += dt * state.acceleration[i]; });

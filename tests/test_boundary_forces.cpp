@@ -1,0 +1,115 @@
+// The fluid's force on boundary objects (Akinci et al. 2012 boundary particles): a tank at rest
+// presses on its container with its weight, and a box held under water feels ρ0·g·V upwards.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "seiche/world.hpp"
+
+namespace seiche {
+namespace {
+
+// A 2D tank 0.6 m wide, water 0.5 m deep, around a fixed 0.2 m × 0.2 m box whose top is 0.2 m
+// under the surface. The fluid is given as four blocks around the box (fluid may not start
+// inside a solid), all on one lattice. The box is 20 particle spacings wide: the boundary layer
+// makes the fluid see it about a fifth of a spacing larger on every side, +7% of buoyancy at 10
+// spacings (r = 5 mm, a 0.1 m box: PBF +5.7%, WCSPH +7.0%, DDR +7.8%), +0.5% at 20 (PBF,
+// r = 2.5 mm); this 0.2 m box at r = 5 mm: PBF +1.4%, WCSPH +3.8%, DDR +6.3%.
+WorldDef tank_with_box(SolverType solver) {
+    WorldDef def;
+    def.dimension = 2;
+    def.particle_radius = 0.005;
+    def.container_max = {0.6, 0.7, 0};
+    def.fluid = {{{0.0, 0.0, 0}, {0.2, 0.5, 0}, {}},
+                 {{0.4, 0.0, 0}, {0.6, 0.5, 0}, {}},
+                 {{0.2, 0.0, 0}, {0.4, 0.1, 0}, {}},
+                 {{0.2, 0.3, 0}, {0.4, 0.5, 0}, {}}};
+    def.obstacles = {{{0.2, 0.1, 0}, {0.4, 0.3, 0}}};
+    def.solver.type = solver;
+    return def;
+}
+
+struct Averages {
+    Vec<2> container{0.0f}, box{0.0f};
+    double box_torque = 0;  // about the origin, N (N·m per metre of depth)
+    double weight = 0;  // N/m: the fluid's mass per metre of depth times g
+};
+
+Averages settle_and_average(SolverType solver, double settle, double window) {
+    World<2> w(tank_with_box(solver));
+    w.track_boundary_forces(true);
+    EXPECT_EQ(w.advance_to(settle).status, AdvanceResult::Status::reached);
+    Averages a;
+    double time = 0;
+    AdvanceOptions o;
+    o.on_step = [&](const StepStats& s) {
+        a.container += float(s.dt) * w.boundary_objects()[0].force;
+        a.box += float(s.dt) * w.boundary_objects()[1].force;
+        a.box_torque += s.dt * w.boundary_objects()[1].torque;
+        time += s.dt;
+        return true;
+    };
+    EXPECT_EQ(w.advance_to(settle + window, o).status, AdvanceResult::Status::reached);
+    a.container /= float(time);
+    a.box /= float(time);
+    a.box_torque /= time;
+    a.weight = double(w.particles().size()) * w.particles().mass * 9.81;
+    return a;
+}
+
+class BoundaryForces : public ::testing::TestWithParam<SolverType> {};
+
+TEST_P(BoundaryForces, ContainerCarriesTheWeightAndTheBoxFeelsBuoyancy) {
+    const SolverType solver = GetParam();
+    const Averages a = settle_and_average(solver, 1.0, 0.5);
+    const double buoyancy = 1000.0 * 9.81 * 0.2 * 0.2;  // ρ0 g V, N/m
+    std::printf("%s: container (%.2f, %.2f) N/m, weight %.2f; box (%.3f, %.3f) N/m, ρ0gV %.3f\n",
+                std::string(solver_name(solver)).c_str(), a.container.x, a.container.y, a.weight,
+                a.box.x, a.box.y, buoyancy);
+    // The floor carries ρgH over its width: the water's weight and, through the water, the
+    // reaction of the box's buoyancy (the box is held by something else).
+    EXPECT_NEAR(-a.container.y, a.weight + a.box.y, 0.03 * a.weight);
+    const double tolerance = solver == SolverType::wcsph ? 0.05 : 0.08;
+    EXPECT_NEAR(a.box.y, buoyancy, tolerance * buoyancy);
+    EXPECT_NEAR(a.box.x, 0.0, 0.02 * buoyancy);  // symmetric: no net sideways push
+    // Buoyancy acts through the box's centre (0.3, 0.2): torque about the origin x_c·F_y.
+    EXPECT_NEAR(a.box_torque, 0.3 * a.box.y, 0.03 * 0.3 * a.box.y);
+}
+
+INSTANTIATE_TEST_SUITE_P(All, BoundaryForces,
+                         ::testing::Values(SolverType::pbf, SolverType::wcsph, SolverType::ddr),
+                         [](const auto& info) { return std::string(solver_name(info.param)); });
+
+// A kinematic box pushed down into a resting pool: its particles and its collisions follow it,
+// no fluid ends up inside, and the water pushes back.
+TEST(BoundaryForces, MovingObjectPushesTheFluidAside) {
+    WorldDef def;
+    def.dimension = 2;
+    def.particle_radius = 0.005;
+    def.container_max = {0.6, 0.7, 0};
+    def.fluid = {{{0.0, 0.0, 0}, {0.6, 0.3, 0}, {}}};
+    def.obstacles = {{{0.25, 0.35, 0}, {0.35, 0.45, 0}}};  // above the water
+    World<2> w(def);
+    w.track_boundary_forces(true);
+    w.advance_to(0.3);
+    const Vec<2> before = w.boundary().x[w.boundary_objects()[1].first];
+    w.set_object_velocity(1, Vec<2>(0.0f, -0.5f));  // 0.1 m down in 0.2 s: half submerged
+    w.advance_to(0.5);
+    const BoundaryObject<2>& box = w.boundary_objects()[1];
+    EXPECT_NEAR(box.position.y, -0.1f, 1e-4f);
+    EXPECT_NEAR(w.boundary().x[box.first].y, before.y - 0.1f, 1e-4f);
+    for (const auto& x : w.particles().x) ASSERT_GT(box.signed_distance(x), 0.0f) << x.x << " " << x.y;
+    EXPECT_GT(box.force.y, 0.0f);  // the water pushes the box up
+}
+
+TEST(BoundaryForces, OffUnlessTracked) {
+    World<2> w(tank_with_box(SolverType::pbf));
+    for (int k = 0; k < 5; ++k) w.step(0.002);
+    EXPECT_EQ(w.boundary_objects()[0].force, Vec<2>(0.0f));
+    ASSERT_EQ(w.boundary_objects().size(), 2u);
+    EXPECT_EQ(w.boundary_objects()[1].name, "obstacles[0]");
+}
+
+}  // namespace
+}  // namespace seiche
