@@ -9,6 +9,7 @@
 #include "seiche/boundary.hpp"
 #include "seiche/neighbor_grid.hpp"
 #include "seiche/pbf.hpp"
+#include "solvers/pbf_passes.hpp"
 
 namespace seiche {
 namespace {

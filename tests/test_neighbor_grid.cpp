@@ -5,6 +5,7 @@
 #include <random>
 #include <set>
 
+#include "neighbors/brute_force.hpp"
 #include "seiche/neighbor_grid.hpp"
 
 namespace seiche {

@@ -152,10 +152,6 @@ void build_neighbor_list_by_cell(const NeighborGrid<D>& query_grid, std::span<co
                                  const NeighborGrid<D>& target, bool exclude_self,
                                  NeighborList& out);
 
-// O(n·m) oracle for tests.
-template <int D>
-NeighborList brute_force_neighbors(std::span<const Vec<D>> queries, std::span<const Vec<D>> points,
-                                   float h, bool exclude_self);
 
 // ---- inline implementation of the queries ----
 

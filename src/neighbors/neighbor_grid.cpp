@@ -4,6 +4,8 @@
 // sec. 4: the neighbour cells are found once per cell, points are Z-sorted).
 #include "seiche/neighbor_grid.hpp"
 
+#include "brute_force.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>

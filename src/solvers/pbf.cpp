@@ -6,6 +6,8 @@
 //   Δx_i = Σ_j (m/ρ0)(λ'_i + λ'_j + s_corr) ∇W_ij + Σ_k V_k λ'_i ∇W_ik.
 #include "seiche/pbf.hpp"
 
+#include "pbf_passes.hpp"
+
 #include "seiche/world.hpp"
 
 #include <algorithm>

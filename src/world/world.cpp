@@ -1,5 +1,7 @@
-// The simulation loop of Macklin & Müller 2013, Algorithm 1: predict, find neighbours, project
-// the density constraints, update velocities, then XSPH and vorticity confinement.
+// A world: the fluid particles seeded from a WorldDef, the boundary objects and their particles
+// (Akinci et al. 2012 volumes), and the solver. step() hands the solver a StepContext, whose
+// stages are in stages.cpp; the time driver is in time_driver.cpp, the live setters in
+// live_changes.cpp.
 #include "seiche/world.hpp"
 
 #include <chrono>
@@ -243,63 +245,6 @@ StepStats World<D>::step(double dt) {
     return s;
 }
 
-// ---- the shared stages ----
-
-template <int D>
-void World<D>::predict_positions(float dt) {
-    parallel_for(p_.size(), [&](std::size_t i) {
-        p_.x_prev[i] = p_.x[i];
-        p_.x[i] += dt * p_.v[i];
-    });
-}
-
-template <int D>
-void World<D>::find_neighbors() {
-    // Static objects keep the grid built once; moving ones are re-binned every step.
-    if (boundary_moves_) boundary_grid_.build(b_.x, fluid_.h);
-    fluid_grid_.build(p_.x, fluid_.h);
-    // Keep particles in the grid's Z-curve order so that neighbours are near in memory.
-    p_.reorder(fluid_grid_.order(), v_scratch_, f_scratch_, id_scratch_);
-    fluid_grid_.points_were_sorted();
-    build_neighbor_list_by_cell<D>(fluid_grid_, p_.x, fluid_grid_, true, fluid_nb_);
-    build_neighbor_list_by_cell<D>(fluid_grid_, p_.x, boundary_grid_, false, boundary_nb_);
-}
-
-template <int D>
-void World<D>::collide() {
-    collide_with_objects<D>(p_.x, objects_, p_.radius, view().collisions);
-}
-
-template <int D>
-void World<D>::contain_and_update_velocities(float dt, StepStats& s) {
-    s.contained = contain_in_objects<D>(p_.x, objects_, 1.0e-3f * p_.radius, view().collisions);
-    total_contained_ += s.contained;
-    const float inv_dt = 1.0f / dt;
-    parallel_for(p_.size(), [&](std::size_t i) { p_.v[i] = (p_.x[i] - p_.x_prev[i]) * inv_dt; });
-}
-
-template <int D>
-void World<D>::post_velocity(float dt) {
-    const FluidView<D> f = view();
-    const double xsph = def_.solver.xsph_or_default();
-    std::visit(
-        [&](const auto& kernel) {
-            if (xsph > 0.0) {
-                xsph_viscosity<D>(f, kernel, static_cast<float>(xsph), p_.rho, p_.v, v_scratch_);
-                p_.v.swap(v_scratch_);
-            }
-            if (def_.solver.vorticity > 0.0)
-                vorticity_confinement<D>(f, kernel, static_cast<float>(def_.solver.vorticity), dt,
-                                         p_.rho, p_.v, omega_);
-        },
-        fluid_.kernel);
-}
-
-template <int D>
-void World<D>::measure_density(StepStats& s) {
-    density_error_stats(p_.rho, fluid_.rest_density, s.density_error_mean, s.density_error_max);
-}
-
 // ---- boundary objects and their forces ----
 
 template <int D>
@@ -377,65 +322,6 @@ void World<D>::set_object_velocity(std::size_t index, const Vec<D>& velocity) {
     boundary_moves_ = true;
 }
 
-// ---- StepContext: the stages by name ----
-
-template <int D>
-ParticleSet<D>& StepContext<D>::particles() {
-    return w_.p_;
-}
-template <int D>
-const AnyKernel<D>& StepContext<D>::kernel() const {
-    return w_.fluid_.kernel;
-}
-template <int D>
-FluidView<D> StepContext<D>::view() const {
-    return w_.view();
-}
-template <int D>
-std::span<Vec<D>> StepContext<D>::vector_scratch() {
-    return w_.v_scratch_;
-}
-template <int D>
-Vec<D> StepContext<D>::external_acceleration() const {
-    return w_.gravity_;
-}
-template <int D>
-void StepContext<D>::apply_external_accelerations() {
-    const Vec<D> a = external_acceleration();
-    const float dt = dt_;
-    ParticleSet<D>& p = w_.p_;
-    parallel_for(p.size(), [&](std::size_t i) { p.v[i] += dt * a; });
-}
-template <int D>
-void StepContext<D>::predict() {
-    w_.predict_positions(dt_);
-}
-template <int D>
-void StepContext<D>::find_neighbors() {
-    w_.timed(&StageTimes::neighbors, [&] { w_.find_neighbors(); });
-}
-template <int D>
-void StepContext<D>::collide() {
-    w_.collide();
-}
-template <int D>
-void StepContext<D>::contain_and_update_velocities() {
-    w_.contain_and_update_velocities(dt_, stats_);
-}
-template <int D>
-void StepContext<D>::post_velocity() {
-    w_.timed(&StageTimes::velocity, [&] { w_.post_velocity(dt_); });
-}
-template <int D>
-void StepContext<D>::compute_density() {
-    std::visit([&](const auto& k) { seiche::compute_density<D>(w_.view(), k, w_.p_.rho); },
-               w_.fluid_.kernel);
-}
-template <int D>
-void StepContext<D>::measure_density() {
-    w_.measure_density(stats_);
-}
-
 template <int D>
 void World<D>::finish_step(double dt, StepStats& s) {
     time_ += dt;
@@ -479,7 +365,6 @@ std::optional<Instability> World<D>::check_stability() const {
 
 template class World<2>;
 template class World<3>;
-template class StepContext<2>;
-template class StepContext<3>;
+
 
 }  // namespace seiche

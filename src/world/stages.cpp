@@ -1,0 +1,141 @@
+// The stages every solver's step is made of (StepContext names them): external accelerations,
+// prediction, neighbour search with the Z-curve reorder, collisions through the boundary objects,
+// last-resort containment and velocities from positions, the post-velocity effects (XSPH,
+// Schechter & Bridson 2012; vorticity confinement, Macklin & Müller 2013 eqs. 15–16), density.
+#include "seiche/world.hpp"
+
+namespace seiche {
+
+// ---- the shared stages ----
+
+template <int D>
+void World<D>::predict_positions(float dt) {
+    parallel_for(p_.size(), [&](std::size_t i) {
+        p_.x_prev[i] = p_.x[i];
+        p_.x[i] += dt * p_.v[i];
+    });
+}
+
+template <int D>
+void World<D>::find_neighbors() {
+    // Static objects keep the grid built once; moving ones are re-binned every step.
+    if (boundary_moves_) boundary_grid_.build(b_.x, fluid_.h);
+    fluid_grid_.build(p_.x, fluid_.h);
+    // Keep particles in the grid's Z-curve order so that neighbours are near in memory.
+    p_.reorder(fluid_grid_.order(), v_scratch_, f_scratch_, id_scratch_);
+    fluid_grid_.points_were_sorted();
+    build_neighbor_list_by_cell<D>(fluid_grid_, p_.x, fluid_grid_, true, fluid_nb_);
+    build_neighbor_list_by_cell<D>(fluid_grid_, p_.x, boundary_grid_, false, boundary_nb_);
+}
+
+template <int D>
+void World<D>::collide() {
+    collide_with_objects<D>(p_.x, objects_, p_.radius, view().collisions);
+}
+
+template <int D>
+void World<D>::contain_and_update_velocities(float dt, StepStats& s) {
+    s.contained = contain_in_objects<D>(p_.x, objects_, 1.0e-3f * p_.radius, view().collisions);
+    total_contained_ += s.contained;
+    const float inv_dt = 1.0f / dt;
+    parallel_for(p_.size(), [&](std::size_t i) { p_.v[i] = (p_.x[i] - p_.x_prev[i]) * inv_dt; });
+}
+
+template <int D>
+void World<D>::post_velocity(float dt) {
+    const FluidView<D> f = view();
+    const double xsph = def_.solver.xsph_or_default();
+    std::visit(
+        [&](const auto& kernel) {
+            if (xsph > 0.0) {
+                xsph_viscosity<D>(f, kernel, static_cast<float>(xsph), p_.rho, p_.v, v_scratch_);
+                p_.v.swap(v_scratch_);
+            }
+            if (def_.solver.vorticity > 0.0)
+                vorticity_confinement<D>(f, kernel, static_cast<float>(def_.solver.vorticity), dt,
+                                         p_.rho, p_.v, omega_);
+        },
+        fluid_.kernel);
+}
+
+template <int D>
+void World<D>::measure_density(StepStats& s) {
+    density_error_stats(p_.rho, fluid_.rest_density, s.density_error_mean, s.density_error_max);
+}
+
+// ---- StepContext: the stages by name ----
+
+template <int D>
+ParticleSet<D>& StepContext<D>::particles() {
+    return w_.p_;
+}
+template <int D>
+const AnyKernel<D>& StepContext<D>::kernel() const {
+    return w_.fluid_.kernel;
+}
+template <int D>
+FluidView<D> StepContext<D>::view() const {
+    return w_.view();
+}
+template <int D>
+std::span<Vec<D>> StepContext<D>::vector_scratch() {
+    return w_.v_scratch_;
+}
+template <int D>
+Vec<D> StepContext<D>::external_acceleration() const {
+    return w_.gravity_;
+}
+template <int D>
+void StepContext<D>::apply_external_accelerations() {
+    const Vec<D> a = external_acceleration();
+    const float dt = dt_;
+    ParticleSet<D>& p = w_.p_;
+    parallel_for(p.size(), [&](std::size_t i) { p.v[i] += dt * a; });
+}
+template <int D>
+void StepContext<D>::predict() {
+    w_.predict_positions(dt_);
+}
+template <int D>
+void StepContext<D>::find_neighbors() {
+    w_.timed(&StageTimes::neighbors, [&] { w_.find_neighbors(); });
+}
+template <int D>
+void StepContext<D>::collide() {
+    w_.collide();
+}
+template <int D>
+void StepContext<D>::contain_and_update_velocities() {
+    w_.contain_and_update_velocities(dt_, stats_);
+}
+template <int D>
+void StepContext<D>::post_velocity() {
+    w_.timed(&StageTimes::velocity, [&] { w_.post_velocity(dt_); });
+}
+template <int D>
+void StepContext<D>::compute_density() {
+    std::visit([&](const auto& k) { seiche::compute_density<D>(w_.view(), k, w_.p_.rho); },
+               w_.fluid_.kernel);
+}
+template <int D>
+void StepContext<D>::measure_density() {
+    w_.measure_density(stats_);
+}
+
+template class StepContext<2>;
+template class StepContext<3>;
+
+template void World<2>::predict_positions(float);
+template void World<3>::predict_positions(float);
+template void World<2>::find_neighbors();
+template void World<3>::find_neighbors();
+template void World<2>::collide();
+template void World<3>::collide();
+template void World<2>::contain_and_update_velocities(float, StepStats&);
+template void World<3>::contain_and_update_velocities(float, StepStats&);
+template void World<2>::post_velocity(float);
+template void World<3>::post_velocity(float);
+template void World<2>::measure_density(StepStats&);
+template void World<3>::measure_density(StepStats&);
+
+}  // namespace seiche
