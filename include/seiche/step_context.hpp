@@ -3,19 +3,60 @@
 // step() is its paper's algorithm written as a sequence of these stages around its own passes.
 #pragma once
 
+#include <chrono>
+#include <cstdint>
+#include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "seiche/kernels.hpp"
+#include "seiche/parallel.hpp"
 #include "seiche/particle_set.hpp"
 #include "seiche/sph.hpp"
+#include "seiche/world_def.hpp"
 
 namespace seiche {
 
-struct StepStats;
-struct StageTimes;
+// A particle that went bad: which, when, and why.
+struct Instability {
+    std::size_t particle = 0;  //!< creation id: the row of the particle in every frame file
+    std::string reason;  //!< e.g. "velocity is NaN", "speed 412 m/s exceeds the limit of 80 m/s"
+    Vec3d position{0, 0, 0};
+    Vec3d velocity{0, 0, 0};
+};
+
+// Wall time spent per stage, accumulated over all steps, in seconds.
+struct StageTimes {
+    double neighbors = 0;  //!< grid build and neighbour lists
+    double solver = 0;     //!< PBF iterations | WCSPH density, pressure, forces | DDR relaxation
+    double velocity = 0;   //!< velocity update, XSPH, vorticity confinement, DDR viscosity
+    double total = 0;      //!< whole steps; total − the above = prediction, containment, stats
+};
+
+struct StepStats {
+    std::int64_t step = 0;          //!< 1 for the first step
+    double time = 0;                //!< s, at the end of the step
+    double dt = 0;                  //!< s
+    int iterations = 0;             //!< solver iterations
+    double density_error_mean = 0;  //!< mean of max(0, ρ/ρ0 − 1)
+    double density_error_max = 0;
+    double kinetic_energy = 0;    //!< J (J/m in 2D)
+    double potential_energy = 0;  //!< J, −Σ m g·x
+    std::size_t contained = 0;    //!< particles put back by the last-resort containment
+    std::optional<Instability> instability;
+};
+
 template <int D>
 class World;
+
+// The boundary particle → fluid particle lists and what the reaction pass reads and writes.
+template <int D>
+struct ReactionLists {
+    std::span<const std::uint32_t> offset, fluid;  //!< CSR: fluid neighbours of boundary particle k
+    std::span<const Vec<D>> x, bx;                 //!< fluid and boundary positions, m
+    std::span<Vec<D>> force;                       //!< per boundary particle, N
+};
 
 // Constants of the fluid that every solver derives its own from (set once per world).
 template <int D>
@@ -32,7 +73,8 @@ struct FluidConstants {
 template <int D>
 class StepContext {
   public:
-    StepContext(World<D>& world, float dt, StepStats& stats) : w_(world), dt_(dt), stats_(stats) {}
+    StepContext(World<D>& world, float dt, StepStats& stats, StageTimes& times)
+        : w_(world), dt_(dt), stats_(stats), times_(times) {}
 
     float dt() const { return dt_; }
     StepStats& stats() { return stats_; }
@@ -74,9 +116,38 @@ class StepContext {
     void timed(double StageTimes::*stage, Fn&& fn);
 
   private:
+    ReactionLists<D> reaction_lists();  // turns the fluid → boundary lists around
+
     World<D>& w_;
     float dt_;
     StepStats& stats_;
+    StageTimes& times_;
 };
+
+template <int D>
+template <class Fn>
+void StepContext<D>::timed(double StageTimes::*stage, Fn&& fn) {
+    const auto t0 = std::chrono::steady_clock::now();
+    fn();
+    times_.*stage += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// f_k = Σ_i term(i, k, |x_i − x_k|) (x_i − x_k) over the fluid neighbours i of boundary particle
+// k; each k gathers, in the lists' fixed order, so the forces are the same for any thread count.
+template <int D>
+template <class Term>
+void StepContext<D>::boundary_reaction(Term&& term) {
+    if (!tracking_boundary_forces()) return;
+    const ReactionLists<D> l = reaction_lists();
+    parallel_for(l.bx.size(), [&](std::size_t k) {
+        Vec<D> f(0.0f);
+        for (std::uint32_t e = l.offset[k]; e < l.offset[k + 1]; ++e) {
+            const std::uint32_t i = l.fluid[e];
+            const Vec<D> r = l.x[i] - l.bx[k];
+            f += term(i, k, glm::length(r)) * r;
+        }
+        l.force[k] = f;
+    });
+}
 
 }  // namespace seiche

@@ -22,35 +22,6 @@
 
 namespace seiche {
 
-// A particle that went bad: which, when, and why.
-struct Instability {
-    std::size_t particle = 0;  //!< creation id: the row of the particle in every frame file
-    std::string reason;  //!< e.g. "velocity is NaN", "speed 412 m/s exceeds the limit of 80 m/s"
-    Vec3d position{0, 0, 0};
-    Vec3d velocity{0, 0, 0};
-};
-
-// Wall time spent per stage, accumulated over all steps, in seconds.
-struct StageTimes {
-    double neighbors = 0;  //!< grid build and neighbour lists
-    double solver = 0;     //!< PBF iterations | WCSPH density, pressure, forces | DDR relaxation
-    double velocity = 0;   //!< velocity update, XSPH, vorticity confinement, DDR viscosity
-    double total = 0;      //!< whole steps; total − the above = prediction, containment, stats
-};
-
-struct StepStats {
-    std::int64_t step = 0;          //!< 1 for the first step
-    double time = 0;                //!< s, at the end of the step
-    double dt = 0;                  //!< s
-    int iterations = 0;             //!< solver iterations
-    double density_error_mean = 0;  //!< mean of max(0, ρ/ρ0 − 1)
-    double density_error_max = 0;
-    double kinetic_energy = 0;    //!< J (J/m in 2D)
-    double potential_energy = 0;  //!< J, −Σ m g·x
-    std::size_t contained = 0;    //!< particles put back by the last-resort containment
-    std::optional<Instability> instability;
-};
-
 // How World::advance_to steps and whom it tells. Steps follow time.dt_mode: CFL steps are fitted
 // to land on every sample time and the end without a sliver step (fit_step); fixed steps are
 // time.dt, the last one shortened to end exactly at t_end, and a sample is taken at the first
@@ -143,8 +114,6 @@ class World {
 
     FluidView<D> view() const;
     void derive_from_definition();
-    template <class Term>
-    void gather_boundary_forces(Term&& term);
     void transpose_boundary_neighbors();
     void sum_object_forces(float dt);
     std::optional<Instability> check_stability() const;
@@ -184,45 +153,6 @@ class World {
     std::size_t total_contained_ = 0;
     StageTimes times_;
 };
-
-template <int D>
-template <class Fn>
-void StepContext<D>::timed(double StageTimes::*stage, Fn&& fn) {
-    w_.timed(stage, std::forward<Fn>(fn));
-}
-
-template <int D>
-bool StepContext<D>::tracking_boundary_forces() const {
-    return w_.track_forces_;
-}
-
-template <int D>
-template <class Term>
-void StepContext<D>::boundary_reaction(Term&& term) {
-    w_.gather_boundary_forces(std::forward<Term>(term));
-}
-
-// f_k = Σ_i term(i, k, |x_i − x_k|) (x_i − x_k) over the fluid neighbours i of boundary particle k.
-template <int D>
-template <class Term>
-void World<D>::gather_boundary_forces(Term&& term) {
-    if (!track_forces_) return;
-    transpose_boundary_neighbors();
-    const Vec<D>* x = p_.x.data();
-    const Vec<D>* bx = b_.x.data();
-    const std::uint32_t* offset = reaction_offset_.data();
-    const std::uint32_t* fluid = reaction_fluid_.data();
-    Vec<D>* force = b_.force.data();
-    parallel_for(b_.x.size(), [&](std::size_t k) {
-        Vec<D> f(0.0f);
-        for (std::uint32_t e = offset[k]; e < offset[k + 1]; ++e) {
-            const std::uint32_t i = fluid[e];
-            const Vec<D> r = x[i] - bx[k];
-            f += term(i, k, glm::length(r)) * r;
-        }
-        force[k] = f;
-    });
-}
 
 // The next step towards a time `remaining` ahead (a frame, a sample), at most dt: the last two
 // steps before it share what is left, so there is never a sliver step. A sliver hurts PBF most,

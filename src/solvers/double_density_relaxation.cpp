@@ -6,7 +6,7 @@
 // length.
 #include "seiche/double_density_relaxation.hpp"
 
-#include "seiche/world.hpp"
+#include "seiche/step_context.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -8,7 +8,7 @@
 
 #include "pbf_passes.hpp"
 
-#include "seiche/world.hpp"
+#include "seiche/step_context.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -7,7 +7,7 @@
 #include <cmath>
 
 #include "seiche/parallel.hpp"
-#include "seiche/world.hpp"
+#include "seiche/step_context.hpp"
 
 namespace seiche {
 

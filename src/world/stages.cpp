@@ -122,6 +122,17 @@ void StepContext<D>::measure_density() {
     w_.measure_density(stats_);
 }
 
+template <int D>
+bool StepContext<D>::tracking_boundary_forces() const {
+    return w_.track_forces_;
+}
+
+template <int D>
+ReactionLists<D> StepContext<D>::reaction_lists() {
+    w_.transpose_boundary_neighbors();
+    return {w_.reaction_offset_, w_.reaction_fluid_, w_.p_.x, w_.b_.x, w_.b_.force};
+}
+
 template class StepContext<2>;
 template class StepContext<3>;
 

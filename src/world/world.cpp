@@ -237,7 +237,7 @@ StepStats World<D>::step(double dt) {
         collision_push_.assign(p_.size(), Vec<D>(0.0f));
         collision_object_.assign(p_.size(), no_object);
     }
-    StepContext<D> c(*this, static_cast<float>(dt), s);
+    StepContext<D> c(*this, static_cast<float>(dt), s, times_);
     std::visit([&](auto& solver) { solver.step(c); }, solver_);
     if (track_forces_) sum_object_forces(float(dt));
     finish_step(dt, s);
