@@ -31,16 +31,21 @@ struct BoundaryObject {
     Mat<D> rotation{1.0f};      //!< the frame's axes in the world (columns)
     Vec<D> velocity{0.0f};      //!< m/s
     bool moving = false;        //!< its particles are re-binned every step
+    bool posed = false;         //!< position or rotation differ from the identity (set_pose)
     std::size_t first = 0;      //!< its boundary particles: [first, first + count)
     std::size_t count = 0;
     Vec<D> force{0.0f};  //!< of the fluid on the object in the last step, N (N/m in 2D)
     Torque<D> torque{};  //!< of the same about `position`, N·m (N in 2D)
 
-    bool posed() const { return position != Vec<D>(0.0f) || rotation != Mat<D>(1.0f); }
-    Vec<D> to_local(const Vec<D>& x) const {
-        return posed() ? glm::transpose(rotation) * (x - position) : x;
+    void set_pose(const Vec<D>& p, const Mat<D>& r) {
+        position = p;
+        rotation = r;
+        posed = p != Vec<D>(0.0f) || r != Mat<D>(1.0f);
     }
-    Vec<D> to_world(const Vec<D>& l) const { return posed() ? rotation * l + position : l; }
+    Vec<D> to_local(const Vec<D>& x) const {
+        return posed ? glm::transpose(rotation) * (x - position) : x;
+    }
+    Vec<D> to_world(const Vec<D>& l) const { return posed ? rotation * l + position : l; }
 
     // Distance of x from the surface, positive where the fluid may be, m (exact outside the box,
     // the depth of the nearest face inside it).

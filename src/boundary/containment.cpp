@@ -76,14 +76,16 @@ float BoundaryObject<D>::signed_distance(const Vec<D>& x) const {
 
 template <int D>
 void BoundaryObject<D>::collide(Vec<D>& x, float radius) const {
-    Vec<D> l = to_local(x);
+    // Called for every particle in every PBF iteration: the unposed objects (the container,
+    // static obstacles) skip the frame change.
+    Vec<D> l = posed ? to_local(x) : x;
     if (fluid_inside) {
         l = glm::clamp(l, shape.min + Vec<D>(radius), shape.max - Vec<D>(radius));
     } else {
         const Box<D> grown{shape.min - Vec<D>(radius), shape.max + Vec<D>(radius)};
         if (!push_out(l, grown, 0.0f)) return;
     }
-    x = to_world(l);
+    x = posed ? to_world(l) : l;
 }
 
 template <int D>
@@ -108,11 +110,17 @@ bool BoundaryObject<D>::contain(Vec<D>& x, float margin) const {
 template <int D>
 void collide_with_objects(std::span<Vec<D>> x, std::span<const BoundaryObject<D>> objects,
                           float radius, const CollisionLog<D>& log) {
+    if (!log.push) {
+        parallel_for(x.size(), [&](std::size_t i) {
+            for (const BoundaryObject<D>& o : objects) o.collide(x[i], radius);
+        });
+        return;
+    }
     parallel_for(x.size(), [&](std::size_t i) {
         for (std::size_t o = 0; o < objects.size(); ++o) {
             const Vec<D> before = x[i];
             objects[o].collide(x[i], radius);
-            if (log.push && x[i] != before) {
+            if (x[i] != before) {
                 log.push[i] += x[i] - before;
                 log.object[i] = static_cast<std::uint32_t>(o);
             }

@@ -305,8 +305,7 @@ void World<D>::set_object_pose(std::size_t index, const Vec<D>& position, const 
         throw std::out_of_range("boundary object " + std::to_string(index) + " of " +
                                 std::to_string(objects_.size()));
     BoundaryObject<D>& o = objects_[index];
-    o.position = position;
-    o.rotation = rotation;
+    o.set_pose(position, rotation);
     o.moving = true;
     boundary_moves_ = true;
     for (std::size_t k = o.first; k < o.first + o.count; ++k) b_.x[k] = o.to_world(b_.local[k]);
