@@ -138,30 +138,26 @@ std::string components_text(int n, int dim, bool fixed) {
                  : fmt::format("an array of {} numbers (the scene is {}D)", n, dim);
 }
 
+// A number of the file: the type is the loader's to check; the range is validate()'s.
 double number_value(const json& v, const std::string& path, const Range& range) {
-    if (!v.is_number())
+    if (!v.is_number() || !std::isfinite(v.get<double>()))
         throw SceneError(path, "expected a number in " + range.text() + ", got " + shown(v));
-    const double d = v.get<double>();
-    if (!std::isfinite(d) || !range.contains(d))
-        throw SceneError(path, "expected a number in " + range.text() + ", got " + v.dump());
-    return d;
+    return v.get<double>();
 }
 
-// One value of the file, checked against its declaration.
+// One value of the file, mapped to the declaration's type. Ranges are not checked here: the
+// scene as a whole goes through validate_scene, the same checks a hand-built definition meets.
 template <class T>
 ParamValue read_value(const json& v, const std::string& path, const Param<T>& p, int dim) {
     switch (p.kind) {
         case ParamKind::number:
-            if (v.is_number() && v.get<double>() == p.automatic) return p.automatic;
             return number_value(v, path, p.range);
         case ParamKind::integer: {
-            const std::string expected = "expected an integer in " + p.range.text() + ", got ";
             if (!v.is_number_integer() &&
                 !(v.is_number_float() && std::floor(v.get<double>()) == v.get<double>()))
-                throw SceneError(path, expected + shown(v));
-            const double d = v.get<double>();
-            if (!p.range.contains(d)) throw SceneError(path, expected + shown(v));
-            return d;
+                throw SceneError(path,
+                                 "expected an integer in " + p.range.text() + ", got " + shown(v));
+            return v.get<double>();
         }
         case ParamKind::boolean:
             if (!v.is_boolean()) throw SceneError(path, "expected true or false, got " + shown(v));
@@ -313,8 +309,11 @@ Scene parse_scene(const json& doc, const std::string& name) {
     check_keys(doc, "", "", scene_keys());
     Scene s;
     s.name = name;
-    // The dimension first: it sets the length of every vector.
+    // The dimension first: it sets the length of every vector, so it is checked at once.
     read_table(doc, "", world_params().subspan(0, 1), static_cast<WorldDef&>(s), 3);
+    if (const std::string m = check_value(world_params()[0], static_cast<const WorldDef&>(s), 3);
+        !m.empty())
+        throw SceneError(std::string(world_params()[0].key), m);
     read_table(doc, "", world_params().subspan(1), static_cast<WorldDef&>(s), s.dimension);
     read_list(doc, fluid_list(), static_cast<WorldDef&>(s), s.dimension);
     read_list(doc, obstacle_list(), static_cast<WorldDef&>(s), s.dimension);
