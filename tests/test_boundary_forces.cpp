@@ -77,6 +77,34 @@ TEST_P(BoundaryForces, ContainerCarriesTheWeightAndTheBoxFeelsBuoyancy) {
     EXPECT_NEAR(a.box_torque, 0.3 * a.box.y, 0.03 * 0.3 * a.box.y);
 }
 
+// Without the box: the floor (the container's only vertical load) carries the water's weight.
+TEST_P(BoundaryForces, ContainerCarriesTheWeightOfATankAtRest) {
+    WorldDef def;
+    def.dimension = 2;
+    def.particle_radius = 0.005;
+    def.container_max = {0.6, 0.5, 0};
+    def.fluid = {{{0.0, 0.0, 0}, {0.6, 0.3, 0}, {}}};
+    def.solver.type = GetParam();
+    World<2> w(def);
+    w.track_boundary_forces(true);
+    w.advance_to(1.0);
+    Vec<2> force(0.0f);
+    double time = 0;
+    AdvanceOptions o;
+    o.on_step = [&](const StepStats& s) {
+        force += float(s.dt) * w.boundary_objects()[0].force;
+        time += s.dt;
+        return true;
+    };
+    w.advance_to(1.5, o);
+    force /= float(time);
+    const double weight = double(w.particles().size()) * w.particles().mass * 9.81;
+    std::printf("%s: container (%.2f, %.2f) N/m, weight %.2f N/m\n",
+                std::string(solver_name(GetParam())).c_str(), force.x, force.y, weight);
+    EXPECT_NEAR(-force.y, weight, 0.03 * weight);
+    EXPECT_NEAR(force.x, 0.0, 0.01 * weight);  // the side walls' pushes cancel
+}
+
 INSTANTIATE_TEST_SUITE_P(All, BoundaryForces,
                          ::testing::Values(SolverType::pbf, SolverType::wcsph, SolverType::ddr),
                          [](const auto& info) { return std::string(solver_name(info.param)); });
