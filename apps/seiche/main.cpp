@@ -1,7 +1,47 @@
 // The seiche command line.
 #include <CLI/CLI.hpp>
 
+#include <cmath>
+#include <string>
+
 #include "commands.hpp"
+
+namespace {
+
+// CLI11's PositiveNumber lets nan through (nan <= 0 is false); these refuse it, and empty text.
+const CLI::Validator finite_positive(
+    [](std::string& s) {
+        double v = 0;
+        try {
+            std::size_t used = 0;
+            v = std::stod(s, &used);
+            if (used != s.size()) return std::string("expected a number, got \"") + s + "\"";
+        } catch (const std::exception&) {
+            return std::string("expected a number, got \"") + s + "\"";
+        }
+        return std::isfinite(v) && v > 0 ? std::string()
+                                         : "expected a finite number > 0, got " + s;
+    },
+    "POSITIVE");
+const CLI::Validator finite_non_negative(
+    [](std::string& s) {
+        double v = -1;
+        try {
+            std::size_t used = 0;
+            v = std::stod(s, &used);
+            if (used != s.size()) return std::string("expected a number, got \"") + s + "\"";
+        } catch (const std::exception&) {
+            return std::string("expected a number, got \"") + s + "\"";
+        }
+        return std::isfinite(v) && v >= 0 ? std::string()
+                                          : "expected a finite number >= 0, got " + s;
+    },
+    "NON-NEGATIVE");
+const CLI::Validator non_empty(
+    [](std::string& s) { return s.empty() ? std::string("must not be empty") : std::string(); },
+    "TEXT");
+
+}  // namespace
 
 int main(int argc, char** argv) {
     CLI::App app{"seiche: a particle-fluid simulator (Position Based Fluids)"};
@@ -12,16 +52,18 @@ int main(int argc, char** argv) {
     CLI::App* cmd = app.add_subcommand("run", "Run a scene and write frames and statistics");
     cmd->add_option("scene", run.scene, "Scene file (JSON, see docs/scene-format.md)")->required();
     cmd->add_option("-o,--output", run.output,
-                    "Output directory (default: the scene's output.directory)");
+                    "Output directory (default: the scene's output.directory)")
+        ->check(non_empty);
     cmd->add_option("--set", run.overrides,
                     "Override a scene value, e.g. --set solver.pbf.max_iterations=6 (repeatable)")
         ->take_all()
         ->allow_extra_args(false);
-    cmd->add_option("--solver", run.solver, "Solver: pbf, wcsph or ddr (overrides solver.type)");
+    cmd->add_option("--solver", run.solver, "Solver: pbf, wcsph or ddr (overrides solver.type)")
+        ->check(non_empty);
     cmd->add_option("--threads", run.threads, "Threads (default: all cores)")
         ->check(CLI::Range(1, 1024));
     cmd->add_option("--end-time", run.end_time, "Simulated end time in s (overrides time.end_time)")
-        ->check(CLI::PositiveNumber);
+        ->check(finite_positive);
     cmd->add_flag("-q,--quiet", run.quiet, "No progress output, only the summary");
     cmd->add_flag("--mesh", run.mesh,
                   "Also write a surface mesh per frame (frames/surface_NNNNNN.obj, .ply, .vtp)");
@@ -42,11 +84,11 @@ int main(int argc, char** argv) {
                      "Scene file, e.g. scenes/bench/dam_break_reference_3d.json")
         ->required();
     bcmd->add_option("--steps", bench.steps, "Steps to run (default: up to the scene's end time)")
-        ->check(CLI::PositiveNumber);
+        ->check(finite_positive);
     bcmd->add_option("--set", bench.overrides, "Override a scene value (repeatable)")
         ->take_all()
         ->allow_extra_args(false);
-    bcmd->add_option("--solver", bench.solver, "Solver: pbf, wcsph or ddr");
+    bcmd->add_option("--solver", bench.solver, "Solver: pbf, wcsph or ddr")->check(non_empty);
     bcmd->add_option("--threads", bench.threads, "Threads (default: all cores)")
         ->check(CLI::Range(1, 1024));
 
@@ -114,17 +156,18 @@ int main(int argc, char** argv) {
                      "(repeatable; every combination runs)")
         ->take_all()
         ->allow_extra_args(false);
-    ccmd->add_option("-o,--output", cmp.output, "Report directory (default: out/compare_<scene>)");
+    ccmd->add_option("-o,--output", cmp.output, "Report directory (default: out/compare_<scene>)")
+        ->check(non_empty);
     ccmd->add_option("--end-time", cmp.end_time,
                      "Simulated time of each run, s (default: the "
                      "scene's)")
-        ->check(CLI::PositiveNumber);
+        ->check(finite_positive);
     ccmd->add_option("--picture-time", cmp.picture_time,
                      "Time of the side-by-side picture, s (default: half the end time)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(finite_non_negative);
     ccmd->add_option("--stability-time", cmp.stability_time,
                      "Simulated time of each stability trial, s (default: 1)")
-        ->check(CLI::PositiveNumber);
+        ->check(finite_positive);
     ccmd->add_option("--threads", cmp.threads, "Threads (default: all cores)")
         ->check(CLI::Range(1, 1024));
     ccmd->add_flag("--no-scaling", cmp.no_scaling, "Skip time per step against particle count");
@@ -143,7 +186,8 @@ int main(int argc, char** argv) {
     vcmd->add_option("--solvers", val.solvers, "Solvers, comma-separated (default: pbf,wcsph,ddr)")
         ->delimiter(',')
         ->check(CLI::IsMember({"pbf", "wcsph", "ddr"}));
-    vcmd->add_option("-o,--output", val.output, "Output directory (default: out/validation)");
+    vcmd->add_option("-o,--output", val.output, "Output directory (default: out/validation)")
+        ->check(non_empty);
     vcmd->add_option("--threads", val.threads, "Threads (default: all cores)")
         ->check(CLI::Range(1, 1024));
     vcmd->add_flag("--no-plots", val.no_plots, "Only CSVs and verdicts, no matplotlib");

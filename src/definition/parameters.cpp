@@ -63,7 +63,8 @@ std::span<const Param<WorldDef>> world_params() {
                                     "as the PBF paper"),
         number_param<W, &W::support_factor>("support_factor", "", closed(3, 8),
                                             "support radius h = factor · r (4 means two spacings)"),
-        number_param<W, &W::rest_density>("rest_density", "kg/m³", positive(1e5), "ρ0"),
+        number_param<W, &W::rest_density>("rest_density", "kg/m³", closed(1e-3, 1e5),
+                                          "ρ0"),
         vector_param<W, &W::gravity>("gravity", "m/s²", closed(-1000, 1000),
                                      "acceleration of gravity; y is up in the shipped scenes"),
         required(vector_param<W, &W::container_min>(
@@ -160,14 +161,15 @@ std::span<const Param<WorldDef>> world_params() {
         choice_param<W, &W::time, &TimeParams::mode>(
             "time.dt_mode", {"cfl", "fixed"},
             "cfl: the step follows the CFL bound; fixed: always time.dt"),
-        number_param<W, &W::time, &TimeParams::dt>("time.dt", "s", positive(1),
-                                                   "the step in fixed mode"),
+        number_param<W, &W::time, &TimeParams::dt>(
+            "time.dt", "s", closed(1e-7, 1),
+            "the step in fixed mode (at least 0.1 µs: times are added up in float)"),
         number_param<W, &W::time, &TimeParams::cfl>(
             "time.cfl", "", {0, 1, true, false},
             "dt = cfl · 2r / (v_max + |g|·max_dt) in CFL mode (+ c for WCSPH and DDR)"),
-        number_param<W, &W::time, &TimeParams::max_dt>("time.max_dt", "s", positive(1),
+        number_param<W, &W::time, &TimeParams::max_dt>("time.max_dt", "s", closed(1e-7, 1),
                                                        "upper bound in CFL mode"),
-        number_param<W, &W::time, &TimeParams::min_dt>("time.min_dt", "s", positive(1),
+        number_param<W, &W::time, &TimeParams::min_dt>("time.min_dt", "s", closed(1e-9, 1),
                                                        "lower bound in CFL mode; at most max_dt"),
     };
     return table;
@@ -368,6 +370,21 @@ std::vector<Problem> validate(const WorldDef& w) {
         if (out.size() == before)
             placed_box_problems(w.fluid[i].min, w.fluid[i].max, w, "block", path, out);
     }
+    // Two blocks sharing space would put two particles on one lattice site.
+    for (std::size_t i = 0; i < w.fluid.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j) {
+            bool overlap = true;
+            for (int a = 0; a < dim; ++a)
+                overlap = overlap && w.fluid[i].min[a] < w.fluid[j].max[a] - 1e-9 &&
+                          w.fluid[j].min[a] < w.fluid[i].max[a] - 1e-9;
+            if (overlap) {
+                out.push_back({"fluid[" + std::to_string(i) + "]",
+                               format("the block overlaps fluid[%zu]; blocks may touch but not "
+                                      "share space",
+                                      j)});
+                break;
+            }
+        }
     for (std::size_t i = 0; i < w.obstacles.size(); ++i) {
         const std::string path = "obstacles[" + std::to_string(i) + "]";
         const Obstacle& o = w.obstacles[i];

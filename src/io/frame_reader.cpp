@@ -1,6 +1,7 @@
 // Readers for seiche's own particle frames: VTK XML PolyData with raw appended data
 // (header_type UInt64, Float32 arrays) and binary little-endian PLY with float properties.
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -43,13 +44,23 @@ FrameData read_vtp(const std::filesystem::path& path) {
     const std::string head = s.substr(0, app);
     const std::size_t piece = head.find("<Piece");
     if (piece == std::string::npos) bad(path, "no <Piece>");
-    const std::uint64_t n =
-        std::stoull(attribute(head.substr(piece, head.find('>', piece) - piece), "NumberOfPoints"));
+    const std::string count =
+        attribute(head.substr(piece, head.find('>', piece) - piece), "NumberOfPoints");
+    if (count.empty() || count.size() > 18 ||
+        count.find_first_not_of("0123456789") != std::string::npos)
+        bad(path, "NumberOfPoints \"" + count.substr(0, 20) + "\" is not a non-negative integer");
+    const std::uint64_t n = std::stoull(count);
+    if (n > s.size()) bad(path, "NumberOfPoints larger than the file");
 
     FrameData f;
     auto read_array = [&](const std::string& tag, std::vector<float>& out, std::uint64_t count) {
         if (attribute(tag, "type") != "Float32") bad(path, "expected Float32 in " + tag);
-        const std::uint64_t off = std::stoull(attribute(tag, "offset"));
+        const std::string offset = attribute(tag, "offset");
+        if (offset.empty() || offset.size() > 18 ||
+            offset.find_first_not_of("0123456789") != std::string::npos)
+            bad(path, "bad offset in " + tag.substr(0, 80));
+        const std::uint64_t off = std::stoull(offset);
+        if (off > s.size()) bad(path, "truncated appended data");
         const std::size_t at = data + 1 + off;
         std::uint64_t bytes = 0;
         if (at + 8 > s.size()) bad(path, "truncated appended data");
@@ -94,7 +105,16 @@ FrameData read_ply(const std::filesystem::path& path) {
             std::string name;
             w >> name;
             in_vertex = name == "vertex";
-            if (in_vertex) w >> n;
+            if (in_vertex) {
+                // Read as text: "-1" must not wrap around to 2^64 − 1.
+                std::string count;
+                w >> count;
+                if (count.empty() || count.size() > 18 ||
+                    count.find_first_not_of("0123456789") != std::string::npos)
+                    bad(path, "element vertex count \"" + count.substr(0, 20) +
+                                  "\" is not a non-negative integer");
+                n = std::stoull(count);
+            }
         } else if (key == "property" && in_vertex) {
             std::string type, name;
             w >> type >> name;
@@ -104,7 +124,8 @@ FrameData read_ply(const std::filesystem::path& path) {
     }
     const std::size_t k = props.size();
     const std::size_t body = end + std::strlen("end_header\n");
-    if (s.size() < body + n * k * sizeof(float)) bad(path, "truncated vertex data");
+    if (k == 0 || n > (s.size() - std::min(s.size(), body)) / (k * sizeof(float)))
+        bad(path, "truncated vertex data");
     std::map<std::string, std::size_t> col;
     for (std::size_t i = 0; i < k; ++i) col[props[i]] = i;
     for (const char* c : {"x", "y", "z"})

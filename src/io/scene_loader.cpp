@@ -36,10 +36,52 @@ std::string type_name(const json& j) {
     }
 }
 
+// A short preview of a value: at most ~40 characters, built without serialising the whole value
+// (a value nested a hundred thousand levels deep must not overflow the stack here).
+void preview(const json& j, std::string& out, std::size_t limit) {
+    if (out.size() >= limit) return;
+    if (j.is_array() || j.is_object()) {
+        out += j.is_array() ? '[' : '{';
+        bool first = true;
+        for (auto it = j.begin(); it != j.end() && out.size() < limit; ++it) {
+            if (!first) out += ", ";
+            first = false;
+            if (j.is_object()) out += "\"" + it.key() + "\": ";
+            preview(it.value(), out, limit);
+        }
+        if (out.size() < limit) out += j.is_array() ? ']' : '}';
+        return;
+    }
+    out += j.dump();
+}
+
 std::string shown(const json& j) {
-    std::string s = j.dump();
+    std::string s;
+    preview(j, s, 41);
     if (s.size() > 40) s = s.substr(0, 37) + "...";
     return type_name(j) + " (" + s + ")";
+}
+
+// Scene documents are small; these bounds keep a hostile one from exhausting the stack or memory.
+constexpr int max_depth = 64;
+constexpr std::size_t max_bytes = 64u << 20;
+
+// Parses JSON text, refusing documents nested deeper than max_depth and numbers that do not fit
+// a double; what went wrong comes back as the message of a SceneError at `path`.
+json parse_json(const std::string& text, const std::string& path, const std::string& what) {
+    const json::parser_callback_t depth_guard = [&](int depth, json::parse_event_t, json&) {
+        if (depth > max_depth)
+            throw SceneError(path, what + " is nested more than " + std::to_string(max_depth) +
+                                       " levels deep");
+        return true;
+    };
+    try {
+        return json::parse(text, depth_guard);
+    } catch (const json::exception& e) {
+        std::string m = e.what();
+        if (m.size() > 200) m = m.substr(0, 197) + "...";
+        throw SceneError(path, what + " is not valid JSON: " + m);
+    }
 }
 
 std::size_t edit_distance(const std::string& a, const std::string& b) {
@@ -370,8 +412,14 @@ void apply_override(json& doc, const std::string& assignment) {
     if (eq == std::string::npos || eq == 0)
         throw SceneError("", "--set expects key=value, got \"" + assignment + "\"");
     const std::string key = assignment.substr(0, eq), text = assignment.substr(eq + 1);
-    json value = json::parse(text, nullptr, false);
-    if (value.is_discarded()) value = text;  // a bare word: a string
+    json value;
+    try {
+        value = parse_json(text, key, "the --set value");
+    } catch (const SceneError& e) {
+        // A bare word is a string; a value that looks like JSON but is too deep is refused.
+        if (std::string(e.what()).find("nested more than") != std::string::npos) throw;
+        value = text;
+    }
 
     json* node = &doc;
     std::string where;
@@ -392,16 +440,16 @@ void apply_override(json& doc, const std::string& assignment) {
 }
 
 Scene load_scene(const std::filesystem::path& file, const std::vector<std::string>& overrides) {
-    std::ifstream in(file);
+    std::ifstream in(file, std::ios::binary);
     if (!in) throw SceneError("", "cannot read scene file " + file.string());
-    std::stringstream buf;
-    buf << in.rdbuf();
-    json doc;
-    try {
-        doc = json::parse(buf.str());
-    } catch (const json::parse_error& e) {
-        throw SceneError("", file.string() + " is not valid JSON: " + e.what());
-    }
+    // Read at most max_bytes + 1: /dev/zero or a huge file is refused, not read for ever.
+    std::string text(max_bytes + 1, '\0');
+    in.read(text.data(), std::streamsize(text.size()));
+    text.resize(std::size_t(in.gcount()));
+    if (text.size() > max_bytes)
+        throw SceneError("", file.string() + " is larger than " +
+                                 std::to_string(max_bytes >> 20) + " MiB; not a scene file");
+    json doc = parse_json(text, "", file.string());
     for (const auto& o : overrides) apply_override(doc, o);
     return parse_scene(doc, file.stem().string());
 }

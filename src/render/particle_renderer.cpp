@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "seiche/parallel.hpp"
 #include "seiche/render.hpp"
@@ -158,6 +159,13 @@ Image render_frame(const io::FrameData& f, const Scene& s, const std::string& ca
     const double r = s.particle_radius;
 
     const std::size_t n = f.size();
+    if (f.position.size() != 3 * n)
+        throw std::invalid_argument("a frame of " + std::to_string(n) + " densities has " +
+                                    std::to_string(f.position.size() / 3) + " positions");
+    if (!by_density && f.velocity.size() != 3 * n)
+        throw std::invalid_argument(
+            "the frame has no velocity, so it cannot be coloured by speed; colour it by density "
+            "(--color-by density)");
     std::vector<Splat> splats(n);
     parallel_for(n, [&](std::size_t i) {
         const V3 p = {f.position[3 * i], f.position[3 * i + 1], f.position[3 * i + 2]};

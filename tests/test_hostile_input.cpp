@@ -1,0 +1,133 @@
+// Inputs that used to crash or hang (issue 14): each is refused with exit 2 (or 1 for a bad file
+// of a run) and a message naming what was wrong, and writes nothing.
+#include <gtest/gtest.h>
+
+#include "cli_helpers.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "seiche/io/readers.hpp"
+#include "seiche/io/scene_loader.hpp"
+
+namespace seiche {
+namespace {
+
+namespace fs = std::filesystem;
+using test::fresh_dir;
+using test::run_cli;
+using test::slurp;
+
+const std::string scene2d = std::string(SEICHE_SOURCE_DIR) + "/scenes/dam_break_2d.json";
+
+std::string with_radius(const std::string& radius_text) {
+    std::string s = slurp(scene2d);
+    const std::string key = "\"particle_radius\": 0.005";
+    const std::size_t at = s.find(key);
+    EXPECT_NE(at, std::string::npos);
+    return s.replace(at, key.size(), "\"particle_radius\": " + radius_text);
+}
+
+TEST(HostileInput, SceneFilesThatCrashedAreRefused) {
+    const fs::path dir = fresh_dir("seiche_test_hostile_scene");
+    struct Case {
+        const char* file;
+        std::string text;
+        const char* message;
+    };
+    const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+    for (const Case& c : {Case{"overflow.json", with_radius("1e400"), "number overflow"},
+                          Case{"deep.json", with_radius(deep), "nested more than 64 levels"},
+                          Case{"deep_object.json",
+                               with_radius(std::string(70, '[') + "1" + std::string(70, ']')),
+                               "nested more than 64 levels"}}) {
+        std::ofstream(dir / c.file) << c.text;
+        EXPECT_EQ(run_cli("run " + (dir / c.file).string() + " -o " + (dir / "out").string(),
+                          dir / "log"),
+                  2)
+            << c.file;
+        EXPECT_NE(slurp(dir / "log").find(c.message), std::string::npos) << slurp(dir / "log");
+        EXPECT_LT(slurp(dir / "log").size(), 1000u);  // bounded, not the whole value
+        EXPECT_FALSE(fs::exists(dir / "out"));
+    }
+    // A --set value nested 60,000 deep overflowed the stack in the override copy.
+    EXPECT_EQ(run_cli("run " + scene2d + " -o " + (dir / "out").string() +
+                          " --set particle_radius=" + std::string(60000, '[') +
+                          std::string(60000, ']'),
+                      dir / "log"),
+              2);
+    EXPECT_NE(slurp(dir / "log").find("nested more than 64 levels"), std::string::npos);
+    // A file that never ends is not read for ever.
+    EXPECT_EQ(run_cli("run /dev/zero -o " + (dir / "out").string(), dir / "log"), 2);
+    EXPECT_NE(slurp(dir / "log").find("larger than 64 MiB"), std::string::npos);
+    EXPECT_FALSE(fs::exists(dir / "out"));
+    fs::remove_all(dir);
+}
+
+TEST(HostileInput, CommandLineValuesThatWereIgnored) {
+    const fs::path dir = fresh_dir("seiche_test_hostile_cli");
+    for (const std::string args : {"--end-time nan", "--end-time inf", "--solver ''", "-o ''"}) {
+        EXPECT_EQ(run_cli("run " + scene2d + " " + args, dir / "log"), 2) << args;
+        EXPECT_NE(slurp(dir / "log").find("Run with --help"), std::string::npos) << args;
+    }
+    fs::remove_all(dir);
+}
+
+TEST(HostileInput, ValuesThatValidatedAndThenBlewUp) {
+    // Overlapping blocks duplicated particles; steps that become 0 in float.
+    for (const auto& [set, path] : std::vector<std::pair<std::string, std::string>>{
+             {"fluid=[{\"min\":[0,0],\"max\":[0.4,0.8]},{\"min\":[0.2,0],\"max\":[0.6,0.4]}]",
+              "fluid[1]"},
+             {"time.dt=1e-300", "time.dt"},
+             {"time.max_dt=1e-300", "time.max_dt"},
+             {"time.min_dt=1e-300", "time.min_dt"},
+             {"rest_density=1e-300", "rest_density"}}) {
+        try {
+            io::load_scene(scene2d, {set});
+            ADD_FAILURE() << set << " was accepted";
+        } catch (const io::SceneError& e) {
+            EXPECT_EQ(e.path(), path) << e.what();
+        }
+    }
+}
+
+TEST(HostileInput, FramesWithoutVelocityOrWithABadCount) {
+    const fs::path dir = fresh_dir("seiche_test_hostile_frames");
+    const fs::path run = dir / "run";
+    ASSERT_EQ(run_cli("run " + scene2d + " -q --end-time 0.05 --set output.vtk=false -o " +
+                          run.string(),
+                      dir / "log"),
+              0);
+    // Positions only: the speed colouring has nothing to read.
+    for (const auto& e : fs::directory_iterator(run / "frames")) {
+        if (e.path().extension() != ".ply") continue;
+        const io::FrameData f = io::read_frame(e.path());
+        std::ofstream out(e.path(), std::ios::binary);
+        out << "ply\nformat binary_little_endian 1.0\nelement vertex " << f.size()
+            << "\nproperty float x\nproperty float y\nproperty float z\nend_header\n";
+        out.write(reinterpret_cast<const char*>(f.position.data()),
+                  std::streamsize(f.position.size() * sizeof(float)));
+    }
+    EXPECT_EQ(run_cli("render " + run.string() + " -q", dir / "log"), 1);
+    EXPECT_NE(slurp(dir / "log").find("no velocity"), std::string::npos) << slurp(dir / "log");
+    EXPECT_EQ(run_cli("render " + run.string() + " -q --color-by density", dir / "log"), 0)
+        << slurp(dir / "log");
+
+    // A negative count wrapped around to 2^64 − 1 and passed the size check.
+    const fs::path bad = dir / "bad.ply";
+    std::ofstream(bad, std::ios::binary)
+        << "ply\nformat binary_little_endian 1.0\nelement vertex -1\nproperty float x\n"
+           "property float y\nproperty float z\nend_header\n0000";
+    try {
+        io::read_frame(bad);
+        ADD_FAILURE() << "a negative vertex count was read";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("not a non-negative integer"), std::string::npos)
+            << e.what();
+    }
+    fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace seiche
