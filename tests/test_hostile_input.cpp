@@ -131,3 +131,31 @@ TEST(HostileInput, FramesWithoutVelocityOrWithABadCount) {
 
 }  // namespace
 }  // namespace seiche
+
+namespace seiche {
+namespace {
+
+// A symlink planted where the old writer put its temporary file (NAME.part) used to be followed:
+// the run overwrote its target. Temporary files are now created exclusively, under unpredictable
+// names; the planted link and its target are left alone.
+TEST(HostileInput, PlantedSymlinkAtTheTemporaryNameIsNotFollowed) {
+    const fs::path dir = fresh_dir("seiche_test_symlink");
+    const fs::path run = dir / "run", victim = dir / "victim.txt";
+    fs::create_directories(run);
+    std::ofstream(victim) << "precious";
+    for (const char* name : {"summary.json.part", "stats.csv.part", "scene.json.part"})
+        fs::create_symlink(victim, run / name);
+    ASSERT_EQ(run_cli("run " + scene2d + " -q --end-time 0.02 -o " + run.string(), dir / "log"), 0)
+        << slurp(dir / "log");
+    EXPECT_EQ(slurp(victim), "precious");
+    EXPECT_TRUE(fs::is_symlink(run / "summary.json.part"));
+    EXPECT_NE(slurp(run / "summary.json").find("\"status\""), std::string::npos);
+    // Nothing temporary of seiche's own is left behind.
+    for (const auto& e : fs::recursive_directory_iterator(run))
+        if (e.path().extension() == ".part")
+            EXPECT_TRUE(fs::is_symlink(e.path())) << e.path();
+    fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace seiche

@@ -1,5 +1,10 @@
 // stats.csv: one row per step, the same columns for every solver.
+#include <unistd.h>
+
+#include <cstdio>
 #include <stdexcept>
+
+#include "atomic_file.hpp"
 
 #include "seiche/io/writers.hpp"
 
@@ -12,10 +17,15 @@ const char* StatsWriter::header() {
 
 void StatsWriter::open(const std::filesystem::path& path) {
     path_ = path;
-    std::filesystem::path part = path;
-    part += ".part";
-    file_ = std::fopen(part.c_str(), "w");
-    if (!file_) throw std::runtime_error("cannot write " + part.string());
+    fd_ = create_temp_beside(path, temp_);
+    const int dup = ::dup(fd_);
+    file_ = dup >= 0 ? ::fdopen(dup, "w") : nullptr;
+    if (!file_) {
+        ::close(fd_);
+        ::unlink(temp_.c_str());
+        fd_ = -1;
+        throw std::runtime_error("cannot write " + temp_.string());
+    }
     std::fprintf(file_, "%s\n", header());
 }
 
@@ -31,10 +41,14 @@ void StatsWriter::close() {
     const bool ok = std::fflush(file_) == 0;
     std::fclose(file_);
     file_ = nullptr;
-    std::filesystem::path part = path_;
-    part += ".part";
-    if (!ok) throw std::runtime_error("write failed (disk full?): " + part.string());
-    std::filesystem::rename(part, path_);
+    const int fd = fd_;
+    fd_ = -1;
+    if (!ok) {
+        ::close(fd);
+        ::unlink(temp_.c_str());
+        throw std::runtime_error("write failed (disk full?): " + temp_.string());
+    }
+    commit_temp(fd, temp_, path_);
 }
 
 StatsWriter::~StatsWriter() {

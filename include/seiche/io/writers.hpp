@@ -74,8 +74,9 @@ class StatsWriter {
     ~StatsWriter();
 
   private:
-    std::filesystem::path path_;
+    std::filesystem::path path_, temp_;
     std::FILE* file_ = nullptr;
+    int fd_ = -1;  // the temporary file, kept open for the fsync before the rename
 };
 
 }  // namespace seiche::io
