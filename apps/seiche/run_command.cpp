@@ -94,6 +94,15 @@ class RunOutput {
     PictureOutput pictures_;
 };
 
+// What to change after an instability, for this solver and step mode.
+std::string remedy(const Scene& scene) {
+    const bool fixed = scene.time.mode == TimeParams::Mode::fixed;
+    const std::string step = fixed ? "a smaller time.dt" : "a smaller time.cfl or time.max_dt";
+    if (scene.solver.type == SolverType::pbf) return step + ", or more solver.pbf.max_iterations";
+    return step + (fixed ? " (an explicit solver's step must resolve its speed of sound)"
+                         : " (the step follows the speed of sound)");
+}
+
 // The step that lands on the next frame time without a sliver step (CFL mode only).
 template <int D>
 int simulate(const Scene& scene, RunOutput& out, bool quiet) {
@@ -200,10 +209,10 @@ int simulate(const Scene& scene, RunOutput& out, bool quiet) {
         std::fprintf(stderr,
                      "seiche: unstable at step %lld (t = %.6f s, dt = %.3g s): particle %zu %s; "
                      "position (%g, %g, %g) m, velocity (%g, %g, %g) m/s. Frames up to t = %.4f s "
-                     "are valid. Try a smaller time.max_dt or more solver.pbf.max_iterations.\n",
+                     "are valid. Try %s.\n",
                      static_cast<long long>(s.step), s.time, s.dt, b.particle, b.reason.c_str(),
                      b.position[0], b.position[1], b.position[2], b.velocity[0], b.velocity[1],
-                     b.velocity[2], (frame - 1) * frame_dt);
+                     b.velocity[2], (frame - 1) * frame_dt, remedy(scene).c_str());
         return 3;
     }
     return g_interrupted ? 130 : 0;
