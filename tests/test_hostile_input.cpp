@@ -141,8 +141,9 @@ namespace {
 TEST(HostileInput, PlantedSymlinkAtTheTemporaryNameIsNotFollowed) {
     const fs::path dir = fresh_dir("seiche_test_symlink");
     const fs::path run = dir / "run", victim = dir / "victim.txt";
-    fs::create_directories(run);
     std::ofstream(victim) << "precious";
+    // A run directory of seiche's (so the run may write into it again), then the planted links.
+    ASSERT_EQ(run_cli("run " + scene2d + " -q --end-time 0.02 -o " + run.string(), dir / "log"), 0);
     for (const char* name : {"summary.json.part", "stats.csv.part", "scene.json.part"})
         fs::create_symlink(victim, run / name);
     ASSERT_EQ(run_cli("run " + scene2d + " -q --end-time 0.02 -o " + run.string(), dir / "log"), 0)
@@ -154,6 +155,72 @@ TEST(HostileInput, PlantedSymlinkAtTheTemporaryNameIsNotFollowed) {
     for (const auto& e : fs::recursive_directory_iterator(run))
         if (e.path().extension() == ".part")
             EXPECT_TRUE(fs::is_symlink(e.path())) << e.path();
+    fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace seiche
+
+namespace seiche {
+namespace {
+
+// Output directories (issue 14): seiche writes only into a new or empty directory or one of its
+// own runs; a scene file cannot send it outside the current directory; the input scene is never
+// a write target.
+TEST(OutputSafety, ForeignDirectoriesAndScenePathsAreRefused) {
+    const fs::path dir = fresh_dir("seiche_test_output_safety");
+    const fs::path foreign = dir / "photos";
+    fs::create_directories(foreign / "frames");
+    std::ofstream(foreign / "frames" / "frame_000000.ply") << "my own file";
+    std::ofstream(foreign / "stats.csv") << "my numbers";
+    const std::string run = "run " + scene2d + " -q --end-time 0.02 ";
+    EXPECT_EQ(run_cli(run + "-o " + foreign.string(), dir / "log"), 2);
+    EXPECT_NE(slurp(dir / "log").find("not a seiche run directory"), std::string::npos)
+        << slurp(dir / "log");
+    EXPECT_EQ(slurp(foreign / "stats.csv"), "my numbers");
+    EXPECT_EQ(slurp(foreign / "frames" / "frame_000000.ply"), "my own file");
+    EXPECT_FALSE(fs::exists(foreign / "scene.json"));
+    // With --overwrite seiche writes its files; what is not seiche's stays.
+    std::ofstream(foreign / "notes.txt") << "keep me";
+    EXPECT_EQ(run_cli(run + "--overwrite -o " + foreign.string(), dir / "log"), 0);
+    EXPECT_EQ(slurp(foreign / "notes.txt"), "keep me");
+    EXPECT_TRUE(fs::exists(foreign / ".seiche-run"));
+    // A seiche run directory takes a re-run without a flag.
+    EXPECT_EQ(run_cli(run + "-o " + foreign.string(), dir / "log"), 0);
+
+    // A scene that names a directory outside the current one, through name or output.directory.
+    const fs::path work = dir / "work";
+    fs::create_directories(work);
+    nlohmann::json up = nlohmann::json::parse(slurp(scene2d));
+    up.erase("output");
+    up["name"] = "..";  // the default directory out/<name> becomes out/..
+    nlohmann::json abs = up;
+    abs["name"] = "x";
+    abs["output"] = {{"directory", (dir / "elsewhere").string()}};
+    std::ofstream(work / "up.json") << up.dump();
+    std::ofstream(work / "abs.json") << abs.dump();
+    const std::string cd = "cd " + work.string() + " && " + std::string(SEICHE_BINARY);
+    for (const char* scene : {"up.json", "abs.json"}) {
+        const int status = std::system((cd + " run " + scene + " -q --end-time 0.02 > " +
+                                        (dir / "log").string() + " 2>&1")
+                                           .c_str());
+        EXPECT_EQ(WEXITSTATUS(status), 2) << scene << ": " << slurp(dir / "log");
+        EXPECT_NE(slurp(dir / "log").find("give -o"), std::string::npos) << slurp(dir / "log");
+    }
+    EXPECT_FALSE(fs::exists(dir / "elsewhere"));
+    EXPECT_FALSE(fs::exists(work / "scene.json"));
+    EXPECT_FALSE(fs::exists(dir / "scene.json"));
+
+    // Running a run's own scene.json into that run would overwrite the input.
+    const fs::path again = dir / "again";
+    ASSERT_EQ(run_cli(run + "-o " + again.string(), dir / "log"), 0);
+    const std::string before = slurp(again / "scene.json");
+    EXPECT_EQ(run_cli("run " + (again / "scene.json").string() + " -q --end-time 0.02 -o " +
+                          again.string(),
+                      dir / "log"),
+              2);
+    EXPECT_NE(slurp(dir / "log").find("holds the input scene"), std::string::npos);
+    EXPECT_EQ(slurp(again / "scene.json"), before);
     fs::remove_all(dir);
 }
 

@@ -18,6 +18,7 @@ struct RunOptions {
     bool quiet = false;
     bool mesh = false;    //!< a surface mesh per frame (sets output.mesh)
     bool render = false;  //!< a picture per frame (sets output.render)
+    bool overwrite = false;  //!< write into a non-empty directory that is not a seiche run
 };
 
 struct BenchOptions {

@@ -67,6 +67,9 @@ int main(int argc, char** argv) {
     cmd->add_flag("-q,--quiet", run.quiet, "No progress output, only the summary");
     cmd->add_flag("--mesh", run.mesh,
                   "Also write a surface mesh per frame (frames/surface_NNNNNN.obj, .ply, .vtp)");
+    cmd->add_flag("--overwrite", run.overwrite,
+                  "Write into a non-empty directory that is not a seiche run (only seiche's own "
+                  "files in it are replaced)");
     cmd->add_flag(
         "--render", run.render,
         "Also write a picture per frame (render/frame_NNNNNN.png, movie.mp4 with ffmpeg)");

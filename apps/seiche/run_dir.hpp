@@ -12,6 +12,9 @@
 
 namespace seiche::app {
 
+// The file that marks a directory as a seiche run, so a later run may write into it again.
+inline constexpr const char* run_marker = ".seiche-run";
+
 // The particle frames of a run: from particles.pvd (with their times), else frames/*.ply.
 std::vector<io::PvdEntry> run_frames(const std::filesystem::path& dir, double frame_rate);
 
