@@ -5,6 +5,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "interrupt.hpp"
 
 namespace {
 
@@ -44,6 +45,7 @@ const CLI::Validator non_empty(
 }  // namespace
 
 int main(int argc, char** argv) {
+    seiche::app::install_interrupt_handler();
     CLI::App app{"seiche: a particle-fluid simulator (Position Based Fluids)"};
     app.require_subcommand(1);
     app.set_version_flag("--version", "seiche 0.1.0");

@@ -12,6 +12,7 @@
 
 #include "commands.hpp"
 #include "progress.hpp"
+#include "interrupt.hpp"
 #include "run_dir.hpp"
 #include "seiche/io/scene_loader.hpp"
 #include "seiche/io/writers.hpp"
@@ -25,10 +26,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::atomic<bool> g_interrupted{false};
-void on_interrupt(int) {
-    g_interrupted = true;
-}
 
 struct Totals {
     double density_error_mean_sum = 0;
@@ -131,8 +128,7 @@ int simulate(const Scene& scene, RunOutput& out, bool quiet) {
     auto wall = [&] { return seconds_since(t0); };
     int frame = 1;
     std::optional<std::pair<StepStats, Instability>> failure;
-    std::signal(SIGINT, on_interrupt);
-    std::signal(SIGTERM, on_interrupt);
+    world.set_stop_flag(interrupt_flag());
 
     AdvanceOptions advance;
     advance.every = frame_dt;
@@ -147,26 +143,24 @@ int simulate(const Scene& scene, RunOutput& out, bool quiet) {
         // A step that reaches a frame is shown by on_sample, with the frame.
         if (world.time() < frame * frame_dt - 1e-9 * frame_dt)
             progress.step({frame - 1, frames_total, world.time(), end, totals.steps, wall()});
-        return !g_interrupted;
+        return !interrupted();
     };
     advance.on_sample = [&](std::int64_t k) {
         frame = static_cast<int>(k);
         out.frame(world, frame);
         progress.frame({frame, frames_total, world.time(), end, totals.steps, wall()});
         ++frame;
-        return !g_interrupted;
+        return !interrupted();
     };
     world.advance_to(end, advance);
     progress.finish();
-    std::signal(SIGINT, SIG_DFL);
-    std::signal(SIGTERM, SIG_DFL);
     const std::string pictures = out.close();
     totals.frames = frame;
 
     const double seconds = wall();
     const double ms_per_step = totals.steps > 0 ? 1e3 * seconds / totals.steps : 0.0;
     const double mean_err = totals.steps > 0 ? totals.density_error_mean_sum / totals.steps : 0.0;
-    const std::string status = failure ? "unstable" : g_interrupted ? "interrupted" : "done";
+    const std::string status = failure ? "unstable" : interrupted() ? "interrupted" : "done";
     nlohmann::json summary = {
         {"status", status},
         {"solver", std::string(solver_name(scene.solver.type))},
@@ -219,7 +213,7 @@ int simulate(const Scene& scene, RunOutput& out, bool quiet) {
                      b.velocity[2], (frame - 1) * frame_dt, remedy(scene).c_str());
         return 3;
     }
-    return g_interrupted ? 130 : 0;
+    return interrupted() ? 130 : 0;
 }
 
 }  // namespace
@@ -271,6 +265,7 @@ std::string output_refusal(const fs::path& dir, bool from_scene, const fs::path&
 }
 
 int run_command(const RunOptions& o) {
+    const GracefulInterrupts graceful;  // Ctrl-C from here on ends the run with a summary
     std::optional<Scene> loaded = load_scene_or_report(o.scene, o.overrides, o.solver, o.end_time);
     if (!loaded) return 2;
     Scene& scene = *loaded;

@@ -3,6 +3,7 @@
 // used throughout seiche, and lattice sums used to set the particle mass.
 #pragma once
 
+#include <atomic>
 #include <cmath>
 #include <span>
 
@@ -26,6 +27,8 @@ struct FluidView {
     std::span<const BoundaryObject<D>> objects;  //!< collisions keep centres r from each
     float radius = 0.0f;                         //!< particle radius r, m
     CollisionLog<D> collisions = {};             //!< when the world tracks boundary forces
+    //! When set and true, iterative solvers stop iterating: the step ends early (an interrupt).
+    const std::atomic<bool>* stop = nullptr;
 };
 
 // Neighbour loops are written for `omp simd` with explicit reductions; the reduction order is

@@ -2,6 +2,7 @@
 // built from a Scene. step() advances by one time step; nothing here does I/O.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -88,6 +89,12 @@ class World {
     // Replaces every live key at once (the others must equal the running definition's).
     void set_definition(const WorldDef& def);
 
+    // An interrupt: while *flag is true, advance_to stops before the next step and the PBF
+    // iterations of a running step stop at the next iteration (the step still completes, with
+    // fewer corrections). The flag may be set from a signal handler. nullptr: none.
+    void set_stop_flag(const std::atomic<bool>* flag) { stop_ = flag; }
+    bool stop_requested() const { return stop_ && stop_->load(std::memory_order_relaxed); }
+
     // ---- boundary objects: the container first, then the obstacles in scene order ----
     std::span<const BoundaryObject<D>> boundary_objects() const { return objects_; }
     // Computes the fluid's force on every boundary particle each step (Boundary::force) and sums
@@ -133,6 +140,7 @@ class World {
     Boundary<D> b_;
     std::vector<BoundaryObject<D>> objects_;
     bool track_forces_ = false;
+    const std::atomic<bool>* stop_ = nullptr;
     bool boundary_moves_ = false;
     // The fluid → boundary lists turned around (boundary particle → fluid particles), built in
     // a fixed order so the forces gather deterministically.

@@ -189,8 +189,10 @@ PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel
     PbfResult r;
     collide_with_objects<D>(x, view.objects, view.radius, view.collisions);
     for (;;) {
-        // After the last allowed correction only the density is needed (for the statistics).
-        if (r.iterations >= p.max_iterations) {
+        // After the last allowed correction only the density is needed (for the statistics); an
+        // interrupt ends the iterations there too, so a slow step answers within one iteration.
+        const bool stop = view.stop && view.stop->load(std::memory_order_relaxed);
+        if (r.iterations >= p.max_iterations || stop) {
             pbf_density_pass<D, K>(kernel, view, rho);
             density_error_stats(rho, view.rest_density, r.density_error_mean, r.density_error_max);
             break;

@@ -16,6 +16,10 @@ AdvanceResult World<D>::advance_to(double t_end, const AdvanceOptions& o) {
     std::int64_t next_k =
         o.every > 0 ? static_cast<std::int64_t>(std::floor(time_ / o.every + 1e-6)) + 1 : 0;
     while (time_ < t_end - tol) {
+        if (stop_requested()) {
+            r.status = AdvanceResult::Status::stopped;
+            return r;
+        }
         if (o.max_steps > 0 && r.steps >= o.max_steps) {
             r.status = AdvanceResult::Status::step_limit;
             return r;
@@ -32,7 +36,7 @@ AdvanceResult World<D>::advance_to(double t_end, const AdvanceOptions& o) {
             r.status = AdvanceResult::Status::unstable;
             return r;
         }
-        if (!go_on) {
+        if (!go_on || stop_requested()) {
             r.status = AdvanceResult::Status::stopped;
             return r;
         }
