@@ -318,3 +318,41 @@ TEST(Interrupts, EarlyAndDoubleCtrlC) {
 
 }  // namespace
 }  // namespace seiche
+
+#include <unistd.h>
+
+namespace seiche {
+namespace {
+
+// Memory is estimated from the scene before anything is allocated or written.
+TEST(Memory, RunsThatWouldNotFitAreRefusedWithTheFigure) {
+    const fs::path dir = fresh_dir("seiche_test_memory");
+    EXPECT_EQ(run_cli("run " + scene2d + " -q --max-memory 1M -o " + (dir / "run").string(),
+                      dir / "log"),
+              2);
+    EXPECT_NE(slurp(dir / "log").find("needs about 33 MiB"), std::string::npos)
+        << slurp(dir / "log");
+    EXPECT_FALSE(fs::exists(dir / "run"));
+    EXPECT_EQ(run_cli("run " + scene2d + " -q --max-memory 2X", dir / "log"), 2);
+    EXPECT_EQ(run_cli("run " + scene2d + " -q --end-time 0.01 --max-memory 1G -o " +
+                          (dir / "run").string(),
+                      dir / "log"),
+              0);
+    // A picture inside the documented ranges that needs 16 GiB: refused where that is more than
+    // half the machine (this one has 24 GiB).
+    const double ram = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE));
+    if (ram < 32.0 * (1 << 30)) {
+        try {
+            io::load_scene(std::string(SEICHE_SOURCE_DIR) + "/scenes/dam_break_3d.json",
+                           {"render.width=8192", "render.height=8192", "render.supersample=4"});
+            ADD_FAILURE() << "a 16 GiB picture was accepted";
+        } catch (const io::SceneError& e) {
+            EXPECT_EQ(e.path(), "render.supersample");
+            EXPECT_NE(std::string(e.what()).find("16 GiB"), std::string::npos) << e.what();
+        }
+    }
+    fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace seiche

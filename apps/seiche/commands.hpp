@@ -19,6 +19,7 @@ struct RunOptions {
     bool mesh = false;    //!< a surface mesh per frame (sets output.mesh)
     bool render = false;  //!< a picture per frame (sets output.render)
     bool overwrite = false;  //!< write into a non-empty directory that is not a seiche run
+    std::string max_memory;  //!< "2G", "512M": refuse a run estimated to need more ("" = none)
 };
 
 struct BenchOptions {

@@ -69,6 +69,10 @@ int main(int argc, char** argv) {
     cmd->add_flag("-q,--quiet", run.quiet, "No progress output, only the summary");
     cmd->add_flag("--mesh", run.mesh,
                   "Also write a surface mesh per frame (frames/surface_NNNNNN.obj, .ply, .vtp)");
+    cmd->add_option("--max-memory", run.max_memory,
+                    "Refuse the run if it is estimated to need more memory, e.g. 2G or 512M "
+                    "(default: the machine's memory)")
+        ->check(non_empty);
     cmd->add_flag("--overwrite", run.overwrite,
                   "Write into a non-empty directory that is not a seiche run (only seiche's own "
                   "files in it are replaced)");

@@ -276,6 +276,41 @@ int run_command(const RunOptions& o) {
         std::fprintf(stderr, "seiche: %s\n", why.c_str());
         return 2;
     }
+    if (!o.max_memory.empty()) {
+        // Estimated before anything is allocated or written: the world, plus a picture.
+        std::size_t used = 0;
+        double limit = 0;
+        try {
+            limit = std::stod(o.max_memory, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        const std::string unit = o.max_memory.substr(used);
+        const double scale = unit == "" || unit == "B" ? 1.0
+                             : unit == "K"            ? 1024.0
+                             : unit == "M"            ? 1024.0 * 1024
+                             : unit == "G"            ? 1024.0 * 1024 * 1024
+                                                      : 0.0;
+        if (used == 0 || scale == 0 || !(limit > 0)) {
+            std::fprintf(stderr, "seiche: --max-memory: expected a size such as 512M or 2G, got %s\n",
+                         o.max_memory.c_str());
+            return 2;
+        }
+        limit *= scale;
+        const double need = estimated_bytes(scene) +
+                            (scene.output.preview || o.render || scene.output.render
+                                 ? picture_bytes(scene.render)
+                                 : 0.0);
+        if (need > limit) {
+            std::fprintf(stderr,
+                         "seiche: the run needs about %.0f MiB (%zu fluid particles, pictures %.0f "
+                         "MiB), more than --max-memory %s; use larger particles, a smaller "
+                         "container or smaller pictures\n",
+                         need / (1 << 20), count_fluid_particles(scene),
+                         picture_bytes(scene.render) / (1 << 20), o.max_memory.c_str());
+            return 2;
+        }
+    }
     if (!o.output.empty()) scene.output.directory = o.output;
     if (o.mesh) scene.output.mesh = true;
     if (o.render) scene.output.render = true;

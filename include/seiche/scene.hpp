@@ -51,6 +51,9 @@ struct Scene : WorldDef {
 // The front end's keys (name, output, surface, render), declared as the world's are.
 std::span<const Param<Scene>> scene_params();
 
+// Bytes one picture of these settings holds while it is drawn.
+double picture_bytes(const RenderParams& render);
+
 // Every problem of the scene: the world's (validate) and the front end's settings.
 std::vector<Problem> validate_scene(const Scene& scene);
 

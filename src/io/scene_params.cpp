@@ -1,5 +1,7 @@
 // The front end's keys: the scene's name, what a run writes, how meshes and pictures are made.
 // Declared like the world's (src/core/parameters.cpp); the core never sees them.
+#include <unistd.h>
+
 #include <cmath>
 
 #include "seiche/scene.hpp"
@@ -128,6 +130,10 @@ std::span<const Param<Scene>> scene_params() {
     return table;
 }
 
+double picture_bytes(const RenderParams& r) {
+    return 16.0 * r.width * r.height * r.supersample * r.supersample;
+}
+
 std::vector<Problem> validate_scene(const Scene& s) {
     std::vector<Problem> out = validate(s);
     for (const auto& p : scene_params()) {
@@ -136,6 +142,16 @@ std::vector<Problem> validate_scene(const Scene& s) {
             out.push_back({std::string(p.key), m});
     }
     const RenderParams& r = s.render;
+    // A picture is drawn at supersample² samples per pixel, 16 bytes each (colour and depth).
+    const double bytes = picture_bytes(r), ram = double(::sysconf(_SC_PHYS_PAGES)) *
+                                                 double(::sysconf(_SC_PAGESIZE));
+    if (ram > 0 && bytes > 0.5 * ram)
+        out.push_back({"render.supersample",
+                       "a " + std::to_string(r.width) + " x " + std::to_string(r.height) +
+                           " picture at supersample " + std::to_string(r.supersample) +
+                           " needs " + std::to_string(int(bytes / (1 << 30))) +
+                           " GiB, more than half of this machine's memory; make it smaller or "
+                           "lower render.supersample"});
     if (has_range(s) || r.range_min != 0 || r.range_max != 0) {
         if (!(r.range_max > r.range_min))
             out.push_back({"render.range", "expected [low, high] with low < high, got [" +
