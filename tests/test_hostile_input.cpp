@@ -189,6 +189,19 @@ TEST(OutputSafety, ForeignDirectoriesAndScenePathsAreRefused) {
     EXPECT_TRUE(fs::exists(foreign / ".seiche-run"));
     // A seiche run directory takes a re-run without a flag.
     EXPECT_EQ(run_cli(run + "-o " + foreign.string(), dir / "log"), 0);
+    // The same rules for the report of seiche compare and the results of seiche validate.
+    const fs::path other = dir / "documents";
+    fs::create_directories(other);
+    std::ofstream(other / "index.html") << "my page";
+    EXPECT_EQ(run_cli("compare " + scene2d + " --solvers pbf --end-time 0.01 --no-scaling "
+                      "--no-stability --no-plots -q -o " + other.string(),
+                      dir / "log"),
+              2);
+    EXPECT_EQ(run_cli("validate hydrostatic --solvers pbf --no-plots -q -o " + other.string(),
+                      dir / "log"),
+              2);
+    EXPECT_NE(slurp(dir / "log").find("not a seiche run directory"), std::string::npos);
+    EXPECT_EQ(slurp(other / "index.html"), "my page");
 
     // A scene that names a directory outside the current one, through name or output.directory.
     const fs::path work = dir / "work";

@@ -225,8 +225,13 @@ int compare_command(const CompareOptions& o) {
         o.output.empty() ? fs::path("out") / ("compare_" + base.name) : fs::path(o.output);
     const double picture_time = o.picture_time >= 0 ? std::min(o.picture_time, base.time.end_time)
                                                     : 0.5 * base.time.end_time;
+    if (const std::string why = output_refusal(dir, o.output.empty(), o.scene, false);
+        !why.empty()) {
+        std::fprintf(stderr, "seiche compare: %s\n", why.c_str());
+        return 2;
+    }
     try {
-        fs::create_directories(dir);
+        mark_seiche_dir(dir);
         const auto t_all = clock_type::now();
         Progress progress(o.quiet);
         auto say = [&](const std::string& line) {

@@ -41,10 +41,7 @@ class RunOutput {
   public:
     RunOutput(const Scene& s, fs::path dir) : scene_(s), dir_(std::move(dir)), pictures_(s, dir_) {
         fs::create_directories(dir_ / "frames");
-        io::write_file_atomic(dir_ / run_marker, [](std::ostream& out) {
-            out << "This directory was written by seiche; `seiche run -o` may write into it "
-                   "again.\n";
-        });
+        mark_seiche_dir(dir_);
         // Frames of an earlier run in the same directory would mix with ours.
         for (const auto& e : fs::directory_iterator(dir_ / "frames")) {
             const std::string name = e.path().filename().string();
@@ -229,39 +226,6 @@ std::optional<Scene> load_scene_or_report(const std::string& file,
         std::fprintf(stderr, "seiche: %s: %s\n", file.c_str(), e.what());
         return std::nullopt;
     }
-}
-
-// Where a run may write, or why not (empty: fine). A scene file may only name a directory under
-// the current one; the command line may name any. seiche writes into a new or empty directory, or
-// one of its own runs (the marker file, or scene.json with particles.pvd or stats.csv from before
-// the marker existed); anything else needs --overwrite. The input scene is never overwritten.
-std::string output_refusal(const fs::path& dir, bool from_scene, const fs::path& input,
-                           bool overwrite) {
-    if (from_scene) {
-        if (dir.empty() || dir.is_absolute())
-            return "output.directory \"" + dir.string() +
-                   "\": a scene file may only name a directory under the current one; give -o "
-                   "to write elsewhere";
-        for (const auto& part : dir)
-            if (part == "..")
-                return "output directory \"" + dir.string() +
-                       "\" leaves the current directory (\"..\", from output.directory or "
-                       "name); give -o to write elsewhere";
-    }
-    std::error_code ec;
-    if (fs::exists(dir / "scene.json", ec) && fs::equivalent(dir / "scene.json", input, ec))
-        return "the output directory " + dir.string() +
-               " holds the input scene; seiche would overwrite it with the resolved one (give "
-               "another -o)";
-    if (!fs::exists(dir, ec)) return "";
-    if (!fs::is_directory(dir, ec)) return dir.string() + " exists and is not a directory";
-    if (fs::is_empty(dir, ec) || fs::exists(dir / run_marker, ec) || overwrite) return "";
-    if (fs::exists(dir / "scene.json", ec) &&
-        (fs::exists(dir / "particles.pvd", ec) || fs::exists(dir / "stats.csv", ec)))
-        return "";
-    return dir.string() +
-           " is not empty and is not a seiche run directory; choose a new directory, or pass "
-           "--overwrite to write seiche's files into it (nothing else in it is touched)";
 }
 
 int run_command(const RunOptions& o) {

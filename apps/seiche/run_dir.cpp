@@ -13,6 +13,50 @@ namespace seiche::app {
 
 namespace fs = std::filesystem;
 
+// Where a run, report or validation may write, or why not (empty: fine). A scene file may only name a directory under
+// the current one; the command line may name any. seiche writes into a new or empty directory, or
+// one of its own runs (the marker file, or scene.json with particles.pvd or stats.csv from before
+// the marker existed); anything else needs --overwrite. The input scene is never overwritten.
+std::string output_refusal(const fs::path& dir, bool from_scene, const fs::path& input,
+                           bool overwrite) {
+    if (dir.empty()) return "the output directory is empty";
+    if (from_scene) {
+        if (dir.empty() || dir.is_absolute())
+            return "output.directory \"" + dir.string() +
+                   "\": a scene file may only name a directory under the current one; give -o "
+                   "to write elsewhere";
+        for (const auto& part : dir)
+            if (part == "..")
+                return "output directory \"" + dir.string() +
+                       "\" leaves the current directory (\"..\", from output.directory or "
+                       "name); give -o to write elsewhere";
+    }
+    std::error_code ec;
+    if (fs::exists(dir / "scene.json", ec) && fs::equivalent(dir / "scene.json", input, ec))
+        return "the output directory " + dir.string() +
+               " holds the input scene; seiche would overwrite it with the resolved one (give "
+               "another -o)";
+    if (!fs::exists(dir, ec)) return "";
+    if (!fs::is_directory(dir, ec)) return dir.string() + " exists and is not a directory";
+    if (fs::is_empty(dir, ec) || fs::exists(dir / run_marker, ec) || overwrite) return "";
+    // Runs, reports and validations from before the marker existed.
+    if ((fs::exists(dir / "scene.json", ec) &&
+         (fs::exists(dir / "particles.pvd", ec) || fs::exists(dir / "stats.csv", ec))) ||
+        (fs::exists(dir / "settings.json", ec) && fs::exists(dir / "runs.csv", ec)) ||
+        fs::exists(dir / "verdicts.csv", ec))
+        return "";
+    return dir.string() +
+           " is not empty and is not a seiche run directory; choose a new directory, or pass "
+           "--overwrite to write seiche's files into it (nothing else in it is touched)";
+}
+
+void mark_seiche_dir(const fs::path& dir) {
+    fs::create_directories(dir);
+    io::write_file_atomic(dir / run_marker, [](std::ostream& out) {
+        out << "This directory was written by seiche; seiche may write into it again.\n";
+    });
+}
+
 std::vector<io::PvdEntry> run_frames(const fs::path& dir, double frame_rate) {
     if (fs::exists(dir / "particles.pvd")) return io::read_pvd(dir / "particles.pvd");
     std::vector<io::PvdEntry> out;

@@ -15,6 +15,14 @@ namespace seiche::app {
 // The file that marks a directory as a seiche run, so a later run may write into it again.
 inline constexpr const char* run_marker = ".seiche-run";
 
+// Why seiche may not write into dir ("" when it may). from_scene: the path came from a scene
+// file (it must stay under the current directory); input: the scene file, never overwritten;
+// overwrite: the user allows a non-empty directory that is not seiche's.
+std::string output_refusal(const std::filesystem::path& dir, bool from_scene,
+                           const std::filesystem::path& input, bool overwrite);
+// Creates dir if needed and marks it as seiche's.
+void mark_seiche_dir(const std::filesystem::path& dir);
+
 // The particle frames of a run: from particles.pvd (with their times), else frames/*.ply.
 std::vector<io::PvdEntry> run_frames(const std::filesystem::path& dir, double frame_rate);
 

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "run_dir.hpp"
 #include "external_tools.hpp"
 #include "progress.hpp"
 #include "seiche/io/scene_loader.hpp"
@@ -276,8 +277,12 @@ int validate_command(const ValidateOptions& o) {
     set_thread_count(o.threads);
     const fs::path dir = o.output;
     std::vector<Check> checks;
+    if (const std::string why = output_refusal(dir, false, "", false); !why.empty()) {
+        std::fprintf(stderr, "seiche validate: %s\n", why.c_str());
+        return 2;
+    }
     try {
-        fs::create_directories(dir);
+        mark_seiche_dir(dir);
         for (const auto& c : cases) {
             std::ostringstream csv;
             csv << (c == "koshizuka" ? "solver,t,T,Z\n"
