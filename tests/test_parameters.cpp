@@ -102,15 +102,9 @@ TEST(Parameters, EveryKeyRoundTripsThroughTheResolvedScene) {
     const nlohmann::json j = io::scene_to_json(s);
     for (const auto& p : world_params()) {
         const nlohmann::json* node = &j;
-        std::string key(p.key);
-        std::size_t i = 0;
-        while (true) {
-            const std::size_t dot = key.find('.', i);
-            const std::string part = key.substr(i, dot == std::string::npos ? dot : dot - i);
+        for (const std::string& part : key_parts(p.key)) {
             ASSERT_TRUE(node->contains(part)) << p.key << " is not in the resolved scene";
             node = &(*node)[part];
-            if (dot == std::string::npos) break;
-            i = dot + 1;
         }
     }
     const Scene back = io::parse_scene(j, "rt");

@@ -10,34 +10,27 @@
 namespace {
 
 // CLI11's PositiveNumber lets nan through (nan <= 0 is false); these refuse it, and empty text.
-const CLI::Validator finite_positive(
-    [](std::string& s) {
-        double v = 0;
-        try {
-            std::size_t used = 0;
-            v = std::stod(s, &used);
-            if (used != s.size()) return std::string("expected a number, got \"") + s + "\"";
-        } catch (const std::exception&) {
-            return std::string("expected a number, got \"") + s + "\"";
-        }
-        return std::isfinite(v) && v > 0 ? std::string()
-                                         : "expected a finite number > 0, got " + s;
-    },
-    "POSITIVE");
-const CLI::Validator finite_non_negative(
-    [](std::string& s) {
-        double v = -1;
-        try {
-            std::size_t used = 0;
-            v = std::stod(s, &used);
-            if (used != s.size()) return std::string("expected a number, got \"") + s + "\"";
-        } catch (const std::exception&) {
-            return std::string("expected a number, got \"") + s + "\"";
-        }
-        return std::isfinite(v) && v >= 0 ? std::string()
-                                          : "expected a finite number >= 0, got " + s;
-    },
-    "NON-NEGATIVE");
+// A finite number, > 0 (or >= 0 when zero is allowed).
+CLI::Validator finite_number(bool zero_allowed) {
+    return CLI::Validator(
+        [zero_allowed](std::string& s) {
+            double v = 0;
+            try {
+                std::size_t used = 0;
+                v = std::stod(s, &used);
+                if (used != s.size()) return "expected a number, got \"" + s + "\"";
+            } catch (const std::exception&) {
+                return "expected a number, got \"" + s + "\"";
+            }
+            const bool ok = std::isfinite(v) && (zero_allowed ? v >= 0 : v > 0);
+            return ok ? std::string()
+                      : std::string("expected a finite number ") + (zero_allowed ? ">= 0" : "> 0") +
+                            ", got " + s;
+        },
+        zero_allowed ? "NON-NEGATIVE" : "POSITIVE");
+}
+const CLI::Validator finite_positive = finite_number(false);
+const CLI::Validator finite_non_negative = finite_number(true);
 const CLI::Validator non_empty(
     [](std::string& s) { return s.empty() ? std::string("must not be empty") : std::string(); },
     "TEXT");

@@ -67,6 +67,9 @@ std::span<const Param<Obstacle>> obstacle_params();
 const ParamList<WorldDef, FluidBlock>& fluid_list();
 const ParamList<WorldDef, Obstacle>& obstacle_list();
 
+// "solver.pbf.max_iterations" → {"solver", "pbf", "max_iterations"}.
+std::vector<std::string> key_parts(std::string_view key);
+
 // The problem of one value against its declaration ("" when it is fine); dimension is the scene's.
 std::string check_param_value(ParamKind kind, const Range& range, double automatic,
                               std::size_t choices, int components, const ParamValue& value,

@@ -30,6 +30,17 @@ constexpr const char* axis_name = "xyz";
 
 }  // namespace
 
+std::vector<std::string> key_parts(std::string_view key) {
+    std::vector<std::string> parts;
+    std::size_t i = 0;
+    while (true) {
+        const std::size_t dot = key.find('.', i);
+        parts.emplace_back(key.substr(i, dot == std::string_view::npos ? dot : dot - i));
+        if (dot == std::string_view::npos) return parts;
+        i = dot + 1;
+    }
+}
+
 bool Range::contains(double v) const {
     return (lo_open ? v > lo : v >= lo) && (hi_open ? v < hi : v <= hi);
 }

@@ -100,24 +100,13 @@ std::string join_path(const std::string& base, std::string_view key) {
     return base.empty() ? std::string(key) : base + "." + std::string(key);
 }
 
-std::vector<std::string> split_key(std::string_view key) {
-    std::vector<std::string> parts;
-    std::size_t i = 0;
-    while (true) {
-        const std::size_t dot = key.find('.', i);
-        parts.emplace_back(key.substr(i, dot == std::string_view::npos ? dot : dot - i));
-        if (dot == std::string_view::npos) return parts;
-        i = dot + 1;
-    }
-}
-
 // The valid keys of every object of a table, by the object's path within it ("" = the table's
 // own object, "solver.pbf", ...).
 using KeyTree = std::map<std::string, std::set<std::string>>;
 
 void add_key(KeyTree& tree, std::string_view key) {
     std::string prefix;
-    for (const std::string& part : split_key(key)) {
+    for (const std::string& part : key_parts(key)) {
         tree[prefix].insert(part);
         prefix = join_path(prefix, part);
     }
@@ -250,7 +239,7 @@ template <class T>
 void read_table(const json& obj, const std::string& path, std::span<const Param<T>> table, T& out,
                 int dim) {
     for (const auto& p : table) {
-        const std::vector<std::string> parts = split_key(p.key);
+        const std::vector<std::string> parts = key_parts(p.key);
         const json* node = &obj;
         std::string where = path, rel;
         bool absent = false;
@@ -316,7 +305,7 @@ void write_table(json& obj, std::span<const Param<T>> table, const T& in, int di
     for (const auto& p : table) {
         if (p.written && !p.written(in)) continue;
         json* node = &obj;
-        for (const std::string& part : split_key(p.key)) node = &(*node)[part];
+        for (const std::string& part : key_parts(p.key)) node = &(*node)[part];
         const ParamValue v = p.get(in);
         switch (p.kind) {
             case ParamKind::number:

@@ -21,17 +21,6 @@ std::string number_text(double v) {
     return fmt::format("{}", v);
 }
 
-std::vector<std::string> split(std::string_view key) {
-    std::vector<std::string> parts;
-    std::size_t i = 0;
-    while (true) {
-        const std::size_t dot = key.find('.', i);
-        parts.emplace_back(key.substr(i, dot == std::string_view::npos ? dot : dot - i));
-        if (dot == std::string_view::npos) return parts;
-        i = dot + 1;
-    }
-}
-
 void add_range(json& s, const Range& r) {
     if (std::isfinite(r.lo)) s[r.lo_open ? "exclusiveMinimum" : "minimum"] = r.lo;
     if (std::isfinite(r.hi)) s[r.hi_open ? "exclusiveMaximum" : "maximum"] = r.hi;
@@ -117,7 +106,7 @@ json object_schema() {
 template <class T>
 void add_table(json& root, std::span<const Param<T>> table) {
     for (const auto& p : table) {
-        const std::vector<std::string> parts = split(p.key);
+        const std::vector<std::string> parts = key_parts(p.key);
         json* node = &root;
         for (std::size_t k = 0; k + 1 < parts.size(); ++k) {
             json& props = (*node)["properties"];
