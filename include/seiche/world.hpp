@@ -6,6 +6,8 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <iosfwd>
+#include <stdexcept>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,6 +37,20 @@ struct AdvanceOptions {
     //! At sample k (time k·every); when one step passes several, once, with the last k. False stops.
     std::function<bool(std::int64_t k)> on_sample;
 };
+
+// A checkpoint that cannot be used: damaged, of another world, or written for another definition.
+struct CheckpointError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct RestoreResult {
+    std::string extra;                 //!< what the writer stored with World::save
+    std::vector<std::string> changed;  //!< live keys now different: "solver.xsph: 0.01 → 0.02"
+};
+
+// Keys a running world may change (World::set): gravity, solver.*, time.*. The others shape the
+// particles or the boundary.
+bool is_live_key(std::string_view key);
 
 struct AdvanceResult {
     enum class Status { reached, unstable, stopped, step_limit };
@@ -106,6 +122,18 @@ class World {
     void set_object_pose(std::size_t index, const Vec<D>& position, const Mat<D>& rotation);
     void set_object_velocity(std::size_t index, const Vec<D>& velocity);
     const WorldDef& definition() const { return def_; }
+
+    // ---- checkpoints ----
+    // Writes everything the next step needs — particles in storage order, time, step count,
+    // object poses — with a copy of the definition and a checksum. `extra` is stored as given (a
+    // front end's own state: frame counters, totals). Stepping on from restore() is bitwise the
+    // run that never stopped, for any thread count.
+    void save(std::ostream& out, std::string_view extra = {}) const;
+    // Continues from a checkpoint written by a world of the same definition. Keys that shape the
+    // particles or the boundary must match; live keys may differ (this world's values apply, and
+    // are listed in `changed`). Throws CheckpointError, the world unchanged, for a damaged file
+    // or another definition (naming the key and both values).
+    RestoreResult restore(std::istream& in);
 
   private:
     friend class StepContext<D>;

@@ -8,13 +8,13 @@
 
 namespace seiche {
 
-namespace {
-
-// The keys that may change while a world runs. The others (resolution, kernel, container, fluid,
-// obstacles) shape the particles and the boundary: they need a new World.
-bool is_live(std::string_view key) {
+// The others (resolution, kernel, container, fluid, obstacles) shape the particles and the
+// boundary: they need a new World.
+bool is_live_key(std::string_view key) {
     return key == "gravity" || key.starts_with("solver.") || key.starts_with("time.");
 }
+
+namespace {
 
 const Param<WorldDef>* find_param(std::string_view key) {
     for (const auto& p : world_params())
@@ -63,7 +63,7 @@ std::span<const std::string_view> World<D>::live_keys() {
     static const std::vector<std::string_view> keys = [] {
         std::vector<std::string_view> k;
         for (const auto& p : world_params())
-            if (is_live(p.key)) k.push_back(p.key);
+            if (is_live_key(p.key)) k.push_back(p.key);
         return k;
     }();
     return keys;
@@ -74,7 +74,7 @@ void World<D>::set(std::string_view key, const ParamValue& value) {
     const Param<WorldDef>* p = find_param(key);
     if (!p)
         throw DefinitionError({{std::string(key), "no such key (see docs/scene-format.md)"}});
-    if (!is_live(key))
+    if (!is_live_key(key))
         throw DefinitionError({{std::string(key),
                                 "cannot change while the world runs (it shapes the particles or "
                                 "the boundary); build a new World"}});
@@ -95,7 +95,7 @@ template <int D>
 void World<D>::set_definition(const WorldDef& next) {
     // Only live keys may differ: compare every other key and the blocks through the table.
     for (const auto& p : world_params())
-        if (!is_live(p.key) && p.get(next) != p.get(def_))
+        if (!is_live_key(p.key) && p.get(next) != p.get(def_))
             throw DefinitionError({{std::string(p.key),
                                     "cannot change while the world runs; build a new World"}});
     auto same_boxes = [](const auto& a, const auto& b) {

@@ -1,0 +1,256 @@
+// Checkpoints: everything the next step of a world needs, so that a run continued from one is
+// bitwise the run that was never stopped. The particles go out in storage order (the Z-curve
+// order of the last step: the sums of the next step run in that order), with the time, the step
+// count, the object poses and a copy of the definition to check the continuing world against.
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <istream>
+#include <ostream>
+
+#include "seiche/world.hpp"
+
+namespace seiche {
+
+namespace {
+
+constexpr std::string_view magic = "SEICHE checkpoint 1\n";
+constexpr std::uint32_t byte_order = 0x01020304u;
+// A front end's own state and the definition are small; anything larger is a damaged file.
+constexpr std::uint64_t max_text = 64u << 20;
+
+std::uint64_t fnv1a(std::string_view bytes) {
+    std::uint64_t h = 0xcbf29ce484222325ull;
+    for (const char c : bytes) {
+        h ^= static_cast<unsigned char>(c);
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+std::string value_text(const ParamValue& v) {
+    char buf[96];
+    if (const auto* b = std::get_if<bool>(&v)) return *b ? "true" : "false";
+    if (const auto* d = std::get_if<double>(&v)) {
+        std::snprintf(buf, sizeof buf, "%.17g", *d);
+        return buf;
+    }
+    if (const auto* s = std::get_if<std::string>(&v)) return "\"" + *s + "\"";
+    const Vec3d& a = std::get<Vec3d>(v);
+    std::snprintf(buf, sizeof buf, "(%.17g, %.17g, %.17g)", a[0], a[1], a[2]);
+    return buf;
+}
+
+// One "key = value" line per key of the definition, blocks and obstacles by index: the form the
+// check compares and the error quotes.
+std::vector<std::pair<std::string, std::string>> definition_lines(const WorldDef& def) {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& p : world_params()) out.emplace_back(std::string(p.key), value_text(p.get(def)));
+    out.emplace_back("fluid", std::to_string(def.fluid.size()));
+    for (std::size_t i = 0; i < def.fluid.size(); ++i)
+        for (const auto& p : fluid_block_params())
+            out.emplace_back("fluid[" + std::to_string(i) + "]." + std::string(p.key),
+                             value_text(p.get(def.fluid[i])));
+    out.emplace_back("obstacles", std::to_string(def.obstacles.size()));
+    for (std::size_t i = 0; i < def.obstacles.size(); ++i)
+        for (const auto& p : obstacle_params())
+            out.emplace_back("obstacles[" + std::to_string(i) + "]." + std::string(p.key),
+                             value_text(p.get(def.obstacles[i])));
+    return out;
+}
+
+std::string join_lines(const std::vector<std::pair<std::string, std::string>>& lines) {
+    std::string s;
+    for (const auto& [k, v] : lines) s += k + " = " + v + "\n";
+    return s;
+}
+
+std::vector<std::pair<std::string, std::string>> split_lines(std::string_view text) {
+    std::vector<std::pair<std::string, std::string>> out;
+    while (!text.empty()) {
+        const std::size_t end = text.find('\n');
+        const std::string_view line = text.substr(0, end);
+        const std::size_t eq = line.find(" = ");
+        if (eq == std::string_view::npos) throw CheckpointError("the definition in it is damaged");
+        out.emplace_back(std::string(line.substr(0, eq)), std::string(line.substr(eq + 3)));
+        if (end == std::string_view::npos) break;
+        text.remove_prefix(end + 1);
+    }
+    return out;
+}
+
+class Writer {
+  public:
+    template <class T>
+    void put(const T& v) {
+        static_assert(std::is_trivially_copyable_v<T>);
+        bytes_.append(reinterpret_cast<const char*>(&v), sizeof v);
+    }
+    template <class T>
+    void put_array(const std::vector<T>& a) {
+        bytes_.append(reinterpret_cast<const char*>(a.data()), a.size() * sizeof(T));
+    }
+    void put_text(std::string_view s) {
+        put(std::uint64_t(s.size()));
+        bytes_.append(s);
+    }
+    std::string& bytes() { return bytes_; }
+
+  private:
+    std::string bytes_;
+};
+
+class Reader {
+  public:
+    explicit Reader(std::string_view bytes) : rest_(bytes) {}
+    template <class T>
+    T get() {
+        T v;
+        take(&v, sizeof v);
+        return v;
+    }
+    template <class T>
+    void get_array(std::vector<T>& a) {
+        take(a.data(), a.size() * sizeof(T));
+    }
+    std::string_view get_text() {
+        const auto n = get<std::uint64_t>();
+        if (n > max_text || n > rest_.size()) throw CheckpointError("it is truncated or damaged");
+        const std::string_view s = rest_.substr(0, n);
+        rest_.remove_prefix(n);
+        return s;
+    }
+    std::size_t left() const { return rest_.size(); }
+
+  private:
+    void take(void* out, std::size_t n) {
+        if (n > rest_.size()) throw CheckpointError("it is truncated");
+        std::memcpy(out, rest_.data(), n);
+        rest_.remove_prefix(n);
+    }
+    std::string_view rest_;
+};
+
+}  // namespace
+
+template <int D>
+void World<D>::save(std::ostream& out, std::string_view extra) const {
+    Writer w;
+    w.bytes() = magic;
+    w.put(byte_order);
+    w.put(std::uint32_t(D));
+    w.put_text(join_lines(definition_lines(def_)));
+    w.put_text(extra);
+    w.put(time_);
+    w.put(steps_);
+    w.put(std::uint64_t(total_contained_));
+    w.put(std::uint64_t(p_.size()));
+    w.put_array(p_.x);
+    w.put_array(p_.v);
+    w.put_array(p_.x_prev);
+    w.put_array(p_.rho);
+    w.put_array(p_.id);
+    w.put(std::uint64_t(objects_.size()));
+    for (const auto& o : objects_) {
+        w.put(o.position);
+        w.put(o.rotation);
+        w.put(o.velocity);
+        w.put(std::uint8_t(o.moving));
+    }
+    w.put(fnv1a(w.bytes()));
+    out.write(w.bytes().data(), std::streamsize(w.bytes().size()));
+    if (!out) throw CheckpointError("the checkpoint could not be written");
+}
+
+template <int D>
+RestoreResult World<D>::restore(std::istream& in) {
+    // Everything is read and checked before the world changes: a refused checkpoint leaves it.
+    const std::size_t n = p_.size();
+    const std::uint64_t expected = magic.size() + 4 + 4 + 8 + 8 + 8 + 8 + 8 + 8 +
+                                   n * (3 * sizeof(Vec<D>) + sizeof(float) + 4) + 8 +
+                                   objects_.size() * (2 * sizeof(Vec<D>) + sizeof(Mat<D>) + 1) + 8;
+    std::string bytes;
+    const std::uint64_t limit = expected + 2 * max_text;
+    char buf[1 << 16];
+    while (in && bytes.size() <= limit) {
+        in.read(buf, sizeof buf);
+        bytes.append(buf, std::size_t(in.gcount()));
+    }
+    if (bytes.size() > limit) throw CheckpointError("it is larger than a checkpoint of this scene");
+    if (!std::string_view(bytes).starts_with(magic))
+        throw CheckpointError("it is not a seiche checkpoint");
+    if (bytes.size() < magic.size() + 16) throw CheckpointError("it is truncated");
+    const std::string_view body(bytes.data(), bytes.size() - 8);
+    std::uint64_t sum;
+    std::memcpy(&sum, bytes.data() + body.size(), 8);
+    if (sum != fnv1a(body))
+        throw CheckpointError("its checksum does not match (the file is damaged or truncated)");
+
+    Reader r(body.substr(magic.size()));
+    if (r.get<std::uint32_t>() != byte_order)
+        throw CheckpointError("it was written on a machine of another byte order");
+    if (const auto d = r.get<std::uint32_t>(); d != D)
+        throw CheckpointError("it is of a " + std::to_string(d) + "D world, this one is " +
+                              std::to_string(D) + "D");
+    // Keys that shape the particles or the boundary must match; live keys may differ (the
+    // world's own values apply from here on) and are reported.
+    RestoreResult result;
+    const auto saved = split_lines(r.get_text());
+    const auto now = definition_lines(def_);
+    for (const auto& [key, value] : now) {
+        const auto it = std::find_if(saved.begin(), saved.end(),
+                                     [&](const auto& kv) { return kv.first == key; });
+        const std::string was = it == saved.end() ? "(absent)" : it->second;
+        if (was == value) continue;
+        if (!is_live_key(key))
+            throw CheckpointError("it was written for " + key + " = " + was + ", the scene has " +
+                                  value + "; resume with the scene it was written for");
+        if (key != "time.end_time") result.changed.push_back(key + ": " + was + " → " + value);
+    }
+    result.extra = std::string(r.get_text());
+    const auto time = r.get<double>();
+    const auto steps = r.get<std::int64_t>();
+    const auto contained = r.get<std::uint64_t>();
+    if (r.get<std::uint64_t>() != n) throw CheckpointError("its particle count differs");
+    ParticleSet<D> p = p_;
+    r.get_array(p.x);
+    r.get_array(p.v);
+    r.get_array(p.x_prev);
+    r.get_array(p.rho);
+    r.get_array(p.id);
+    std::vector<std::uint8_t> seen(n, 0);
+    for (const std::uint32_t id : p.id) {
+        if (id >= n || seen[id]) throw CheckpointError("its particle ids are damaged");
+        seen[id] = 1;
+    }
+    if (r.get<std::uint64_t>() != objects_.size())
+        throw CheckpointError("its boundary object count differs");
+    std::vector<BoundaryObject<D>> objects = objects_;
+    for (auto& o : objects) {
+        const auto position = r.get<Vec<D>>();
+        const auto rotation = r.get<Mat<D>>();
+        o.set_pose(position, rotation);
+        o.velocity = r.get<Vec<D>>();
+        o.moving = r.get<std::uint8_t>() != 0;
+    }
+    if (r.left() != 0 || !std::isfinite(time) || time < 0 || steps < 0)
+        throw CheckpointError("it is damaged");
+
+    p_ = std::move(p);
+    time_ = time;
+    steps_ = steps;
+    total_contained_ = contained;
+    for (std::size_t i = 0; i < objects.size(); ++i) {
+        if (!objects[i].moving) continue;
+        set_object_pose(i, objects[i].position, objects[i].rotation);
+        objects_[i].velocity = objects[i].velocity;
+    }
+    return result;
+}
+
+template void World<2>::save(std::ostream&, std::string_view) const;
+template void World<3>::save(std::ostream&, std::string_view) const;
+template RestoreResult World<2>::restore(std::istream&);
+template RestoreResult World<3>::restore(std::istream&);
+
+}  // namespace seiche
