@@ -20,6 +20,8 @@ namespace fs = std::filesystem;
 using test::fresh_dir;
 using test::run_cli;
 using test::slurp;
+using test::spawn_seiche;
+using test::wait_for;
 
 const std::string scene2d = std::string(SEICHE_SOURCE_DIR) + "/scenes/dam_break_2d.json";
 
@@ -148,10 +150,14 @@ TEST(HostileInput, PlantedSymlinkAtTheTemporaryNameIsNotFollowed) {
     ASSERT_EQ(run_cli("run " + scene2d + " -q --end-time 0.02 -o " + run.string(), dir / "log"), 0);
     for (const char* name : {"summary.json.part", "stats.csv.part", "scene.json.part"})
         fs::create_symlink(victim, run / name);
+    // A file of the user's too: the re-run writes in place beside the links (a directory of
+    // seiche's files only would be replaced whole by the re-run, links and all).
+    std::ofstream(run / "notes.txt") << "mine";
     ASSERT_EQ(run_cli("run " + scene2d + " -q --end-time 0.02 -o " + run.string(), dir / "log"), 0)
         << slurp(dir / "log");
     EXPECT_EQ(slurp(victim), "precious");
     EXPECT_TRUE(fs::is_symlink(run / "summary.json.part"));
+    EXPECT_EQ(slurp(run / "notes.txt"), "mine");
     EXPECT_NE(slurp(run / "summary.json").find("\"status\""), std::string::npos);
     // Nothing temporary of seiche's own is left behind.
     for (const auto& e : fs::recursive_directory_iterator(run))
@@ -253,32 +259,6 @@ extern char** environ;
 
 namespace seiche {
 namespace {
-
-// Starts `seiche ARGS...` with output into log; returns its pid.
-pid_t spawn_seiche(const std::vector<std::string>& args, const fs::path& log) {
-    std::vector<std::string> all = {SEICHE_BINARY};
-    all.insert(all.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (auto& a : all) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    pid_t pid = 0;
-    EXPECT_EQ(posix_spawn(&pid, SEICHE_BINARY, &fa, nullptr, argv.data(), environ), 0);
-    posix_spawn_file_actions_destroy(&fa);
-    return pid;
-}
-
-// Waits for pid; returns its exit code (−signal when killed) and the seconds it took.
-std::pair<int, double> wait_for(pid_t pid) {
-    const auto t0 = std::chrono::steady_clock::now();
-    int status = 0;
-    waitpid(pid, &status, 0);
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status), s};
-}
 
 // A step of a thousand PBF iterations takes seconds; Ctrl-C used to wait for it (and for the
 // rest of the frame), a second one was swallowed.

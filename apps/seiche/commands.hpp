@@ -20,6 +20,7 @@ struct RunOptions {
     bool render = false;  //!< a picture per frame (sets output.render)
     bool overwrite = false;  //!< write into a non-empty directory that is not a seiche run
     std::string max_memory;  //!< "2G", "512M": refuse a run estimated to need more ("" = none)
+    std::string resume;      //!< a run directory to continue from its checkpoint ("" = none)
 };
 
 struct BenchOptions {

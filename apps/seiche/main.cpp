@@ -45,7 +45,10 @@ int main(int argc, char** argv) {
 
     seiche::app::RunOptions run;
     CLI::App* cmd = app.add_subcommand("run", "Run a scene and write frames and statistics");
-    cmd->add_option("scene", run.scene, "Scene file (JSON, see docs/scene-format.md)")->required();
+    cmd->add_option("scene", run.scene,
+                    "Scene file (JSON, see docs/scene-format.md); with --resume, default: the "
+                    "run's scene.json")
+        ->check(non_empty);
     cmd->add_option("-o,--output", run.output,
                     "Output directory (default: the scene's output.directory)")
         ->check(non_empty);
@@ -69,13 +72,19 @@ int main(int argc, char** argv) {
     cmd->add_flag("--overwrite", run.overwrite,
                   "Write into a non-empty directory that is not a seiche run (only seiche's own "
                   "files in it are replaced)");
+    cmd->add_option("--resume", run.resume,
+                    "Continue the run in RUN_DIR from its last checkpoint (output.checkpoint_every); "
+                    "--end-time extends it")
+        ->check(non_empty);
     cmd->add_flag(
         "--render", run.render,
         "Also write a picture per frame (render/frame_NNNNNN.png, movie.mp4 with ffmpeg)");
     cmd->footer(
         "Writes DIR/particles.pvd (ParaView), DIR/frames/frame_NNNNNN.vtp and .ply (Blender, "
         "Houdini), DIR/stats.csv (one row per step), DIR/scene.json (the resolved scene) and "
-        "DIR/summary.json, DIR/preview_first.png and preview_last.png.\nExit codes: 0 done, 1 I/O "
+        "DIR/summary.json, DIR/preview_first.png and preview_last.png.\nWith output.checkpoint_every, "
+        "DIR/checkpoint.bin; `seiche run --resume DIR` continues a stopped or killed run, "
+        "bitwise.\nExit codes: 0 done, 1 I/O "
         "error, 2 bad scene or arguments, 3 the "
         "simulation went unstable.");
 

@@ -14,11 +14,11 @@
 #include "progress.hpp"
 #include "interrupt.hpp"
 #include "run_dir.hpp"
+#include "run_output.hpp"
 #include "seiche/io/scene_loader.hpp"
 #include "seiche/io/writers.hpp"
 #include "seiche/parallel.hpp"
 #include "seiche/world.hpp"
-#include "surface_output.hpp"
 
 namespace seiche::app {
 
@@ -36,62 +36,6 @@ struct Totals {
     int frames = 0;
 };
 
-// Output of one run directory: frames, the .pvd series, stats.
-class RunOutput {
-  public:
-    RunOutput(const Scene& s, fs::path dir) : scene_(s), dir_(std::move(dir)), pictures_(s, dir_) {
-        fs::create_directories(dir_ / "frames");
-        mark_seiche_dir(dir_);
-        // Frames of an earlier run in the same directory would mix with ours.
-        for (const auto& e : fs::directory_iterator(dir_ / "frames")) {
-            const std::string name = e.path().filename().string();
-            if (name.rfind("frame_", 0) == 0 || name.rfind("surface_", 0) == 0)
-                fs::remove(e.path());
-        }
-        fs::remove(dir_ / "surface.pvd");
-        io::write_file_atomic(dir_ / "scene.json", [&](std::ostream& out) {
-            out << io::scene_to_json(s).dump(2) << "\n";
-        });
-        if (s.output.stats) stats_.open(dir_ / "stats.csv");
-        if (s.output.mesh) surface_.emplace(s, dir_);
-    }
-
-    template <int D>
-    void frame(const World<D>& w, int index) {
-        const io::FrameData f = io::frame_data(w.particles());
-        const std::string stem = fmt::format("frame_{:06}", index);
-        if (scene_.output.vtk) {
-            io::write_vtp(dir_ / "frames" / (stem + ".vtp"), f);
-            pvd_.push_back({w.time(), "frames/" + stem + ".vtp"});
-            io::write_pvd(dir_ / "particles.pvd", pvd_);
-        }
-        if (scene_.output.ply) io::write_ply(dir_ / "frames" / (stem + ".ply"), f);
-        pictures_.frame(f, index, w.time());
-        if (surface_) {
-            const auto& x = w.particles().x;
-            surface_->write(index, w.time(),
-                            reconstruct_surface<D>(std::span<const Vec<D>>(x.data(), x.size()),
-                                                   float(scene_.particle_radius), scene_.surface));
-        }
-    }
-
-    void stats(const StepStats& s) { stats_.append(s); }
-    // Returns what the pictures step wrote, for the summary.
-    std::string close() {
-        stats_.close();
-        return pictures_.finish();
-    }
-    const fs::path& dir() const { return dir_; }
-
-  private:
-    const Scene& scene_;
-    fs::path dir_;
-    io::StatsWriter stats_;
-    std::vector<io::PvdEntry> pvd_;
-    std::optional<SurfaceOutput> surface_;
-    PictureOutput pictures_;
-};
-
 // What to change after an instability, for this solver and step mode.
 std::string remedy(const Scene& scene) {
     const bool fixed = scene.time.mode == TimeParams::Mode::fixed;
@@ -101,31 +45,75 @@ std::string remedy(const Scene& scene) {
                          : " (the step follows the speed of sound)");
 }
 
-// The step that lands on the next frame time without a sliver step (CFL mode only).
+// Builds the world (fresh, or from the run's checkpoint), then steps it to the end, writing a
+// frame at every frame time, a row of stats per step, checkpoints, and the summary.
 template <int D>
-int simulate(const Scene& scene, RunOutput& out, bool quiet) {
+int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
     using clock = std::chrono::steady_clock;
     World<D> world(scene);
-    world.refresh_density();
+    std::optional<RunResume> resume;
+    if (!o.resume.empty()) {
+        try {
+            resume = restore_run(world, dir);
+        } catch (const CheckpointError& e) {
+            std::fprintf(stderr, "seiche: %s\n", e.what());
+            return 2;
+        }
+        for (const std::string& c : resume->changed)
+            std::fprintf(stderr,
+                         "seiche: note: %s (the scene differs from the checkpoint's; the "
+                         "continuation is not the run that was stopped)\n",
+                         c.c_str());
+    } else {
+        world.refresh_density();
+    }
+    const double resumed_time = world.time();
+    RunOutput out(scene, dir, resume ? &*resume : nullptr);
 
     const double end = scene.time.end_time;
     const double frame_dt = 1.0 / scene.time.frame_rate;
     const int frames_total = static_cast<int>(std::floor(end / frame_dt + 1e-9));
     Totals totals;
-    out.frame(world, 0);
+    double wall_before = 0;  // of the runs before a resume
+    int frame = 1;
+    if (resume) {
+        const nlohmann::json& t = resume->state;
+        totals.steps = world.steps();
+        totals.iterations = t.value("iterations", 0LL);
+        totals.density_error_mean_sum = t.value("density_error_mean_sum", 0.0);
+        totals.density_error_max = t.value("density_error_max", 0.0);
+        wall_before = t.value("wall_time", 0.0);
+        frame = resume->next_frame;
+    } else {
+        out.frame(world, 0);
+    }
 
-    if (!quiet)
-        std::fprintf(stderr, "seiche: %s, %dD, %s, %zu fluid + %zu boundary particles, %s, %s\n",
+    if (!o.quiet)
+        std::fprintf(stderr, "seiche: %s, %dD, %s, %zu fluid + %zu boundary particles, %s, %s%s\n",
                      scene.name.c_str(), D, std::string(solver_name(scene.solver.type)).c_str(),
                      world.particles().size(), world.boundary().x.size(),
-                     std::string(kernel_name(scene.kernel)).c_str(), out.dir().c_str());
+                     std::string(kernel_name(scene.kernel)).c_str(), out.dir().c_str(),
+                     resume ? fmt::format(", resumed at t = {:.4f} s", world.time()).c_str() : "");
 
-    Progress progress(quiet);
+    Progress progress(o.quiet);
     const auto t0 = clock::now();
-    auto wall = [&] { return seconds_since(t0); };
-    int frame = 1;
+    auto wall = [&] { return wall_before + seconds_since(t0); };
     std::optional<std::pair<StepStats, Instability>> failure;
     world.set_stop_flag(interrupt_flag());
+
+    // At the first frame at or after each multiple of checkpoint_every, and at the last frame.
+    // Only at frames: a run stopped between frames (its end, Ctrl-C, which cuts a step short)
+    // continues from its last frame exactly as the run that never stopped.
+    const double cp_every = scene.output.checkpoint_every;
+    double next_checkpoint =
+        cp_every > 0 ? (std::floor(world.time() / cp_every + 1e-9) + 1) * cp_every : 0;
+    auto checkpoint = [&] {
+        out.checkpoint(world, {{"next_frame", frame},
+                               {"iterations", totals.iterations},
+                               {"density_error_mean_sum", totals.density_error_mean_sum},
+                               {"density_error_max", totals.density_error_max},
+                               {"wall_time", wall()}});
+    };
 
     AdvanceOptions advance;
     advance.every = frame_dt;
@@ -135,7 +123,6 @@ int simulate(const Scene& scene, RunOutput& out, bool quiet) {
         totals.iterations += s.iterations;
         totals.density_error_mean_sum += s.density_error_mean;
         totals.density_error_max = std::max(totals.density_error_max, s.density_error_max);
-        totals.contained += s.contained;
         if (s.instability) failure = {{s, *s.instability}};
         // A step that reaches a frame is shown by on_sample, with the frame.
         if (world.time() < frame * frame_dt - 1e-9 * frame_dt)
@@ -147,12 +134,17 @@ int simulate(const Scene& scene, RunOutput& out, bool quiet) {
         out.frame(world, frame);
         progress.frame({frame, frames_total, world.time(), end, totals.steps, wall()});
         ++frame;
+        if (cp_every > 0 && (world.time() >= next_checkpoint * (1 - 1e-9) || k == frames_total)) {
+            checkpoint();
+            next_checkpoint = (std::floor(world.time() / cp_every + 1e-9) + 1) * cp_every;
+        }
         return !interrupted();
     };
     world.advance_to(end, advance);
     progress.finish();
     const std::string pictures = out.close();
     totals.frames = frame;
+    totals.contained = world.total_contained();
 
     const double seconds = wall();
     const double ms_per_step = totals.steps > 0 ? 1e3 * seconds / totals.steps : 0.0;
@@ -174,6 +166,7 @@ int simulate(const Scene& scene, RunOutput& out, bool quiet) {
         {"density_error_max", totals.density_error_max},
         {"containment_corrections", totals.contained},
     };
+    if (resume) summary["resumed_at"] = {{"step", resume->steps}, {"time", resumed_time}};
     if (failure) {
         const Instability& b = failure->second;
         summary["instability"] = {{"step", failure->first.step},
@@ -230,15 +223,40 @@ std::optional<Scene> load_scene_or_report(const std::string& file,
 
 int run_command(const RunOptions& o) {
     const GracefulInterrupts graceful;  // Ctrl-C from here on ends the run with a summary
-    std::optional<Scene> loaded = load_scene_or_report(o.scene, o.overrides, o.solver, o.end_time);
+    if (!o.resume.empty()) {
+        // A run directory of seiche's with a checkpoint; its own scene unless one is given.
+        const fs::path dir = o.resume;
+        std::string why;
+        if (!o.output.empty())
+            why = "--resume continues the run in its own directory; -o cannot be given with it";
+        else if (!fs::is_directory(dir))
+            why = "--resume " + dir.string() + ": no such directory";
+        else if (!fs::exists(dir / run_marker) && !fs::exists(dir / checkpoint_file))
+            why = "--resume " + dir.string() + ": not a seiche run directory";
+        if (!why.empty()) {
+            std::fprintf(stderr, "seiche: %s\n", why.c_str());
+            return 2;
+        }
+    } else if (o.scene.empty()) {
+        std::fprintf(stderr, "seiche: run: give a scene file (or --resume RUN_DIR)\n");
+        return 2;
+    }
+    const std::string scene_file =
+        o.scene.empty() ? (fs::path(o.resume) / "scene.json").string() : o.scene;
+    std::optional<Scene> loaded =
+        load_scene_or_report(scene_file, o.overrides, o.solver, o.end_time);
     if (!loaded) return 2;
     Scene& scene = *loaded;
     set_thread_count(o.threads);
-    const fs::path dir = o.output.empty() ? fs::path(scene.output.directory) : fs::path(o.output);
-    if (const std::string why = output_refusal(dir, o.output.empty(), o.scene, o.overwrite);
-        !why.empty()) {
-        std::fprintf(stderr, "seiche: %s\n", why.c_str());
-        return 2;
+    const fs::path dir = !o.resume.empty() ? fs::path(o.resume)
+                         : o.output.empty() ? fs::path(scene.output.directory)
+                                            : fs::path(o.output);
+    if (o.resume.empty()) {
+        if (const std::string why = output_refusal(dir, o.output.empty(), o.scene, o.overwrite);
+            !why.empty()) {
+            std::fprintf(stderr, "seiche: %s\n", why.c_str());
+            return 2;
+        }
     }
     if (!o.max_memory.empty()) {
         // Estimated before anything is allocated or written: the world, plus a picture.
@@ -275,13 +293,11 @@ int run_command(const RunOptions& o) {
             return 2;
         }
     }
-    if (!o.output.empty()) scene.output.directory = o.output;
+    if (!o.output.empty() || !o.resume.empty()) scene.output.directory = dir.string();
     if (o.mesh) scene.output.mesh = true;
     if (o.render) scene.output.render = true;
     try {
-        RunOutput out(scene, dir);
-        return scene.dimension == 2 ? simulate<2>(scene, out, o.quiet)
-                                    : simulate<3>(scene, out, o.quiet);
+        return scene.dimension == 2 ? simulate<2>(scene, dir, o) : simulate<3>(scene, dir, o);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "seiche: %s\n", e.what());
         return 1;

@@ -90,9 +90,9 @@ void clear_pictures(const fs::path& dir) {
     fs::remove(dir / "preview_last.png");
 }
 
-PictureOutput::PictureOutput(const Scene& scene, fs::path dir)
+PictureOutput::PictureOutput(const Scene& scene, fs::path dir, bool continuing)
     : scene_(scene), dir_(std::move(dir)) {
-    clear_pictures(dir_);
+    if (!continuing) clear_pictures(dir_);
     if (scene_.output.render) fs::create_directories(dir_ / "render");
 }
 

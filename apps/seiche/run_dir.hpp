@@ -39,8 +39,10 @@ void clear_pictures(const std::filesystem::path& dir);
 // and the first and last frame as preview_first.png and preview_last.png when output.preview is.
 class PictureOutput {
   public:
-    PictureOutput(const Scene& scene, std::filesystem::path dir);
+    // Removes the pictures of an earlier run, unless `continuing` a resumed one.
+    PictureOutput(const Scene& scene, std::filesystem::path dir, bool continuing = false);
     void frame(const io::FrameData& f, int index, double time);
+    void moved_to(const std::filesystem::path& dir) { dir_ = dir; }
     // Writes preview_last.png and, with render on, the movie; returns a line for the summary.
     std::string finish();
 

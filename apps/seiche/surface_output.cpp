@@ -6,9 +6,14 @@ namespace seiche::app {
 
 namespace fs = std::filesystem;
 
-SurfaceOutput::SurfaceOutput(const Scene& scene, fs::path run_dir)
+SurfaceOutput::SurfaceOutput(const Scene& scene, fs::path run_dir,
+                             const std::vector<io::PvdEntry>* continuing)
     : scene_(scene), dir_(std::move(run_dir)) {
     fs::create_directories(dir_ / "frames");
+    if (continuing) {
+        pvd_ = *continuing;
+        return;
+    }
     // Meshes of an earlier pass would mix with this one's.
     for (const auto& e : fs::directory_iterator(dir_ / "frames"))
         if (e.path().filename().string().rfind("surface_", 0) == 0) fs::remove(e.path());

@@ -24,6 +24,7 @@ struct OutputParams {
     bool mesh_vtk = true;
     bool render = false;
     bool preview = true;
+    double checkpoint_every = 0;  // s of simulated time; 0: no checkpoints
 };
 
 // Pictures of frames (seiche render, run --render, previews, compare).

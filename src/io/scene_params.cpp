@@ -87,6 +87,11 @@ std::span<const Param<Scene>> scene_params() {
         boolean_param<S, &S::output, &O::preview>(
             "output.preview", "`preview_first.png` and `preview_last.png`: the first and the last "
                               "frame written"),
+        number_param<S, &S::output, &O::checkpoint_every>(
+            "output.checkpoint_every", "s", closed(0, 1e6),
+            "simulated time between checkpoints (`checkpoint.bin`, written at the first frame at or "
+            "after each multiple and at the last frame); `seiche run --resume DIR` continues from "
+            "the last one, bitwise as if never stopped. 0: none"),
 
         number_param<S, &S::surface, &M::cell_size>(
             "surface.cell_size", "r", closed(0.1, 8),

@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <fstream>
 #include <stdexcept>
 
 #include "atomic_file.hpp"
@@ -15,7 +16,7 @@ const char* StatsWriter::header() {
            "potential_energy,contained";
 }
 
-void StatsWriter::open(const std::filesystem::path& path) {
+void StatsWriter::open(const std::filesystem::path& path, std::string_view rows) {
     path_ = path;
     fd_ = create_temp_beside(path, temp_);
     const int dup = ::dup(fd_);
@@ -27,6 +28,14 @@ void StatsWriter::open(const std::filesystem::path& path) {
         throw std::runtime_error("cannot write " + temp_.string());
     }
     std::fprintf(file_, "%s\n", header());
+    std::fwrite(rows.data(), 1, rows.size(), file_);
+}
+
+void StatsWriter::snapshot() {
+    if (!file_) return;
+    if (std::fflush(file_) != 0) throw std::runtime_error("write failed (disk full?): " + temp_.string());
+    std::ifstream in(temp_, std::ios::binary);
+    write_file_atomic(path_, [&](std::ostream& out) { out << in.rdbuf(); });
 }
 
 void StatsWriter::append(const StepStats& s) {

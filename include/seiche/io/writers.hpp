@@ -64,12 +64,16 @@ void write_obj(const std::filesystem::path& path, const SurfaceMesh& mesh);
 void write_mesh_ply(const std::filesystem::path& path, const SurfaceMesh& mesh);
 void write_mesh_vtp(const std::filesystem::path& path, const SurfaceMesh& mesh);
 
-// stats.csv, one row per step; written to stats.csv.part and renamed by close().
+// stats.csv, one row per step; written to a temporary beside it and renamed by close().
 class StatsWriter {
   public:
     static const char* header();
-    void open(const std::filesystem::path& path);
+    // `rows`: lines to start with after the header (a resumed run's rows up to its checkpoint).
+    void open(const std::filesystem::path& path, std::string_view rows = {});
     void append(const StepStats& s);
+    // Publishes the rows so far as stats.csv (atomically) and goes on writing: a checkpoint's
+    // stats.csv ends at the checkpoint's step.
+    void snapshot();
     void close();
     ~StatsWriter();
 

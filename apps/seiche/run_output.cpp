@@ -1,0 +1,248 @@
+#include "run_output.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <stdio.h>
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "seiche/io/scene_loader.hpp"
+#include "seiche/surface.hpp"
+
+namespace seiche::app {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// What seiche writes into a run directory (run, mesh, render). A directory holding anything else
+// was opened with --overwrite or has the user's files: it is cleared in place, never swapped.
+bool only_seiche_files(const fs::path& dir) {
+    static const std::regex top(
+        R"((\.seiche-run|scene\.json|summary\.json|stats\.csv|particles\.pvd|surface\.pvd|)"
+        R"(checkpoint\.bin|preview_first\.png|preview_last\.png|frames|render|.*\.part))");
+    static const std::regex frames(R"((frame|surface)_[0-9]+\.(vtp|ply|obj)|.*\.part)");
+    static const std::regex render(R"(frame_[0-9]+\.png|movie\.mp4|.*\.part)");
+    auto all_match = [](const fs::path& d, const std::regex& names) {
+        for (const auto& e : fs::directory_iterator(d))
+            if (!std::regex_match(e.path().filename().string(), names)) return false;
+        return true;
+    };
+    if (!all_match(dir, top)) return false;
+    if (fs::is_directory(dir / "frames") && !all_match(dir / "frames", frames)) return false;
+    if (fs::is_directory(dir / "render") && !all_match(dir / "render", render)) return false;
+    return fs::is_regular_file(dir / run_marker) || !fs::exists(dir / run_marker);
+}
+
+// The temporaries of a killed seiche process (NAME.XXXXXX.part).
+void remove_temporaries(const fs::path& dir) {
+    static const std::regex temp(R"(.*\.[A-Za-z0-9]{6}\.part)");
+    for (const fs::path& d : {dir, dir / "frames", dir / "render"}) {
+        if (!fs::is_directory(d)) continue;
+        for (const auto& e : fs::directory_iterator(d))
+            if (e.is_regular_file() && std::regex_match(e.path().filename().string(), temp))
+                fs::remove(e.path());
+    }
+}
+
+// An earlier run's files, the ones that list frames first: a run killed half-way through this
+// never claims a frame that is gone.
+void clear_in_place(const fs::path& dir) {
+    for (const char* index : {"summary.json", "particles.pvd", "surface.pvd", "stats.csv",
+                              checkpoint_file})
+        fs::remove(dir / index);
+    if (fs::is_directory(dir / "frames"))
+        for (const auto& e : fs::directory_iterator(dir / "frames")) {
+            const std::string name = e.path().filename().string();
+            if (name.rfind("frame_", 0) == 0 || name.rfind("surface_", 0) == 0)
+                fs::remove(e.path());
+        }
+    clear_pictures(dir);
+    remove_temporaries(dir);
+}
+
+// Removes frame files numbered `first` or later: frames/frame_N.*, frames/surface_N.*,
+// render/frame_N.png, and the movie made from them.
+void remove_frames_from(const fs::path& dir, int first) {
+    static const std::regex numbered(R"((frame|surface)_([0-9]+)\.[a-z]+)");
+    for (const fs::path& d : {dir / "frames", dir / "render"}) {
+        if (!fs::is_directory(d)) continue;
+        for (const auto& e : fs::directory_iterator(d)) {
+            std::smatch m;
+            const std::string name = e.path().filename().string();
+            if (std::regex_match(name, m, numbered) && std::stol(m[2].str()) >= first)
+                fs::remove(e.path());
+        }
+    }
+    fs::remove(dir / "render" / "movie.mp4");
+}
+
+// stats.csv's rows up to `steps` (a killed run published it at its last checkpoint).
+std::string stats_rows_until(const fs::path& file, std::int64_t steps) {
+    std::ifstream in(file);
+    std::string line, rows;
+    if (!std::getline(in, line)) return rows;
+    if (line != io::StatsWriter::header())
+        throw CheckpointError(file.string() + " is not the stats.csv of this seiche");
+    while (std::getline(in, line)) {
+        const long long step = std::atoll(line.c_str());
+        if (step > steps) break;
+        rows += line + "\n";
+    }
+    return rows;
+}
+
+nlohmann::json entries_json(const std::vector<io::PvdEntry>& entries) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& e : entries) out.push_back({e.time, e.file});
+    return out;
+}
+
+std::vector<io::PvdEntry> entries_from(const nlohmann::json& j) {
+    std::vector<io::PvdEntry> out;
+    for (const auto& e : j) out.push_back({e.at(0).get<double>(), e.at(1).get<std::string>()});
+    return out;
+}
+
+// Where a fresh run writes until it has frame 0, having made room there.
+fs::path prepare_staging(const fs::path& dir, const RunResume* resume) {
+    if (resume || !fs::exists(dir) || fs::is_empty(dir)) return dir;
+    if (!only_seiche_files(dir)) {
+        clear_in_place(dir);
+        return dir;
+    }
+    const fs::path staging = dir.parent_path() / (dir.filename().string() + ".partial");
+    if (fs::exists(staging)) {
+        // A run killed before its first frame left it; anything else is not ours to remove.
+        if (!fs::is_directory(staging) || !only_seiche_files(staging))
+            throw std::runtime_error(staging.string() +
+                                     " exists and is not seiche's; remove or rename it");
+        fs::remove_all(staging);
+    }
+    return staging;
+}
+
+}  // namespace
+
+RunOutput::RunOutput(const Scene& s, fs::path dir, const RunResume* resume)
+    : scene_(s),
+      dir_(std::move(dir)),
+      staging_(prepare_staging(dir_, resume)),
+      pictures_(s, staging_, resume != nullptr) {
+    fs::create_directories(staging_ / "frames");
+    mark_seiche_dir(staging_);
+    if (resume) {
+        remove_temporaries(dir_);
+        fs::remove(dir_ / "summary.json");  // written again at the end: no summary = running
+        remove_frames_from(dir_, resume->next_frame);
+        pvd_ = resume->frames;
+        if (s.output.vtk) io::write_pvd(dir_ / "particles.pvd", pvd_);
+        if (s.output.mesh && s.output.mesh_vtk && !resume->surfaces.empty())
+            io::write_pvd(dir_ / "surface.pvd", resume->surfaces);
+        stats_rows_ = stats_rows_until(dir_ / "stats.csv", resume->steps);
+    }
+    io::write_file_atomic(staging_ / "scene.json", [&](std::ostream& out) {
+        out << io::scene_to_json(s).dump(2) << "\n";
+    });
+    if (s.output.mesh) surface_.emplace(s, staging_, resume ? &resume->surfaces : nullptr);
+    if (resume) publish();
+}
+
+RunOutput::~RunOutput() {
+    // A fresh run that failed before its first frame: the earlier run stays as it was.
+    std::error_code ec;
+    if (!published_ && staging_ != dir_) fs::remove_all(staging_, ec);
+}
+
+void RunOutput::publish() {
+    if (staging_ != dir_) {
+        // One atomic exchange where the file system has it; else two renames, the old run kept
+        // until the new one is in place.
+        if (::renameat2(AT_FDCWD, staging_.c_str(), AT_FDCWD, dir_.c_str(), RENAME_EXCHANGE) != 0) {
+            const fs::path old = dir_.parent_path() / (dir_.filename().string() + ".old");
+            fs::remove_all(old);
+            fs::rename(dir_, old);
+            fs::rename(staging_, dir_);
+            fs::rename(old, staging_);
+        }
+        fs::remove_all(staging_);
+        pictures_.moved_to(dir_);
+        if (surface_) surface_->moved_to(dir_);
+    }
+    published_ = true;
+    if (scene_.output.stats) stats_.open(dir_ / "stats.csv", stats_rows_);
+}
+
+template <int D>
+void RunOutput::frame(const World<D>& w, int index) {
+    const fs::path& dir = published_ ? dir_ : staging_;
+    const io::FrameData f = io::frame_data(w.particles());
+    const std::string stem = fmt::format("frame_{:06}", index);
+    if (scene_.output.vtk) {
+        io::write_vtp(dir / "frames" / (stem + ".vtp"), f);
+        pvd_.push_back({w.time(), "frames/" + stem + ".vtp"});
+        io::write_pvd(dir / "particles.pvd", pvd_);
+    }
+    if (scene_.output.ply) io::write_ply(dir / "frames" / (stem + ".ply"), f);
+    pictures_.frame(f, index, w.time());
+    if (surface_) {
+        const auto& x = w.particles().x;
+        surface_->write(index, w.time(),
+                        reconstruct_surface<D>(std::span<const Vec<D>>(x.data(), x.size()),
+                                               float(scene_.particle_radius), scene_.surface));
+    }
+    if (!published_) publish();
+}
+
+template <int D>
+void RunOutput::checkpoint(const World<D>& w, nlohmann::json state) {
+    stats_.snapshot();
+    state["frames"] = entries_json(pvd_);
+    state["surfaces"] = entries_json(surface_ ? surface_->entries() : std::vector<io::PvdEntry>{});
+    const std::string extra = state.dump();
+    io::write_file_atomic(dir_ / checkpoint_file,
+                          [&](std::ostream& out) { w.save(out, extra); });
+}
+
+std::string RunOutput::close() {
+    stats_.close();
+    return pictures_.finish();
+}
+
+template <int D>
+RunResume restore_run(World<D>& w, const fs::path& dir) {
+    const fs::path file = dir / checkpoint_file;
+    std::ifstream in(file, std::ios::binary);
+    if (!in)
+        throw CheckpointError(file.string() +
+                              " is missing: the run wrote no checkpoint (set "
+                              "output.checkpoint_every, in simulated seconds)");
+    RunResume r;
+    try {
+        const RestoreResult restored = w.restore(in);
+        r.changed = restored.changed;
+        r.state = nlohmann::json::parse(restored.extra);
+        r.next_frame = r.state.at("next_frame").get<int>();
+        if (r.next_frame < 1) throw CheckpointError("its frame counter is damaged");
+        r.frames = entries_from(r.state.at("frames"));
+        r.surfaces = entries_from(r.state.at("surfaces"));
+    } catch (const CheckpointError& e) {
+        throw CheckpointError(file.string() + ": " + e.what());
+    } catch (const nlohmann::json::exception& e) {
+        throw CheckpointError(file.string() + ": the run's state in it is damaged (" +
+                              e.what() + ")");
+    }
+    r.steps = w.steps();
+    return r;
+}
+
+template void RunOutput::frame(const World<2>&, int);
+template void RunOutput::frame(const World<3>&, int);
+template void RunOutput::checkpoint(const World<2>&, nlohmann::json);
+template void RunOutput::checkpoint(const World<3>&, nlohmann::json);
+template RunResume restore_run(World<2>&, const fs::path&);
+template RunResume restore_run(World<3>&, const fs::path&);
+
+}  // namespace seiche::app

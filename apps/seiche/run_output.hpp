@@ -1,0 +1,73 @@
+// The files of one run directory over a run's life. A fresh run into a directory that holds an
+// earlier run is built beside it, in NAME.partial, and swapped in once it has its first frame:
+// the directory shows the old run until the new one has something to show, and never a mix. A
+// resumed run continues its own directory from checkpoint.bin: what was written after the
+// checkpoint (frames, meshes, pictures, stats rows) is removed first.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "run_dir.hpp"
+#include "seiche/io/writers.hpp"
+#include "seiche/scene.hpp"
+#include "seiche/world.hpp"
+#include "surface_output.hpp"
+
+namespace seiche::app {
+
+inline constexpr const char* checkpoint_file = "checkpoint.bin";
+
+// What a resumed run takes over from its checkpoint.
+struct RunResume {
+    int next_frame = 0;      //!< frames 0 .. next_frame − 1 are on disk
+    std::int64_t steps = 0;  //!< stats.csv rows to keep
+    std::vector<io::PvdEntry> frames, surfaces;
+    nlohmann::json state;    //!< the run's own totals, as given to RunOutput::checkpoint
+    std::vector<std::string> changed;  //!< live keys the scene now sets differently
+};
+
+// Restores w from RUN_DIR/checkpoint.bin. Throws CheckpointError (damaged, another scene) naming
+// what is wrong.
+template <int D>
+RunResume restore_run(World<D>& w, const std::filesystem::path& dir);
+
+class RunOutput {
+  public:
+    // A fresh run (resume == nullptr) or the continuation of the run in dir.
+    RunOutput(const Scene& s, std::filesystem::path dir, const RunResume* resume);
+    ~RunOutput();
+    RunOutput(const RunOutput&) = delete;
+    RunOutput& operator=(const RunOutput&) = delete;
+
+    // Frame `index` of w: particles, mesh, picture. A fresh run's frame 0 makes it the run shown
+    // in the directory.
+    template <int D>
+    void frame(const World<D>& w, int index);
+    void stats(const StepStats& s) { stats_.append(s); }
+    // checkpoint.bin: w, the frame lists and `state` (the caller's totals and next frame), with
+    // stats.csv published up to this step.
+    template <int D>
+    void checkpoint(const World<D>& w, nlohmann::json state);
+    // Returns what the pictures step wrote, for the summary.
+    std::string close();
+    const std::filesystem::path& dir() const { return dir_; }
+
+  private:
+    void publish();
+
+    const Scene& scene_;
+    std::filesystem::path dir_, staging_;  //!< staging_: where the files go until published
+    bool published_ = false;
+    io::StatsWriter stats_;
+    std::string stats_rows_;  //!< a resumed run's rows up to its checkpoint
+    std::vector<io::PvdEntry> pvd_;
+    std::optional<SurfaceOutput> surface_;
+    PictureOutput pictures_;
+};
+
+}  // namespace seiche::app

@@ -1,0 +1,190 @@
+// Long runs that resume (issue 14): checkpoints written by `seiche run`, `--resume` after a stop,
+// a SIGKILL and a Ctrl-C giving bitwise the frames and stats of the run that never stopped, and
+// re-runs built beside the old run instead of over it.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <string>
+#include <thread>
+
+#include "cli_helpers.hpp"
+
+namespace seiche {
+namespace {
+
+namespace fs = std::filesystem;
+using test::fresh_dir;
+using test::run_cli;
+using test::slurp;
+using test::spawn_seiche;
+using test::wait_for;
+
+const std::string scene_2d = std::string(SEICHE_SOURCE_DIR) + "/scenes/dam_break_2d.json";
+
+// Every frame file and stats.csv of `a` equal, byte for byte, those of `b`, and no more.
+void expect_same_run(const fs::path& a, const fs::path& b) {
+    std::size_t files = 0;
+    for (const auto& e : fs::directory_iterator(a / "frames")) {
+        const fs::path other = b / "frames" / e.path().filename();
+        ASSERT_TRUE(fs::exists(other)) << other;
+        EXPECT_TRUE(slurp(e.path()) == slurp(other)) << e.path().filename() << " differs";
+        ++files;
+    }
+    EXPECT_EQ(files, std::size_t(std::distance(fs::directory_iterator(b / "frames"),
+                                               fs::directory_iterator())));
+    EXPECT_TRUE(slurp(a / "stats.csv") == slurp(b / "stats.csv")) << "stats.csv differs";
+    EXPECT_TRUE(slurp(a / "particles.pvd") == slurp(b / "particles.pvd"));
+    EXPECT_GT(files, 10u);
+}
+
+std::string run_args(const fs::path& out, double end, const std::string& extra = "") {
+    return "run " + scene_2d + " -q -o " + out.string() + " --end-time " + std::to_string(end) +
+           " --set output.checkpoint_every=0.05 --set output.preview=false " + extra;
+}
+
+TEST(Resume, StoppedRunExtendedIsBitwiseTheWholeRun) {
+    const fs::path dir = fresh_dir("seiche_test_resume_extend");
+    ASSERT_EQ(run_cli(run_args(dir / "whole", 0.3), dir / "log"), 0) << slurp(dir / "log");
+    ASSERT_EQ(run_cli(run_args(dir / "part", 0.15), dir / "log"), 0) << slurp(dir / "log");
+    ASSERT_TRUE(fs::exists(dir / "part" / "checkpoint.bin"));
+    // The run's own scene.json, a longer end: the frames follow on as if never stopped.
+    ASSERT_EQ(run_cli("run --resume " + (dir / "part").string() + " -q --end-time 0.3", dir / "log"),
+              0)
+        << slurp(dir / "log");
+    expect_same_run(dir / "whole", dir / "part");
+    const auto summary = nlohmann::json::parse(slurp(dir / "part" / "summary.json"));
+    EXPECT_EQ(summary["status"], "done");
+    EXPECT_EQ(summary["steps"], nlohmann::json::parse(slurp(dir / "whole" / "summary.json"))["steps"]);
+    // 0.15 s is between frames 4 and 5: the checkpoint is the last frame's, where the whole run
+    // passed too (a checkpoint at 0.15 would hold steps fitted to land there).
+    EXPECT_NEAR(summary["resumed_at"]["time"].get<double>(), 4.0 / 30, 1e-9);
+    fs::remove_all(dir);
+}
+
+TEST(Resume, KilledRunResumesFromItsLastCheckpoint) {
+    const fs::path dir = fresh_dir("seiche_test_resume_kill");
+    ASSERT_EQ(run_cli(run_args(dir / "whole", 0.6), dir / "log"), 0) << slurp(dir / "log");
+    std::istringstream args(run_args(dir / "killed", 0.6));
+    std::vector<std::string> argv{std::istream_iterator<std::string>(args), {}};
+    const pid_t pid = spawn_seiche(argv, dir / "log_killed");
+    // Killed (no handler runs) some time after its first checkpoint, in the middle of a frame.
+    for (int k = 0; k < 3000 && !fs::exists(dir / "killed" / "checkpoint.bin"); ++k)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    std::this_thread::sleep_for(std::chrono::milliseconds(150));
+    kill(pid, SIGKILL);
+    EXPECT_EQ(wait_for(pid).first, -SIGKILL);
+    ASSERT_FALSE(fs::exists(dir / "killed" / "summary.json")) << "the run ended before the kill";
+    ASSERT_EQ(run_cli("run " + scene_2d + " --resume " + (dir / "killed").string() +
+                          " -q --end-time 0.6 --set output.checkpoint_every=0.05 --set "
+                          "output.preview=false",
+                      dir / "log"),
+              0)
+        << slurp(dir / "log");
+    expect_same_run(dir / "whole", dir / "killed");
+    for (const auto& e : fs::recursive_directory_iterator(dir / "killed"))
+        EXPECT_NE(e.path().extension(), ".part") << e.path();
+    fs::remove_all(dir);
+}
+
+TEST(Resume, InterruptedRunResumesBitwise) {
+    const fs::path dir = fresh_dir("seiche_test_resume_interrupt");
+    ASSERT_EQ(run_cli(run_args(dir / "whole", 0.6), dir / "log"), 0) << slurp(dir / "log");
+    std::istringstream args(run_args(dir / "stopped", 0.6));
+    std::vector<std::string> argv{std::istream_iterator<std::string>(args), {}};
+    const pid_t pid = spawn_seiche(argv, dir / "log_stopped");
+    for (int k = 0; k < 3000 && !fs::exists(dir / "stopped" / "checkpoint.bin"); ++k)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    kill(pid, SIGINT);  // mid-frame: the checkpoint is of the step it stopped after
+    EXPECT_EQ(wait_for(pid).first, 130) << slurp(dir / "log_stopped");
+    EXPECT_NE(slurp(dir / "stopped" / "summary.json").find("interrupted"), std::string::npos);
+    ASSERT_EQ(run_cli("run --resume " + (dir / "stopped").string() + " -q --end-time 0.6",
+                      dir / "log"),
+              0)
+        << slurp(dir / "log");
+    expect_same_run(dir / "whole", dir / "stopped");
+    fs::remove_all(dir);
+}
+
+TEST(Resume, RefusesWhatItCannotContinue) {
+    const fs::path dir = fresh_dir("seiche_test_resume_refusals");
+    const fs::path log = dir / "log";
+    // No checkpoint: the run was made without output.checkpoint_every.
+    ASSERT_EQ(run_cli("run " + scene_2d + " -q -o " + (dir / "plain").string() +
+                          " --end-time 0.05 --set output.preview=false",
+                      log),
+              0);
+    EXPECT_EQ(run_cli("run --resume " + (dir / "plain").string(), log), 2);
+    EXPECT_NE(slurp(log).find("checkpoint_every"), std::string::npos) << slurp(log);
+    // Not a run directory; -o beside --resume; no scene at all.
+    EXPECT_EQ(run_cli("run --resume " + dir.string() + "/nowhere", log), 2);
+    EXPECT_NE(slurp(log).find("no such directory"), std::string::npos) << slurp(log);
+    ASSERT_EQ(run_cli(run_args(dir / "run", 0.1), log), 0) << slurp(log);
+    EXPECT_EQ(run_cli("run --resume " + (dir / "run").string() + " -o " + dir.string() + "/x", log),
+              2);
+    EXPECT_NE(slurp(log).find("-o cannot"), std::string::npos) << slurp(log);
+    EXPECT_EQ(run_cli("run", log), 2);
+    // Another resolution: the key, the checkpoint's value and the scene's.
+    EXPECT_EQ(run_cli("run --resume " + (dir / "run").string() + " --set particle_radius=0.004",
+                      log),
+              2);
+    EXPECT_NE(slurp(log).find("particle_radius = 0.0050000000000000001, the scene has 0.004"),
+              std::string::npos)
+        << slurp(log);
+    // A live key may change, with a note that the continuation is another run.
+    EXPECT_EQ(run_cli("run --resume " + (dir / "run").string() +
+                          " --end-time 0.12 --set solver.xsph=0.05",
+                      log),
+              0)
+        << slurp(log);
+    EXPECT_NE(slurp(log).find("note: solver.xsph"), std::string::npos) << slurp(log);
+    // A damaged checkpoint: refused, nothing in the run directory touched.
+    const std::string summary = slurp(dir / "run" / "summary.json");
+    std::string bytes = slurp(dir / "run" / "checkpoint.bin");
+    bytes[bytes.size() / 2] ^= 0x5a;
+    std::ofstream(dir / "run" / "checkpoint.bin", std::ios::binary) << bytes;
+    EXPECT_EQ(run_cli("run --resume " + (dir / "run").string() + " --end-time 0.2", log), 2);
+    EXPECT_NE(slurp(log).find("checksum"), std::string::npos) << slurp(log);
+    EXPECT_EQ(slurp(dir / "run" / "summary.json"), summary);
+    fs::remove_all(dir);
+}
+
+// A re-run into a run directory is built beside it (NAME.partial) and swapped in with its first
+// frame: killed before that, the old run is still whole; the directory never lists a frame that
+// is not there.
+TEST(Resume, RerunIsBuiltBesideTheOldRun) {
+    const fs::path dir = fresh_dir("seiche_test_rerun_beside");
+    const fs::path run = dir / "run";
+    ASSERT_EQ(run_cli(run_args(run, 0.1), dir / "log"), 0) << slurp(dir / "log");
+    const std::string old_summary = slurp(run / "summary.json");
+    // A first frame that takes a while: a large picture.
+    std::istringstream args(run_args(run, 0.1,
+                                     "--set output.preview=true --set render.width=2000 --set "
+                                     "render.height=2000 --set render.supersample=2"));
+    std::vector<std::string> argv{std::istream_iterator<std::string>(args), {}};
+    const pid_t pid = spawn_seiche(argv, dir / "log_rerun");
+    const fs::path partial = dir / "run.partial";
+    for (int k = 0; k < 4000 && !fs::exists(partial); ++k)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    ASSERT_TRUE(fs::exists(partial)) << "the re-run did not build beside the old run";
+    EXPECT_EQ(slurp(run / "summary.json"), old_summary) << "the old run changed during set-up";
+    kill(pid, SIGKILL);
+    wait_for(pid);
+    // Whichever side of the swap the kill fell on, every frame listed is there.
+    const std::string pvd = slurp(run / "particles.pvd");
+    for (std::size_t at = pvd.find("file=\""); at != std::string::npos;
+         at = pvd.find("file=\"", at + 1)) {
+        const std::size_t end = pvd.find('"', at + 6);
+        EXPECT_TRUE(fs::exists(run / pvd.substr(at + 6, end - at - 6))) << pvd;
+    }
+    // The next run clears what the killed one left beside it.
+    ASSERT_EQ(run_cli(run_args(run, 0.05), dir / "log"), 0) << slurp(dir / "log");
+    EXPECT_FALSE(fs::exists(partial));
+    EXPECT_FALSE(fs::exists(run / "frames" / "frame_000003.vtp")) << "a frame of the older run";
+    EXPECT_TRUE(fs::exists(run / "frames" / "frame_000001.vtp"));
+    fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace seiche
