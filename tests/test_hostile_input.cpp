@@ -78,6 +78,28 @@ TEST(HostileInput, CommandLineValuesThatWereIgnored) {
     fs::remove_all(dir);
 }
 
+// Invalid UTF-8 in a --set value passed the loader and failed writing scene.json: exit 1 after
+// the output directory was made. Now refused as input (exit 2), nothing written; real UTF-8 runs.
+TEST(HostileInput, InvalidUtf8InSetIsRefused) {
+    const fs::path dir = fresh_dir("seiche_test_hostile_utf8");
+    for (const std::string bad : {"name=\xff\xfe", "name=\"ab\xc0\xaf\"", "name=\"\xed\xa0\x80\"",
+                                  "name=\"\xf4\x90\x80\x80\"", "name=\"x\xe2\x82\""}) {
+        EXPECT_EQ(run_cli("run " + scene2d + " -o " + (dir / "out").string() + " --set '" + bad + "'",
+                          dir / "log"),
+                  2)
+            << bad;
+        EXPECT_NE(slurp(dir / "log").find("not valid UTF-8"), std::string::npos) << slurp(dir / "log");
+        EXPECT_FALSE(fs::exists(dir / "out"));
+    }
+    EXPECT_EQ(run_cli("run " + scene2d + " -q --end-time 0.01 -o " + (dir / "ok").string() +
+                          " --set 'name=\"\xc3\xb1" "and\xc3\xba \xe2\x9c\x93 \xf0\x9d\x84\x9e\"'",
+                      dir / "log"),
+              0)
+        << slurp(dir / "log");
+    EXPECT_NE(slurp(dir / "ok" / "scene.json").find("\xc3\xb1" "and\xc3\xba"), std::string::npos);
+    fs::remove_all(dir);
+}
+
 TEST(HostileInput, ValuesThatValidatedAndThenBlewUp) {
     // Overlapping blocks duplicated particles; steps that become 0 in float.
     for (const auto& [set, path] : std::vector<std::pair<std::string, std::string>>{

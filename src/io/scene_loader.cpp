@@ -394,9 +394,32 @@ std::vector<PathStep> split_path(const std::string& path) {
     return steps;
 }
 
+// The offset of the first byte that is not well-formed UTF-8, or npos (JSON text is UTF-8; the
+// resolved scene could not be written back otherwise).
+std::size_t bad_utf8_at(std::string_view s) {
+    for (std::size_t i = 0; i < s.size();) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        const std::size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+        if (n == 0 || i + n > s.size()) return i;
+        for (std::size_t k = 1; k < n; ++k)
+            if ((static_cast<unsigned char>(s[i + k]) >> 6) != 2) return i;
+        // Overlong forms, surrogates and code points above U+10FFFF.
+        const auto c1 = static_cast<unsigned char>(n > 1 ? s[i + 1] : 0);
+        if ((n == 2 && c < 0xc2) || (n == 3 && c == 0xe0 && c1 < 0xa0) ||
+            (n == 3 && c == 0xed && c1 >= 0xa0) || (n == 4 && c == 0xf0 && c1 < 0x90) ||
+            (n == 4 && (c > 0xf4 || (c == 0xf4 && c1 >= 0x90))))
+            return i;
+        i += n;
+    }
+    return std::string_view::npos;
+}
+
 }  // namespace
 
 void apply_override(json& doc, const std::string& assignment) {
+    if (const std::size_t at = bad_utf8_at(assignment); at != std::string_view::npos)
+        throw SceneError("", "--set: the text is not valid UTF-8 (byte " + std::to_string(at + 1) +
+                                 ", after \"" + assignment.substr(at > 40 ? at - 40 : 0, std::min<std::size_t>(at, 40)) + "\")");
     const std::size_t eq = assignment.find('=');
     if (eq == std::string::npos || eq == 0)
         throw SceneError("", "--set expects key=value, got \"" + assignment + "\"");
@@ -440,7 +463,11 @@ Scene load_scene(const std::filesystem::path& file, const std::vector<std::strin
                                  std::to_string(max_bytes >> 20) + " MiB; not a scene file");
     json doc = parse_json(text, "", file.string());
     for (const auto& o : overrides) apply_override(doc, o);
-    return parse_scene(doc, file.stem().string());
+    const std::string stem = file.stem().string();
+    if (bad_utf8_at(stem) != std::string_view::npos && !doc.contains("name"))
+        throw SceneError("name", "the file name is not valid UTF-8, so it cannot be the scene's "
+                                 "name; give \"name\" in the scene");
+    return parse_scene(doc, stem);
 }
 
 json scene_to_json(const Scene& s) {
