@@ -12,6 +12,7 @@
 
 #include "seiche/io/readers.hpp"
 #include "seiche/io/scene_loader.hpp"
+#include "seiche/world.hpp"
 
 namespace seiche {
 namespace {
@@ -108,7 +109,8 @@ TEST(HostileInput, ValuesThatValidatedAndThenBlewUp) {
              {"time.dt=1e-300", "time.dt"},
              {"time.max_dt=1e-300", "time.max_dt"},
              {"time.min_dt=1e-300", "time.min_dt"},
-             {"rest_density=1e-300", "rest_density"}}) {
+             {"rest_density=1e-300", "rest_density"},
+             {"support_factor=8", "support_factor"}}) {
         try {
             io::load_scene(scene2d, {set});
             ADD_FAILURE() << set << " was accepted";
@@ -116,6 +118,19 @@ TEST(HostileInput, ValuesThatValidatedAndThenBlewUp) {
             EXPECT_EQ(e.path(), path) << e.what();
         }
     }
+}
+
+// support_factor 8 was inside the documented range and blew up the stock 3D dam break at its
+// first step (5 at its second); the largest value now allowed runs it.
+TEST(HostileInput, LargestSupportFactorRunsTheStock3dDamBreak) {
+    const Scene scene = io::load_scene(std::string(SEICHE_SOURCE_DIR) + "/scenes/dam_break_3d.json",
+                                       {"support_factor=4.5"});
+    World<3> w(scene);
+    AdvanceOptions o;
+    o.max_steps = 15;
+    const AdvanceResult r = w.advance_to(1.0, o);
+    EXPECT_EQ(r.status, AdvanceResult::Status::step_limit)
+        << (r.last.instability ? r.last.instability->reason : "");
 }
 
 TEST(HostileInput, FramesWithoutVelocityOrWithABadCount) {

@@ -57,7 +57,7 @@ TEST(Parameters, HandBuiltDefinitionIsValidatedInTheCore) {
     } catch (const DefinitionError& e) {
         EXPECT_EQ(e.problems().size(), 3u);
         const std::string what = e.what();
-        EXPECT_NE(what.find("support_factor: expected a number in [3, 8], got 1.5"),
+        EXPECT_NE(what.find("support_factor: expected a number in [3, 4.5], got 1.5"),
                   std::string::npos)
             << what;
         EXPECT_NE(what.find("time.cfl: expected a number in (0, 1], got 7"), std::string::npos)

@@ -72,8 +72,11 @@ std::span<const Param<WorldDef>> world_params() {
         choice_param<W, &W::kernel>("kernel", {"cubic_spline", "poly6_spiky"},
                                     "SPH kernel; poly6_spiky uses poly6 for W and spiky for ∇W, "
                                     "as the PBF paper"),
-        number_param<W, &W::support_factor>("support_factor", "", closed(3, 8),
-                                            "support radius h = factor · r (4 means two spacings)"),
+        number_param<W, &W::support_factor>(
+            "support_factor", "", closed(3, 4.5),
+            "support radius h = factor · r (4 means two spacings). At most 4.5: the walls are "
+            "sampled for h near 2d, and beyond 4.5 r they over-count a wall particle's density "
+            "by 6–12%, which PBF's Jacobi iterations turn into a blow-up at the first step"),
         number_param<W, &W::rest_density>("rest_density", "kg/m³", closed(1e-3, 1e5),
                                           "ρ0"),
         vector_param<W, &W::gravity>("gravity", "m/s²", closed(-1000, 1000),
