@@ -54,15 +54,18 @@ report-check: build
 	$(BUILD_DIR)/seiche compare scenes/dam_break_2d.json --solvers pbf,wcsph,ddr -o $(REPORT) -q
 	tools/check_report.sh $(REPORT) pbf wcsph ddr
 
-# Mutation fuzzing of scene input on an ASan + UBSan build (build-asan/): 300 mutated scenes,
-# each run or refused within 60 s, no sanitizer report, no signal. CASES=... SEED=... to vary.
+# Fuzzing on an ASan + UBSan build (build-asan/): the regression corpus (tests/data/fuzz_corpus),
+# 300 mutated scenes and 100 damaged run directories, each run or refused within 60 s, no
+# sanitizer report, no signal. CASES=... RUNDIRS=... SEED=... to vary.
 CASES ?= 300
+RUNDIRS ?= 100
 SEED ?= 1
 fuzz: deps
 	@cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSEICHE_NATIVE=OFF \
 		-DSEICHE_BUILD_TESTS=OFF -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer" > /dev/null
 	@cmake --build build-asan -j $(JOBS) --target seiche
-	python3 tools/fuzz_scenes.py build-asan/seiche --cases $(CASES) --seed $(SEED)
+	python3 tools/fuzz_scenes.py build-asan/seiche --cases $(CASES) --rundirs $(RUNDIRS) \
+		--corpus tests/data/fuzz_corpus --seed $(SEED)
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp')

@@ -462,6 +462,8 @@ Scene load_scene(const std::filesystem::path& file, const std::vector<std::strin
         throw SceneError("", file.string() + " is larger than " +
                                  std::to_string(max_bytes >> 20) + " MiB; not a scene file");
     json doc = parse_json(text, "", file.string());
+    if (!doc.is_object())
+        throw SceneError("", "a scene is a JSON object ({ ... }), got " + shown(doc));
     for (const auto& o : overrides) apply_override(doc, o);
     const std::string stem = file.stem().string();
     if (bad_utf8_at(stem) != std::string_view::npos && !doc.contains("name"))
