@@ -3,7 +3,7 @@ BUILD_DIR ?= build
 SCENE ?= scenes/dam_break_3d.json
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure build run test bench microbench bench-mesh validate compare report-check fuzz clean format
+.PHONY: all deps configure build run test test-asan bench microbench bench-mesh validate compare report-check fuzz clean format
 
 all: build
 
@@ -54,18 +54,40 @@ report-check: build
 	$(BUILD_DIR)/seiche compare scenes/dam_break_2d.json --solvers pbf,wcsph,ddr -o $(REPORT) -q
 	tools/check_report.sh $(REPORT) pbf wcsph ddr
 
-# Fuzzing on an ASan + UBSan build (build-asan/): the regression corpus (tests/data/fuzz_corpus),
-# 300 mutated scenes and 100 damaged run directories, each run or refused within 60 s, no
-# sanitizer report, no signal. CASES=... RUNDIRS=... SEED=... to vary.
+ASAN_CONFIGURE = cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSEICHE_NATIVE=OFF -DSEICHE_BUILD_TESTS=ON \
+	-DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" > /dev/null
+
+# Fuzzing. On an ASan + UBSan build (build-asan/): the regression corpus (tests/data/fuzz_corpus),
+# 300 mutated scenes and 100 damaged run directories through the seiche program, each run or
+# refused within 60 s, no sanitizer report, no signal. Then libFuzzer (clang, build-libfuzzer/) on
+# the scene loader and the frame readers, FUZZ_SECONDS each. CASES=... RUNDIRS=... SEED=... vary.
 CASES ?= 300
 RUNDIRS ?= 100
 SEED ?= 1
-fuzz: deps
-	@cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSEICHE_NATIVE=OFF \
-		-DSEICHE_BUILD_TESTS=OFF -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer" > /dev/null
+FUZZ_SECONDS ?= 60
+fuzz:
+	@scripts/install-deps.sh --fuzz
+	@$(ASAN_CONFIGURE)
 	@cmake --build build-asan -j $(JOBS) --target seiche
 	python3 tools/fuzz_scenes.py build-asan/seiche --cases $(CASES) --rundirs $(RUNDIRS) \
 		--corpus tests/data/fuzz_corpus --seed $(SEED)
+	@CC=clang CXX=clang++ cmake -S . -B build-libfuzzer -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DSEICHE_NATIVE=OFF -DSEICHE_BUILD_TESTS=OFF -DSEICHE_LIBFUZZER=ON \
+		-DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined" > /dev/null
+	@cmake --build build-libfuzzer -j $(JOBS) --target fuzz_scene_loader fuzz_frame_reader
+	@mkdir -p build-libfuzzer/corpus_loader build-libfuzzer/corpus_frames
+	build-libfuzzer/fuzz_scene_loader -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+		-print_final_stats=1 build-libfuzzer/corpus_loader tests/data/fuzz_corpus scenes \
+		scenes/validation scenes/bench
+	build-libfuzzer/fuzz_frame_reader -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+		-print_final_stats=1 build-libfuzzer/corpus_frames tests/data/fuzz_frames
+
+# The whole test suite on the ASan + UBSan build (build-asan/): any sanitizer report fails its
+# test (UBSan does not recover). About 4× slower than `make test`.
+test-asan: deps
+	@$(ASAN_CONFIGURE)
+	@cmake --build build-asan -j $(JOBS)
+	@ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-asan --output-on-failure
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp')

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Installs the Debian packages seiche needs, by name, skipping the ones already there.
 # --browser adds Debian's chromium (for `make report-check`); --movie adds ffmpeg (MP4s from
-# `seiche render`). Neither is needed to build, run or test.
+# `seiche render`); --fuzz adds clang and its OpenMP runtime (the libFuzzer targets of
+# `make fuzz`). None is needed to build, run or test.
 set -euo pipefail
 extra=()
 for arg in "$@"; do
   case "$arg" in
     --browser) extra+=(chromium) ;;
     --movie) extra+=(ffmpeg) ;;
-    *) echo "install-deps: unknown option $arg (--browser, --movie)" >&2; exit 2 ;;
+    --fuzz) extra+=(clang libomp-dev) ;;
+    *) echo "install-deps: unknown option $arg (--browser, --movie, --fuzz)" >&2; exit 2 ;;
   esac
 done
 packages=(

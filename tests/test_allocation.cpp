@@ -27,6 +27,29 @@ void* operator new(std::size_t n) {
 void* operator new[](std::size_t n) {
     return counted_alloc(n);
 }
+// Every form that pairs with the deletes below is replaced too: the standard library's nothrow
+// new (std::stable_sort's temporary buffer) must not come from another allocator than the
+// delete that frees it (AddressSanitizer reports the mismatch).
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
+    try {
+        return counted_alloc(n);
+    } catch (...) {
+        return nullptr;
+    }
+}
+void* operator new[](std::size_t n, const std::nothrow_t&) noexcept {
+    try {
+        return counted_alloc(n);
+    } catch (...) {
+        return nullptr;
+    }
+}
+void operator delete(void* p, const std::nothrow_t&) noexcept {
+    std::free(p);
+}
+void operator delete[](void* p, const std::nothrow_t&) noexcept {
+    std::free(p);
+}
 void operator delete(void* p) noexcept {
     std::free(p);
 }

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Installs the build tree into a fresh prefix, builds examples/embed against the installed
 # package through find_package(seiche), and runs it: the dam-break front must move and the run
-# reach 1 s. Usage: tools/check_embed.sh BUILD_DIR
+# reach 1 s. Usage: tools/check_embed.sh BUILD_DIR [CXX_FLAGS]
+# CXX_FLAGS: the flags the libraries were built with that a user must build with too (the
+# sanitizers of `make test-asan`).
 set -euo pipefail
 src="$(cd "$(dirname "$0")/.." && pwd)"
 build="$(cd "$1" && pwd)"
+flags="${2:-}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
@@ -14,7 +17,7 @@ if grep -q -- "-march=native" "$work"/prefix/lib/cmake/seiche/*.cmake; then
   echo "-march=native leaked into the installed package"; exit 1
 fi
 cmake -S "$src/examples/embed" -B "$work/build" -DCMAKE_PREFIX_PATH="$work/prefix" \
-  -DCMAKE_BUILD_TYPE=Release > "$work/configure.log" || { cat "$work/configure.log"; exit 1; }
+  -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS="$flags" > "$work/configure.log" || { cat "$work/configure.log"; exit 1; }
 cmake --build "$work/build" -j 2 > "$work/build.log" || { cat "$work/build.log"; exit 1; }
 "$work/build/embed" | tee "$work/out.txt"
 grep -q "reached 1 s" "$work/out.txt"

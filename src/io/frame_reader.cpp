@@ -33,8 +33,7 @@ std::string attribute(const std::string& tag, const std::string& name) {
     return std::regex_search(tag, m, re) ? m[1].str() : std::string();
 }
 
-FrameData read_vtp(const std::filesystem::path& path) {
-    const std::string s = slurp(path);
+FrameData read_vtp(const std::string& s, const std::filesystem::path& path) {
     const std::size_t app = s.find("<AppendedData encoding=\"raw\">");
     if (app == std::string::npos) bad(path, "no raw appended data (not written by seiche?)");
     const std::size_t data = s.find('_', app);
@@ -84,8 +83,7 @@ FrameData read_vtp(const std::filesystem::path& path) {
     return f;
 }
 
-FrameData read_ply(const std::filesystem::path& path) {
-    const std::string s = slurp(path);
+FrameData read_ply(const std::string& s, const std::filesystem::path& path) {
     const std::size_t end = s.find("end_header\n");
     if (s.rfind("ply\n", 0) != 0 || end == std::string::npos) bad(path, "not a PLY file");
     std::istringstream head(s.substr(0, end));
@@ -149,15 +147,22 @@ FrameData read_ply(const std::filesystem::path& path) {
 
 }  // namespace
 
-FrameData read_frame(const std::filesystem::path& path) {
+FrameData parse_frame(const std::string& bytes, const std::filesystem::path& path) {
     const std::string ext = path.extension().string();
-    if (ext == ".vtp") return read_vtp(path);
-    if (ext == ".ply") return read_ply(path);
+    if (ext == ".vtp") return read_vtp(bytes, path);
+    if (ext == ".ply") return read_ply(bytes, path);
     throw std::runtime_error(path.string() + ": expected a .vtp or .ply particle frame");
 }
 
+FrameData read_frame(const std::filesystem::path& path) {
+    return parse_frame(slurp(path), path);
+}
+
 std::vector<PvdEntry> read_pvd(const std::filesystem::path& path) {
-    const std::string s = slurp(path);
+    return parse_pvd(slurp(path), path);
+}
+
+std::vector<PvdEntry> parse_pvd(const std::string& s, const std::filesystem::path& path) {
     std::vector<PvdEntry> out;
     const std::regex re("<DataSet[^>]*>");
     for (auto it = std::sregex_iterator(s.begin(), s.end(), re); it != std::sregex_iterator();

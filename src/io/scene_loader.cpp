@@ -461,15 +461,22 @@ Scene load_scene(const std::filesystem::path& file, const std::vector<std::strin
     if (text.size() > max_bytes)
         throw SceneError("", file.string() + " is larger than " +
                                  std::to_string(max_bytes >> 20) + " MiB; not a scene file");
-    json doc = parse_json(text, "", file.string());
+    return load_scene_text(text, file.stem().string(), overrides, file.string());
+}
+
+Scene load_scene_text(const std::string& text, const std::string& name,
+                      const std::vector<std::string>& overrides, const std::string& source) {
+    if (text.size() > max_bytes)
+        throw SceneError("", source + " is larger than " + std::to_string(max_bytes >> 20) +
+                                 " MiB; not a scene file");
+    json doc = parse_json(text, "", source);
     if (!doc.is_object())
         throw SceneError("", "a scene is a JSON object ({ ... }), got " + shown(doc));
     for (const auto& o : overrides) apply_override(doc, o);
-    const std::string stem = file.stem().string();
-    if (bad_utf8_at(stem) != std::string_view::npos && !doc.contains("name"))
+    if (bad_utf8_at(name) != std::string_view::npos && !doc.contains("name"))
         throw SceneError("name", "the file name is not valid UTF-8, so it cannot be the scene's "
                                  "name; give \"name\" in the scene");
-    return parse_scene(doc, stem);
+    return parse_scene(doc, name);
 }
 
 json scene_to_json(const Scene& s) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
 #include <vector>
 
 #include "seiche/io/writers.hpp"
@@ -16,5 +17,9 @@ FrameData read_frame(const std::filesystem::path& path);
 
 // The (time, file) entries of a .pvd collection, in file order.
 std::vector<PvdEntry> read_pvd(const std::filesystem::path& path);
+
+// The same from a file's bytes; `path` names it in messages (and its extension picks the format).
+FrameData parse_frame(const std::string& bytes, const std::filesystem::path& path);
+std::vector<PvdEntry> parse_pvd(const std::string& bytes, const std::filesystem::path& path);
 
 }  // namespace seiche::io

@@ -29,6 +29,12 @@ class SceneError : public std::runtime_error {
 // and validates. The scene name defaults to the file's stem.
 Scene load_scene(const std::filesystem::path& file, const std::vector<std::string>& overrides = {});
 
+// The same from a scene's text; `name` is the default scene name, `source` names the text in
+// messages.
+Scene load_scene_text(const std::string& text, const std::string& name,
+                      const std::vector<std::string>& overrides = {},
+                      const std::string& source = "the scene");
+
 // Validates a parsed document.
 Scene parse_scene(const nlohmann::json& doc, const std::string& name);
 
