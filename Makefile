@@ -73,7 +73,7 @@ fuzz:
 		--corpus tests/data/fuzz_corpus --seed $(SEED)
 	@CC=clang CXX=clang++ cmake -S . -B build-libfuzzer -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 		-DSEICHE_NATIVE=OFF -DSEICHE_BUILD_TESTS=OFF -DSEICHE_LIBFUZZER=ON \
-		-DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined" > /dev/null
+		-DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -Wno-pass-failed" > /dev/null
 	@cmake --build build-libfuzzer -j $(JOBS) --target fuzz_scene_loader fuzz_frame_reader
 	@mkdir -p build-libfuzzer/corpus_loader build-libfuzzer/corpus_frames
 	build-libfuzzer/fuzz_scene_loader -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \

@@ -5,6 +5,7 @@
 #include "cli_helpers.hpp"
 
 #include <fcntl.h>
+#include <cmath>
 
 #include <filesystem>
 #include <fstream>
@@ -131,6 +132,47 @@ TEST(HostileInput, LargestSupportFactorRunsTheStock3dDamBreak) {
     const AdvanceResult r = w.advance_to(1.0, o);
     EXPECT_EQ(r.status, AdvanceResult::Status::step_limit)
         << (r.last.instability ? r.last.instability->reason : "");
+}
+
+// Found by libFuzzer (fuzz_scene_loader): an integer key given 3.8e46 was converted to int
+// (undefined behaviour, UBSan) before its range was checked. Refused as a type error now, from a
+// file, --set and World::set alike.
+TEST(HostileInput, IntegersBeyondAnIntAreRefused) {
+    try {
+        io::load_scene(scene2d, {"solver.pbf.max_iterations=1e300"});
+        ADD_FAILURE() << "accepted";
+    } catch (const io::SceneError& e) {
+        EXPECT_EQ(e.path(), "solver.pbf.max_iterations");
+        EXPECT_NE(std::string(e.what()).find("expected an integer in [1, 1000]"), std::string::npos);
+    }
+    World<2> w(io::load_scene(scene2d, {}));
+    for (const double bad : {1e300, -1e300, 2.5, std::nan("")})
+        EXPECT_THROW(w.set("solver.pbf.max_iterations", bad), DefinitionError) << bad;
+    EXPECT_EQ(w.definition().solver.pbf.max_iterations,
+              io::load_scene(scene2d, {}).solver.pbf.max_iterations);
+}
+
+// Found by libFuzzer (fuzz_frame_reader): a .pvd timestep that is not a number escaped as
+// std::invalid_argument ("seiche render: stod"). Now a message naming the file; a .pvd cannot
+// send the readers outside the run directory either.
+TEST(HostileInput, PvdWithABadTimestepOrAPathOutside) {
+    auto refusal = [](const std::string& dataset) {
+        try {
+            io::parse_pvd("<VTKFile><Collection>" + dataset + "</Collection></VTKFile>", "p.pvd");
+        } catch (const std::runtime_error& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    EXPECT_NE(refusal(R"(<DataSet timestep="g" file="frames/a.vtp"/>)").find("timestep \"g\""),
+              std::string::npos);
+    EXPECT_NE(refusal(R"(<DataSet timestep="1e999" file="frames/a.vtp"/>)").find("finite"),
+              std::string::npos);
+    EXPECT_NE(refusal(R"(<DataSet timestep="0" file="../../etc/passwd"/>)").find("outside"),
+              std::string::npos);
+    EXPECT_NE(refusal(R"(<DataSet timestep="0" file="/etc/passwd"/>)").find("outside"),
+              std::string::npos);
+    EXPECT_EQ(refusal(R"(<DataSet timestep="0.5" file="frames/a.vtp"/>)"), "accepted");
 }
 
 TEST(HostileInput, FramesWithoutVelocityOrWithABadCount) {

@@ -107,7 +107,12 @@ Param<T> integer_param(std::string_view key, std::string_view unit, Range range,
     Param<T> p{key, ParamKind::integer, unit, range, {}, meaning, nullptr, nullptr};
     p.get = [](const T& t) -> ParamValue { return double(detail::member<M...>(t)); };
     p.set = [](T& t, const ParamValue& v) {
-        detail::member<M...>(t) = static_cast<int>(std::get<double>(v));
+        // Readers refuse what is not an int; saturate anyway rather than convert out of range.
+        const double d = std::get<double>(v);
+        detail::member<M...>(t) = d != d               ? 0
+                                  : d >= 2147483647.0  ? 2147483647
+                                  : d <= -2147483648.0 ? -2147483647 - 1
+                                                       : static_cast<int>(d);
     };
     return p;
 }

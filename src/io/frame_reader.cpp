@@ -1,6 +1,8 @@
 // Readers for seiche's own particle frames: VTK XML PolyData with raw appended data
 // (header_type UInt64, Float32 arrays) and binary little-endian PLY with float properties.
+#include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <algorithm>
 #include <cstring>
 #include <fstream>
@@ -170,7 +172,14 @@ std::vector<PvdEntry> parse_pvd(const std::string& s, const std::filesystem::pat
         const std::string tag = it->str();
         const std::string t = attribute(tag, "timestep"), file = attribute(tag, "file");
         if (t.empty() || file.empty()) bad(path, "DataSet without timestep or file");
-        out.push_back({std::stod(t), file});
+        char* end = nullptr;
+        const double time = std::strtod(t.c_str(), &end);
+        if (end != t.c_str() + t.size() || !std::isfinite(time))
+            bad(path, "timestep \"" + t.substr(0, 20) + "\" is not a finite number");
+        const std::filesystem::path f(file);
+        if (f.is_absolute() || std::find(f.begin(), f.end(), "..") != f.end())
+            bad(path, "file \"" + file.substr(0, 60) + "\" is outside the run directory");
+        out.push_back({time, file});
     }
     return out;
 }

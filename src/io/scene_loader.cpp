@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <fstream>
 #include <map>
 #include <set>
@@ -184,8 +185,10 @@ ParamValue read_value(const json& v, const std::string& path, const Param<T>& p,
         case ParamKind::number:
             return number_value(v, path, p.range);
         case ParamKind::integer: {
-            if (!v.is_number_integer() &&
-                !(v.is_number_float() && std::floor(v.get<double>()) == v.get<double>()))
+            // Beyond an int the value has no field to go to (the range check comes later).
+            if ((!v.is_number_integer() &&
+                 !(v.is_number_float() && std::floor(v.get<double>()) == v.get<double>())) ||
+                !(std::abs(v.get<double>()) <= double(std::numeric_limits<int>::max())))
                 throw SceneError(path,
                                  "expected an integer in " + p.range.text() + ", got " + shown(v));
             return v.get<double>();

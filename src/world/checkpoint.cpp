@@ -197,7 +197,9 @@ RestoreResult World<D>::restore(std::istream& in) {
     RestoreResult result;
     const auto saved = split_lines(r.get_text());
     const auto now = definition_lines(def_);
-    for (const auto& [key, value] : now) {
+    for (const auto& line : now) {
+        const std::string& key = line.first;
+        const std::string& value = line.second;
         const auto it = std::find_if(saved.begin(), saved.end(),
                                      [&](const auto& kv) { return kv.first == key; });
         const std::string was = it == saved.end() ? "(absent)" : it->second;

@@ -3,6 +3,8 @@
 // like a scene file, then applied by re-deriving what depends on them.
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <limits>
 
 #include "seiche/world.hpp"
 
@@ -29,9 +31,14 @@ ParamValue coerce(const Param<WorldDef>& p, const ParamValue& v) {
     };
     switch (p.kind) {
         case ParamKind::number:
-        case ParamKind::integer:
             if (!std::holds_alternative<double>(v)) return fail("a number");
             return v;
+        case ParamKind::integer: {
+            const double* d = std::get_if<double>(&v);
+            if (!d || std::floor(*d) != *d || !(std::abs(*d) <= double(std::numeric_limits<int>::max())))
+                return fail("an integer in " + p.range.text());
+            return v;
+        }
         case ParamKind::boolean:
             if (!std::holds_alternative<bool>(v)) return fail("true or false");
             return v;
