@@ -3,7 +3,7 @@ BUILD_DIR ?= build
 SCENE ?= scenes/dam_break_3d.json
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure build run test test-asan bench microbench bench-mesh validate compare report-check fuzz clean format
+.PHONY: all deps configure build run test test-asan bench bench-load microbench bench-mesh validate compare report-check fuzz clean format
 
 all: build
 
@@ -25,6 +25,10 @@ test: build
 # Whole-scene benchmark (the issue-4 reference) and per-stage micro-benchmarks; not tests.
 bench: build
 	$(BUILD_DIR)/seiche bench scenes/bench/dam_break_reference_3d.json
+
+# Speed on a busy machine: quiet, beside 1 and 3 CPU-bound competitors (issue 15).
+bench-load: build
+	tools/bench_load.sh $(BUILD_DIR)/seiche
 
 microbench: build
 	$(BUILD_DIR)/seiche_microbench

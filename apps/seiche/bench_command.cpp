@@ -1,7 +1,11 @@
 // `seiche bench`: runs a scene for a number of steps without any output and reports speed per
 // stage, accuracy at the end and peak memory.
 #include <fmt/format.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -22,6 +26,33 @@ double peak_memory_mib() {
     getrusage(RUSAGE_SELF, &u);
     return u.ru_maxrss / 1024.0;  // KiB on Linux
 }
+
+// CPU-bound processes beside the benchmark, as on a machine that is doing other work: each spins
+// until it is killed (or seiche exits).
+class Competitors {
+  public:
+    explicit Competitors(int n) {
+        const pid_t parent = getpid();
+        for (int k = 0; k < n; ++k) {
+            const pid_t pid = fork();
+            if (pid == 0) {
+                prctl(PR_SET_PDEATHSIG, SIGKILL);
+                if (getppid() != parent) _exit(0);
+                for (;;) asm volatile("" ::: "memory");
+            }
+            if (pid > 0) pids_.push_back(pid);
+        }
+    }
+    ~Competitors() {
+        for (const pid_t pid : pids_) kill(pid, SIGKILL);
+        for (const pid_t pid : pids_) waitpid(pid, nullptr, 0);
+    }
+    Competitors(const Competitors&) = delete;
+    Competitors& operator=(const Competitors&) = delete;
+
+  private:
+    std::vector<pid_t> pids_;
+};
 
 template <int D>
 int bench(const Scene& scene, const BenchOptions& o) {
@@ -50,8 +81,11 @@ int bench(const Scene& scene, const BenchOptions& o) {
         t0 = clock::now();
         return true;
     };
-    // Far beyond any end: the step count ends the run.
-    world.advance_to(std::numeric_limits<double>::max() / 4, advance);
+    {
+        const Competitors competitors(o.competitors);
+        // Far beyond any end: the step count ends the run.
+        world.advance_to(std::numeric_limits<double>::max() / 4, advance);
+    }
     if (last.instability) {
         std::fprintf(stderr, "seiche bench: unstable at step %lld: particle %zu %s\n",
                      static_cast<long long>(last.step), last.instability->particle,
@@ -74,7 +108,12 @@ int bench(const Scene& scene, const BenchOptions& o) {
     std::printf("  particles          %zu fluid, %zu boundary\n", n, world.boundary().x.size());
     std::printf("  steps              %ld of dt %.3g s (%.2f solver iterations per step)\n", steps,
                 last.dt, double(iterations) / steps);
-    std::printf("  threads            %d\n", thread_count());
+    std::printf("  threads            %d%s\n", thread_count(),
+                o.competitors > 0
+                    ? fmt::format(", beside {} CPU-bound competitor{}", o.competitors,
+                                  o.competitors > 1 ? "s" : "")
+                          .c_str()
+                    : "");
     std::printf("  setup              %.2f s\n", setup);
     std::printf("  ms per step        %.2f (median), %.2f (mean); %.0f steps per second\n", median,
                 1e3 * t.total / steps, median > 0 ? 1e3 / median : 0.0);

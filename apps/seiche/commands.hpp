@@ -29,6 +29,7 @@ struct BenchOptions {
     std::string solver;
     long steps = 0;  //!< 0: as many as the scene's end time needs
     int threads = 0;
+    int competitors = 0;  //!< CPU-bound processes run beside the steps (a busy machine)
 };
 
 int bench_command(const BenchOptions& o);

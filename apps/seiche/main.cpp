@@ -102,6 +102,10 @@ int main(int argc, char** argv) {
     bcmd->add_option("--solver", bench.solver, "Solver: pbf, wcsph or ddr")->check(non_empty);
     bcmd->add_option("--threads", bench.threads, "Threads (default: all cores)")
         ->check(CLI::Range(1, 1024));
+    bcmd->add_option("--competitors", bench.competitors,
+                     "Run N CPU-bound processes beside the steps, as on a busy machine "
+                     "(make bench-load compares 0, 1 and 3)")
+        ->check(CLI::Range(0, 64));
 
     seiche::app::MeshOptions mesh;
     CLI::App* mcmd = app.add_subcommand("mesh", "Surface meshes for every frame of a finished run");
