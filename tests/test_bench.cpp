@@ -2,6 +2,9 @@
 // scene and the options; bad input is refused.
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
+
+#include <cstdlib>
 #include <regex>
 #include <string>
 
@@ -69,6 +72,37 @@ TEST(Bench, OtherSolverAndBadInput) {
     EXPECT_NE(slurp(dir / "missing").find("missing.json"), std::string::npos);
     EXPECT_EQ(run_cli("bench " + scene_2d + " --set particle_radius=-1", dir / "negative"), 2);
     EXPECT_NE(slurp(dir / "negative").find("particle_radius"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace seiche
+
+namespace seiche {
+namespace {
+
+// --competitors (issue 15): the competitors run while the steps do (the CPU time of seiche's
+// reaped children grows by theirs) and are gone when bench returns.
+double children_cpu_seconds() {
+    rusage u{};
+    getrusage(RUSAGE_CHILDREN, &u);
+    return double(u.ru_utime.tv_sec) + 1e-6 * double(u.ru_utime.tv_usec);
+}
+
+TEST(Bench, CompetitorsRunBesideTheStepsAndAreGoneAfter) {
+    const auto dir = test::fresh_dir("seiche_bench_competitors");
+    const std::string args = "bench " + scene_2d + " --steps 60 --threads 1";
+    double t0 = children_cpu_seconds();
+    ASSERT_EQ(test::run_cli(args, dir / "alone"), 0);
+    const double alone = children_cpu_seconds() - t0;
+    t0 = children_cpu_seconds();
+    ASSERT_EQ(test::run_cli(args + " --competitors 2", dir / "log"), 0);
+    const double beside = children_cpu_seconds() - t0;
+    const std::string out = test::slurp(dir / "log");
+    EXPECT_NE(out.find("beside 2 CPU-bound competitors"), std::string::npos) << out;
+    EXPECT_GT(beside, 1.3 * alone) << out;
+    // No competitor left behind ("[s]" keeps pgrep from matching its own shell).
+    EXPECT_NE(std::system("pgrep -f '[s]eiche bench .*--competitors 2' > /dev/null"), 0);
+    EXPECT_EQ(test::run_cli("bench " + scene_2d + " --competitors -1", dir / "log"), 2);
 }
 
 }  // namespace
