@@ -21,7 +21,10 @@ namespace detail {
 // claims nothing, and the others take its share. Waiting threads spin briefly, then sleep, so
 // they do not take a core from whoever has work. A call made while the pool is busy (nested, or
 // from another thread) runs on the calling thread alone.
-void run_blocks(std::size_t n, void (*body)(void*, std::size_t, std::size_t), void* ctx);
+// granule: blocks start at multiples of it (64 for loops over particles, see parallel.cpp; 1 for
+// loops over coarse work items).
+void run_blocks(std::size_t n, void (*body)(void*, std::size_t, std::size_t), void* ctx,
+                std::size_t granule);
 // body(ctx, 0, n) on the calling thread, through the pointer (see parallel_for).
 void run_serial(std::size_t n, void (*body)(void*, std::size_t, std::size_t), void* ctx);
 }  // namespace detail
@@ -41,7 +44,7 @@ void parallel_for(std::size_t n, Fn&& fn, long long min_parallel = parallel_thre
     if (static_cast<long long>(n) < min_parallel || thread_count() == 1)
         detail::run_serial(n, body, ctx);
     else
-        detail::run_blocks(n, body, ctx);
+        detail::run_blocks(n, body, ctx, min_parallel >= parallel_threshold ? 64 : 1);
 }
 
 }  // namespace seiche
