@@ -115,3 +115,27 @@ TEST(TimeDriver, AppsHaveNoTimeLoop) {
 
 }  // namespace
 }  // namespace seiche
+
+namespace seiche {
+namespace {
+
+// The landing tolerance scaled with the end time: an end of 1e300 (a step limit ends the run,
+// as `seiche bench` asks) made it 1e291 s, and counting the samples passed never ended.
+TEST(TimeDriver, AFarEndNeitherHangsNorTakesSamplesEarly) {
+    World<2> w(column());
+    AdvanceOptions o;
+    o.every = 1.0 / 30;
+    o.max_steps = 60;
+    std::vector<std::pair<std::int64_t, double>> samples;
+    o.on_sample = [&](std::int64_t k) {
+        samples.push_back({k, w.time()});
+        return true;
+    };
+    const AdvanceResult r = w.advance_to(1e300, o);
+    EXPECT_EQ(r.status, AdvanceResult::Status::step_limit);
+    ASSERT_FALSE(samples.empty());
+    for (const auto& [k, t] : samples) EXPECT_NEAR(t, double(k) / 30, 1e-9) << k;
+}
+
+}  // namespace
+}  // namespace seiche

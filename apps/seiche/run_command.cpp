@@ -30,6 +30,7 @@ namespace {
 struct Totals {
     double density_error_mean_sum = 0;
     double density_error_max = 0;
+    StepStats last;  //!< the last step (its density error is what bench reports)
     long long iterations = 0;
     std::size_t contained = 0;
     long long steps = 0;
@@ -123,6 +124,7 @@ int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
         totals.iterations += s.iterations;
         totals.density_error_mean_sum += s.density_error_mean;
         totals.density_error_max = std::max(totals.density_error_max, s.density_error_max);
+        totals.last = s;
         if (s.instability) failure = {{s, *s.instability}};
         // A step that reaches a frame is shown by on_sample, with the frame.
         if (world.time() < frame * frame_dt - 1e-9 * frame_dt)
@@ -186,8 +188,12 @@ int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
                 totals.steps > 0 ? double(totals.iterations) / totals.steps : 0.0);
     std::printf("  wall time      %s, %.2f ms per step, %d threads\n",
                 format_duration(seconds).c_str(), ms_per_step, thread_count());
-    std::printf("  density error  mean %.3f%%, max %.3f%%\n", 100 * mean_err,
+    // The same two lines as `seiche bench`: over the run, and the last step.
+    std::printf("  density error  over the run: mean %.3f%%, max %.3f%%\n", 100 * mean_err,
                 100 * totals.density_error_max);
+    std::printf("                 last step: mean %.3f%%, max %.3f%% at t = %.3f s\n",
+                100 * totals.last.density_error_mean, 100 * totals.last.density_error_max,
+                totals.last.time);
     std::printf("  containment    %zu corrections\n", totals.contained);
     std::printf("  output         %s (particles.pvd, frames/, stats.csv)\n", out.dir().c_str());
     if (!pictures.empty()) std::printf("  pictures       %s\n", pictures.c_str());

@@ -10,12 +10,14 @@ namespace seiche {
 template <int D>
 AdvanceResult World<D>::advance_to(double t_end, const AdvanceOptions& o) {
     AdvanceResult r;
-    // Times within this of a target count as on it: steps are sums of doubles.
-    const double tol = 1e-9 * std::max({o.every, std::abs(t_end), 1e-3});
+    // Times within this of a target count as on it: steps are sums of doubles, so it scales with
+    // the times compared, not with the end (a far end made it large enough to take samples early,
+    // and for an end near the largest double, to count samples for ever).
+    const auto tol_at = [&](double t) { return 1e-9 * std::max({o.every, std::abs(t), 1e-3}); };
     const bool cfl = def_.time.mode == TimeParams::Mode::cfl;
     std::int64_t next_k =
         o.every > 0 ? static_cast<std::int64_t>(std::floor(time_ / o.every + 1e-6)) + 1 : 0;
-    while (time_ < t_end - tol) {
+    while (time_ < t_end - tol_at(time_)) {
         if (stop_requested()) {
             r.status = AdvanceResult::Status::stopped;
             return r;
@@ -40,8 +42,8 @@ AdvanceResult World<D>::advance_to(double t_end, const AdvanceOptions& o) {
             r.status = AdvanceResult::Status::stopped;
             return r;
         }
-        if (o.every > 0 && time_ >= double(next_k) * o.every - tol) {
-            while (time_ >= double(next_k + 1) * o.every - tol) ++next_k;
+        if (o.every > 0 && time_ >= double(next_k) * o.every - tol_at(time_)) {
+            while (time_ >= double(next_k + 1) * o.every - tol_at(time_)) ++next_k;
             if (o.on_sample && !o.on_sample(next_k)) {
                 ++next_k;
                 r.status = AdvanceResult::Status::stopped;
