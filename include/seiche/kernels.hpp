@@ -26,6 +26,11 @@ class CubicSpline {
         l_ = static_cast<float>(6.0 * norm / std::pow(double(h), D + 1));
     }
     float support() const { return h_; }
+    // W = w_norm · f(q) and ∇W = grad_norm · g(q) · r_ij / (h or r), q = r/h: for the lane
+    // versions of the pair loops (src/neighbors/pair_lanes.hpp).
+    float inv_h() const { return inv_h_; }
+    float w_norm() const { return k_; }
+    float grad_norm() const { return l_; }
 
     float W(float r) const {
         const float q = r * inv_h_;
@@ -64,6 +69,9 @@ class Poly6Spiky {
                                            : 10.0 / (pi * std::pow(hd, 5)));
     }
     float support() const { return h_; }
+    // The normalisations, for the lane versions of the pair loops (src/neighbors/pair_lanes.hpp).
+    float poly6_norm() const { return poly6_; }
+    float spiky_norm() const { return spiky_; }
 
     float W(float r) const {
         if (r >= h_) return 0.0f;

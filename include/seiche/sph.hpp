@@ -50,30 +50,9 @@ inline float dist2(const Vec<D>& a, const Vec<D>& b) {
     return rx * rx + ry * ry + rz * rz;
 }
 
-// ρ_i = m Σ_j W_ij + ρ0 Σ_k V_k W_ik, self included.
+// ρ_i = m Σ_j W_ij + ρ0 Σ_k V_k W_ik, self included (src/solvers/density_summation.cpp).
 template <int D, class K>
-void compute_density(const FluidView<D>& f, const K& kernel, std::span<float> rho) {
-    const Vec<D>* x = f.x.data();
-    const Vec<D>* bx = f.bx.data();
-    const float* bv = f.bvolume.data();
-    parallel_for(f.x.size(), [&](std::size_t i) {
-        const K kern = kernel;  // a local copy, so the loops vectorise (see above)
-        const Vec<D> xi = x[i];
-        float w_fluid = kern.W(0.0f), w_boundary = 0.0f;
-        const auto nb = f.fluid_nb.of(i);
-        const std::uint32_t* idx = nb.data();
-        const int m = static_cast<int>(nb.size());
-#pragma omp simd simdlen(8) reduction(+ : w_fluid)
-        for (int k = 0; k < m; ++k) w_fluid += kern.W(std::sqrt(dist2<D>(xi, x[idx[k]])));
-        const auto bn = f.boundary_nb.of(i);
-        const std::uint32_t* bidx = bn.data();
-        const int mb = static_cast<int>(bn.size());
-#pragma omp simd simdlen(8) reduction(+ : w_boundary)
-        for (int k = 0; k < mb; ++k)
-            w_boundary += bv[bidx[k]] * kern.W(std::sqrt(dist2<D>(xi, bx[bidx[k]])));
-        rho[i] = f.mass * w_fluid + f.rest_density * w_boundary;
-    });
-}
+void compute_density(const FluidView<D>& f, const K& kernel, std::span<float> rho);
 
 // Density error of one particle: max(0, ρ/ρ0 − 1). Only compression counts, because a free
 // surface is under-dense by nature (the same definition SPlisHSPlasH reports).

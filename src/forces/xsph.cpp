@@ -1,6 +1,6 @@
 // XSPH velocity smoothing — Schechter & Bridson 2012, eq. (8), as used by Macklin & Müller 2013,
 // eq. (17). Only fluid neighbours: the walls are free-slip.
-#include <cmath>
+#include "../neighbors/pair_lanes.hpp"
 
 #include "seiche/forces.hpp"
 
@@ -9,31 +9,34 @@ namespace seiche {
 template <int D, class K>
 void xsph_viscosity(const FluidView<D>& f, const K& kernel, float c, std::span<const float> rho,
                     std::span<const Vec<D>> v, std::span<Vec<D>> v_out) {
-    parallel_for(f.x.size(), [&](std::size_t i) {
-        // Locals, not captures, so the loop vectorises (see sph.hpp).
-        const K kern = kernel;
-        const Vec<D>* x = f.x.data();
-        const Vec<D>* vel = v.data();
-        const float* density = rho.data();
-        const Vec<D> xi = x[i], vi = vel[i];
-        float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f;
-        const auto nb = f.fluid_nb.of(i);
-        const std::uint32_t* idx = nb.data();
-        const int m = static_cast<int>(nb.size());
-#pragma omp simd simdlen(8) reduction(+ : s0, s1, s2)
-        for (int k = 0; k < m; ++k) {
-            const std::uint32_t j = idx[k];
-            const Vec<D>& vj = vel[j];
-            const float w = kern.W(std::sqrt(dist2<D>(xi, x[j]))) / density[j];
+    using namespace lanes;
+    const Vec<D>* x = f.x.data();
+    const Vec<D>* vel = v.data();
+    const float* density = rho.data();
+    for_each_group(f.x.size(), [&](std::size_t i0, int n) {
+        const Points<D> xi = load_points<D>(x, i0, n);
+        const Points<D> vi = load_points<D>(vel, i0, n);
+        F s0{}, s1{}, s2{};
+        const Lists nb(f.fluid_nb, i0, n);
+        for (int k = 0; k < nb.longest(); ++k) {
+            std::int32_t j[width];
+            nb.fetch(k, j);
+            const Points<D> vj = fetch_points<D>(vel, j);
+            // Inactive lanes repeat a real neighbour, then drop it.
+            const F w = keep(nb.active(k),
+                             W(kernel, separation<D>(xi, fetch_points<D>(x, j))) / fetch(density, j));
             s0 += w * (vj.x - vi.x);
             s1 += w * (vj.y - vi.y);
-            s2 += w * (z_of<D>(vj) - z_of<D>(vi));
+            s2 += w * (vj.z - vi.z);
         }
-        Vec<D> sum;
-        sum.x = s0;
-        sum.y = s1;
-        if constexpr (D == 3) sum.z = s2;
-        v_out[i] = vi + (c * f.mass) * sum;
+        const float cm = c * f.mass;
+        for (int l = 0; l < n; ++l) {
+            Vec<D> sum;
+            sum.x = s0[l];
+            sum.y = s1[l];
+            if constexpr (D == 3) sum.z = s2[l];
+            v_out[i0 + l] = vel[i0 + l] + cm * sum;
+        }
     });
 }
 

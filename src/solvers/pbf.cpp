@@ -7,6 +7,7 @@
 #include "seiche/pbf.hpp"
 
 #include "pbf_passes.hpp"
+#include "../neighbors/pair_lanes.hpp"
 
 #include "seiche/step_context.hpp"
 
@@ -46,69 +47,55 @@ void density_error_stats(std::span<const float> rho, float rest_density, double&
     max = worst;
 }
 
-namespace {
-
-// The neighbour loops below are written for `omp simd`: one pair per lane, sums as explicit
-// reductions. The reduction order is fixed by the compiled vector width, so results stay
-// bitwise identical for any thread count.
+// The pair loops run eight particles at a time, one per lane (pair_lanes.hpp).
 
 // Density (eq. 2 with the boundary sum), constraint C_i (eq. 1), S'_i (eq. 8) and λ'_i
 // (eqs. 6/10) in one pass over the neighbours.
-}  // namespace
-
 template <int D, class K>
 void pbf_lambda_pass(const PbfParams& p, const PbfConstants& c, const K& kernel,
                      const FluidView<D>& f, std::span<float> rho, std::span<float> lambda) {
-    const float volume = f.mass / f.rest_density;
+    using namespace lanes;
+    const float vol = f.mass / f.rest_density;
     const Vec<D>* x = f.x.data();
     const Vec<D>* bx = f.bx.data();
     const float* bv = f.bvolume.data();
-    parallel_for(f.x.size(), [&](std::size_t i) {
-        // Local copies, so the loops vectorise (see sph.hpp).
-        const K kern = kernel;
-        const float vol = volume;
-        const Vec<D> xi = x[i];
-        float w_fluid = kern.W(0.0f), w_boundary = 0.0f, sum_grad2 = 0.0f;
-        float g0 = 0.0f, g1 = 0.0f, g2 = 0.0f;  // ∇_{x_i} C_i, eq. (7), k = i
-        const auto nb = f.fluid_nb.of(i);
-        const std::uint32_t* idx = nb.data();
-        const int m = static_cast<int>(nb.size());
-#pragma omp simd simdlen(8) reduction(+ : w_fluid, sum_grad2, g0, g1, g2)
-        for (int k = 0; k < m; ++k) {
-            const Vec<D>& xj = x[idx[k]];
-            const float rx = xi.x - xj.x, ry = xi.y - xj.y, rz = z_of<D>(xi) - z_of<D>(xj);
-            const float len2 = rx * rx + ry * ry + rz * rz;
-            const float len = std::sqrt(len2);
-            w_fluid += kern.W(len);
-            const float gfk = kern.grad_factor(len);
-            const float s = vol * gfk;
-            g0 += s * rx;
-            g1 += s * ry;
-            g2 += s * rz;
-            sum_grad2 += s * s * len2;  // |∇_{x_j} C_i|², fluid neighbour j
+    for_each_group(f.x.size(), [&](std::size_t i0, int n) {
+        const Points<D> xi = load_points<D>(x, i0, n);
+        F w_fluid = splat(kernel.W(0.0f)), w_boundary{}, sum_grad2{};
+        F g0{}, g1{}, g2{};  // ∇_{x_i} C_i, eq. (7), k = i
+        const Lists nb(f.fluid_nb, i0, n);
+        for (int k = 0; k < nb.longest(); ++k) {
+            const I m = nb.active(k);
+            std::int32_t j[width];
+            nb.fetch(k, j);
+            const Separation r = separation<D>(xi, fetch_points<D>(x, j));
+            w_fluid += keep(m, W(kernel, r));
+            const F s = keep(m, vol * grad_factor(kernel, r));
+            g0 += s * r.x;
+            g1 += s * r.y;
+            g2 += s * r.z;
+            sum_grad2 += s * s * r.len2;  // |∇_{x_j} C_i|², fluid neighbour j
         }
         // Static boundary particles have infinite mass: no term of their own in S (eq. 8).
-        const auto bn = f.boundary_nb.of(i);
-        const std::uint32_t* bidx = bn.data();
-        const int mb = static_cast<int>(bn.size());
-#pragma omp simd simdlen(8) reduction(+ : w_boundary, g0, g1, g2)
-        for (int k = 0; k < mb; ++k) {
-            const Vec<D>& xk = bx[bidx[k]];
-            const float rx = xi.x - xk.x, ry = xi.y - xk.y, rz = z_of<D>(xi) - z_of<D>(xk);
-            const float len = std::sqrt(rx * rx + ry * ry + rz * rz);
-            const float v = bv[bidx[k]];
-            w_boundary += v * kern.W(len);
-            const float gbk = kern.grad_factor(len);
-            const float s = v * gbk;
-            g0 += s * rx;
-            g1 += s * ry;
-            g2 += s * rz;
+        const Lists bn(f.boundary_nb, i0, n);
+        for (int k = 0; k < bn.longest(); ++k) {
+            const I m = bn.active(k);
+            std::int32_t b[width];
+            bn.fetch(k, b);
+            const Separation r = separation<D>(xi, fetch_points<D>(bx, b));
+            const F v = keep(m, fetch(bv, b));
+            w_boundary += v * W(kernel, r);
+            const F s = v * grad_factor(kernel, r);
+            g0 += s * r.x;
+            g1 += s * r.y;
+            g2 += s * r.z;
         }
-        rho[i] = f.mass * w_fluid + f.rest_density * w_boundary;
-        float C = rho[i] / f.rest_density - 1.0f;
-        if (p.unilateral) C = std::max(C, 0.0f);  // eq. (10)
-        const float S = g0 * g0 + g1 * g1 + g2 * g2 + sum_grad2;
-        lambda[i] = -C / (S + c.epsilon);
+        const F density = f.mass * w_fluid + f.rest_density * w_boundary;
+        F C = density / f.rest_density - 1.0f;
+        if (p.unilateral) C = max(C, F{});  // eq. (10)
+        const F S = g0 * g0 + g1 * g1 + g2 * g2 + sum_grad2;
+        store(&rho[i0], density, n);
+        store(&lambda[i0], -C / (S + c.epsilon), n);
     });
 }
 
@@ -122,6 +109,7 @@ void pbf_density_pass(const K& kernel, const FluidView<D>& f, std::span<float> r
 template <int D, class K>
 void pbf_delta_pass(const PbfConstants& c, const K& kernel, const FluidView<D>& f,
                     std::span<const float> lambda, std::span<Vec<D>> dx) {
+    using namespace lanes;
     const float vol = f.mass / f.rest_density;
     const Vec<D>* x = f.x.data();
     const Vec<D>* bx = f.bx.data();
@@ -129,55 +117,47 @@ void pbf_delta_pass(const PbfConstants& c, const K& kernel, const FluidView<D>& 
     const float* lam = lambda.data();
     const bool s_corr = c.s_corr_scale > 0.0f;
     const float inv_w_dq = 1.0f / c.s_corr_w_dq;
-    parallel_for(f.x.size(), [&](std::size_t i) {
-        const K kern = kernel;  // a local copy, so the loops vectorise (see sph.hpp)
-        const Vec<D> xi = x[i];
-        const float li = lam[i];
-        float f0 = 0.0f, f1 = 0.0f, f2 = 0.0f, b0 = 0.0f, b1 = 0.0f, b2 = 0.0f;
-        const auto nb = f.fluid_nb.of(i);
-        const std::uint32_t* idx = nb.data();
-        const int m = static_cast<int>(nb.size());
-        if (s_corr) {
-            for (int k = 0; k < m; ++k) {
-                const Vec<D>& xj = x[idx[k]];
-                const float rx = xi.x - xj.x, ry = xi.y - xj.y, rz = z_of<D>(xi) - z_of<D>(xj);
-                const float len = std::sqrt(rx * rx + ry * ry + rz * rz);
-                const float sc = -c.s_corr_scale * std::pow(kern.W(len) * inv_w_dq, c.s_corr_n);
-                const float s = (li + lam[idx[k]] + sc) * kern.grad_factor(len);
-                f0 += s * rx;
-                f1 += s * ry;
-                f2 += s * rz;
+    for_each_group(f.x.size(), [&](std::size_t i0, int n) {
+        const Points<D> xi = load_points<D>(x, i0, n);
+        const F li = load(lam + i0, n);
+        F f0{}, f1{}, f2{}, b0{}, b1{}, b2{};
+        const Lists nb(f.fluid_nb, i0, n);
+        for (int k = 0; k < nb.longest(); ++k) {
+            const I m = nb.active(k);
+            std::int32_t j[width];
+            nb.fetch(k, j);
+            const Separation r = separation<D>(xi, fetch_points<D>(x, j));
+            F coef = li + fetch(lam, j);
+            if (s_corr) {
+                const F w = W(kernel, r) * inv_w_dq;
+                F sc;
+                for (int l = 0; l < width; ++l) sc[l] = std::pow(w[l], c.s_corr_n);
+                coef -= c.s_corr_scale * sc;
             }
-        } else {
-#pragma omp simd simdlen(8) reduction(+ : f0, f1, f2)
-            for (int k = 0; k < m; ++k) {
-                const Vec<D>& xj = x[idx[k]];
-                const float rx = xi.x - xj.x, ry = xi.y - xj.y, rz = z_of<D>(xi) - z_of<D>(xj);
-                const float len = std::sqrt(rx * rx + ry * ry + rz * rz);
-                const float s = (li + lam[idx[k]]) * kern.grad_factor(len);
-                f0 += s * rx;
-                f1 += s * ry;
-                f2 += s * rz;
-            }
+            const F s = keep(m, coef * grad_factor(kernel, r));
+            f0 += s * r.x;
+            f1 += s * r.y;
+            f2 += s * r.z;
         }
-        const auto bn = f.boundary_nb.of(i);
-        const std::uint32_t* bidx = bn.data();
-        const int mb = static_cast<int>(bn.size());
-#pragma omp simd simdlen(8) reduction(+ : b0, b1, b2)
-        for (int k = 0; k < mb; ++k) {
-            const Vec<D>& xk = bx[bidx[k]];
-            const float rx = xi.x - xk.x, ry = xi.y - xk.y, rz = z_of<D>(xi) - z_of<D>(xk);
-            const float len = std::sqrt(rx * rx + ry * ry + rz * rz);
-            const float s = bv[bidx[k]] * kern.grad_factor(len);
-            b0 += s * rx;
-            b1 += s * ry;
-            b2 += s * rz;
+        const Lists bn(f.boundary_nb, i0, n);
+        for (int k = 0; k < bn.longest(); ++k) {
+            const I m = bn.active(k);
+            std::int32_t b[width];
+            bn.fetch(k, b);
+            const Separation r = separation<D>(xi, fetch_points<D>(bx, b));
+            const F s = keep(m, fetch(bv, b) * grad_factor(kernel, r));
+            b0 += s * r.x;
+            b1 += s * r.y;
+            b2 += s * r.z;
         }
-        Vec<D> d;
-        d[0] = vol * f0 + li * b0;
-        d[1] = vol * f1 + li * b1;
-        if constexpr (D == 3) d[2] = vol * f2 + li * b2;
-        dx[i] = d;
+        const F d0 = vol * f0 + li * b0, d1 = vol * f1 + li * b1, d2 = vol * f2 + li * b2;
+        for (int l = 0; l < n; ++l) {
+            Vec<D> d;
+            d[0] = d0[l];
+            d[1] = d1[l];
+            if constexpr (D == 3) d[2] = d2[l];
+            dx[i0 + l] = d;
+        }
     });
 }
 

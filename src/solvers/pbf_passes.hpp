@@ -20,7 +20,7 @@ PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel
                       std::span<float> lambda_sum = {});
 
 // The passes of one iteration, public for the micro-benchmarks. λ pass: density, C, S' and λ'
-// (eqs. 1, 2, 6–8, 10), keeping (dW/dr)/r per pair; Δx pass: eq. (9) with s_corr (eq. 13);
+// (eqs. 1, 2, 6–8, 10); Δx pass: eq. (9) with s_corr (eq. 13);
 // density pass: ρ alone.
 template <int D, class K>
 void pbf_lambda_pass(const PbfParams& p, const PbfConstants& c, const K& kernel,
