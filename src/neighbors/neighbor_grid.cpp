@@ -12,6 +12,10 @@
 #include <cstring>
 #include <stdexcept>
 
+#ifdef __AVX512F__
+#include <immintrin.h>
+#endif
+
 #include "seiche/parallel.hpp"
 
 namespace seiche {
@@ -116,8 +120,9 @@ namespace {
 struct CandidateBlock {
     static constexpr std::size_t capacity = 1024;
     static constexpr std::uint32_t nobody = 0xFFFFFFFFu;
-    alignas(64) float x[capacity], y[capacity], z[capacity];
-    alignas(64) std::uint32_t index[capacity];
+    // Room for one vector past the last candidate: the AVX-512 scan reads whole vectors.
+    alignas(64) float x[capacity + 16], y[capacity + 16], z[capacity + 16];
+    alignas(64) std::uint32_t index[capacity + 16];
     alignas(64) std::uint8_t hit[capacity + 8];
     int n = 0;
 
@@ -137,11 +142,39 @@ struct CandidateBlock {
     }
 
     // Writes the indices of the candidates strictly within the support of xi (but not `self`)
-    // to out; returns how many.
+    // to out, which has room for n + out_slack; returns how many.
+    static constexpr std::size_t out_slack = 16;
     template <int D>
     std::uint32_t collect(const Vec<D>& xi, float h2, std::uint32_t self, std::uint32_t* out) {
         const float px = xi.x, py = xi.y, pz = z_of<D>(xi);
         const int count = n;
+#ifdef __AVX512F__
+        // Sixteen candidates per step; the hits are packed into a register and the whole
+        // register stored (the next step writes over what lies past the hits). No branch per hit.
+        {
+            const __m512 vx = _mm512_set1_ps(px), vy = _mm512_set1_ps(py), vz = _mm512_set1_ps(pz);
+            const __m512 vh2 = _mm512_set1_ps(h2);
+            const __m512i vself = _mm512_set1_epi32(static_cast<int>(self));
+            std::uint32_t hits = 0;
+            for (int k = 0; k < count; k += 16) {
+                const __mmask16 live =
+                    count - k >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (count - k)) - 1);
+                const __m512 dx = _mm512_sub_ps(vx, _mm512_load_ps(x + k));
+                const __m512 dy = _mm512_sub_ps(vy, _mm512_load_ps(y + k));
+                const __m512 dz = _mm512_sub_ps(vz, _mm512_load_ps(z + k));
+                // d·d as within_support computes it: (dx·dx + dy·dy) + dz·dz, unfused.
+                const __m512 d2 = _mm512_add_ps(
+                    _mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)),
+                    _mm512_mul_ps(dz, dz));
+                const __m512i idx = _mm512_load_si512(index + k);
+                const __mmask16 m = _mm512_mask_cmp_ps_mask(live, d2, vh2, _CMP_LT_OQ) &
+                                    _mm512_cmpneq_epi32_mask(idx, vself);
+                _mm512_storeu_si512(out + hits, _mm512_maskz_compress_epi32(m, idx));
+                hits += static_cast<std::uint32_t>(std::popcount(static_cast<unsigned>(m)));
+            }
+            return hits;
+        }
+#endif
         // The same arithmetic as within_support: d = x_i − x_j, d·d < h². Contiguous loads, no
         // gathers: unlike the pair loops, wide vectors pay here (32 lanes measured 14% faster
         // than 16, which GCC compiles as 4-lane vectors because of the byte flags).
@@ -235,7 +268,8 @@ void build_neighbor_list_by_cell(const NeighborGrid<D>& query_grid, std::span<co
                 for (std::uint32_t i = runs[r].begin; i < runs[r].end; ++i) {
                     const std::uint32_t self = exclude_self ? i : CandidateBlock::nobody;
                     const std::uint32_t hits =
-                        block.collect<D>(queries[i], h2, self, buf.reserve_more(candidates));
+                        block.collect<D>(queries[i], h2, self,
+                                        buf.reserve_more(candidates + CandidateBlock::out_slack));
                     buf.commit(hits);
                     counts[i + 1] = hits;
                 }
