@@ -51,6 +51,14 @@ struct BenchMeshOptions {
 };
 int bench_mesh_command(const BenchMeshOptions& o);
 
+struct DensityOptions {
+    std::string frame;
+    std::string scene;  //!< empty: the scene.json of the frame's run directory
+    std::vector<std::string> overrides;
+    int threads = 0;
+};
+int density_command(const DensityOptions& o);
+
 struct RenderOptions {
     std::string run_dir;
     std::vector<std::string> overrides;  //!< applied to the run's scene.json (render.*)

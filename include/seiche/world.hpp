@@ -73,6 +73,10 @@ class World {
     AdvanceResult advance_to(double t_end, const AdvanceOptions& options = {});
     // Finds neighbours of the current positions and fills particles().rho (for frame 0, tests).
     void refresh_density();
+    // Moves every particle: x[k] is the position of the particle created k-th (particles().id
+    // maps storage to creation order), m. Velocities are kept. Throws std::invalid_argument for
+    // another count or a non-finite coordinate (naming the particle), the world unchanged.
+    void set_positions(std::span<const Vec<D>> x);
 
     const ParticleSet<D>& particles() const { return p_; }
     const Boundary<D>& boundary() const { return b_; }

@@ -1,5 +1,7 @@
 // Readers for seiche's own particle frames: VTK XML PolyData with raw appended data
-// (header_type UInt64, Float32 arrays) and binary little-endian PLY with float properties.
+// (header_type UInt64, Float32 arrays) and binary little-endian PLY with float properties; and
+// the points of a legacy VTK file (as SPlisHSPlasH exports its particles), to measure other
+// codes' particles the way seiche measures its own.
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -147,13 +149,74 @@ FrameData read_ply(const std::string& s, const std::filesystem::path& path) {
     return f;
 }
 
+// Legacy VTK (version 2 to 5): the POINTS block, binary (big-endian, as the format says) or
+// ASCII, float or double. The other blocks are skipped.
+FrameData read_legacy_vtk(const std::string& s, const std::filesystem::path& path) {
+    if (s.rfind("# vtk DataFile", 0) != 0) bad(path, "not a legacy VTK file");
+    std::size_t at = 0;
+    const auto line = [&]() {
+        const std::size_t e = s.find('\n', at);
+        if (e == std::string::npos) bad(path, "truncated header");
+        std::string l = s.substr(at, e - at);
+        at = e + 1;
+        if (!l.empty() && l.back() == '\r') l.pop_back();
+        return l;
+    };
+    line();  // version
+    line();  // title
+    const std::string encoding = line();
+    const bool binary = encoding.rfind("BINARY", 0) == 0;
+    if (!binary && encoding.rfind("ASCII", 0) != 0) bad(path, "expected BINARY or ASCII");
+    std::string l;
+    do {
+        if (at >= s.size()) bad(path, "no POINTS block");
+        l = line();
+    } while (l.rfind("POINTS ", 0) != 0);
+    std::istringstream w(l.substr(7));
+    std::string count, type;
+    w >> count >> type;
+    if (count.empty() || count.size() > 12 || count.find_first_not_of("0123456789") != std::string::npos)
+        bad(path, "POINTS count \"" + count.substr(0, 20) + "\" is not a non-negative integer");
+    const std::uint64_t n = std::stoull(count);
+    if (type != "float" && type != "double") bad(path, "POINTS of type " + type.substr(0, 20));
+    const std::size_t size = type == "float" ? 4 : 8;
+    // Checked before anything is allocated: binary values take `size` bytes, text ones at least 2.
+    if (3 * n > (s.size() - at) / (binary ? size : 2)) bad(path, "truncated POINTS data");
+    FrameData f;
+    f.position.resize(3 * n);
+    f.density.assign(n, 0.0f);
+    if (binary) {
+        for (std::uint64_t k = 0; k < 3 * n; ++k) {
+            unsigned char b[8];
+            for (std::size_t c = 0; c < size; ++c) b[c] = s[at + k * size + size - 1 - c];
+            if (size == 4) {
+                float v;
+                std::memcpy(&v, b, 4);
+                f.position[k] = v;
+            } else {
+                double v;
+                std::memcpy(&v, b, 8);
+                f.position[k] = static_cast<float>(v);
+            }
+        }
+    } else {
+        std::istringstream in(s.substr(at));
+        for (std::uint64_t k = 0; k < 3 * n; ++k)
+            if (!(in >> f.position[k])) bad(path, "truncated POINTS data");
+    }
+    for (float v : f.position)
+        if (!std::isfinite(v)) bad(path, "a point is not finite");
+    return f;
+}
+
 }  // namespace
 
 FrameData parse_frame(const std::string& bytes, const std::filesystem::path& path) {
     const std::string ext = path.extension().string();
     if (ext == ".vtp") return read_vtp(bytes, path);
     if (ext == ".ply") return read_ply(bytes, path);
-    throw std::runtime_error(path.string() + ": expected a .vtp or .ply particle frame");
+    if (ext == ".vtk") return read_legacy_vtk(bytes, path);
+    throw std::runtime_error(path.string() + ": expected a .vtp, .ply or legacy .vtk particle frame");
 }
 
 FrameData read_frame(const std::filesystem::path& path) {

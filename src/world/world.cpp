@@ -224,6 +224,19 @@ void World<D>::refresh_density() {
 }
 
 template <int D>
+void World<D>::set_positions(std::span<const Vec<D>> x) {
+    if (x.size() != p_.size())
+        throw std::invalid_argument("set_positions: " + std::to_string(x.size()) +
+                                    " positions for " + std::to_string(p_.size()) + " particles");
+    for (std::size_t k = 0; k < x.size(); ++k)
+        for (int a = 0; a < D; ++a)
+            if (!std::isfinite(x[k][a]))
+                throw std::invalid_argument("set_positions: position " + std::to_string(k) +
+                                            " is not finite");
+    for (std::size_t k = 0; k < p_.size(); ++k) p_.x[k] = p_.x_prev[k] = x[p_.id[k]];
+}
+
+template <int D>
 StepStats World<D>::step(double dt) {
     const auto t0 = std::chrono::steady_clock::now();
     StepStats s;

@@ -12,7 +12,7 @@
 namespace seiche::io {
 
 // A particle frame written by write_vtp or write_ply (positions always; velocity and density
-// when present, else left empty).
+// when present, else left empty), or the points of a legacy .vtk file (positions only).
 FrameData read_frame(const std::filesystem::path& path);
 
 // The (time, file) entries of a .pvd collection, in file order.
