@@ -24,12 +24,12 @@ passes=(
     'pbf_delta_pass<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
     'compute_density<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
     'xsph_viscosity<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
-    'wcsph_accelerations<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long\)#1\}::operator\(\)'
+    'wcsph_accelerations<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
     'vorticity_confinement<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long\)#1\}::operator\(\)'
     'vorticity_confinement<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long\)#2\}::operator\(\)'
-    'ddr_viscosity<3>.*::\{lambda\(unsigned long\)#1\}::operator\(\)'
-    'ddr_relax<3>.*::\{lambda\(unsigned long\)#1\}::operator\(\)'
-    'ddr_relax<3>.*::\{lambda\(unsigned long\)#2\}::operator\(\)'
+    'ddr_viscosity<3>.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
+    'ddr_relax<3>.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
+    'ddr_relax<3>.*::\{lambda\(unsigned long, int\)#2\}::operator\(\)'
     '^seiche::build_neighbor_list_by_cell<3>.*::\{lambda\(unsigned long, seiche::IndexBuffer&'
 )
 

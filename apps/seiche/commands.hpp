@@ -53,6 +53,7 @@ int bench_mesh_command(const BenchMeshOptions& o);
 
 struct DensityOptions {
     std::string frame;
+    double mass = 0;  //!< fluid particle mass, kg (0: the scene's, as seiche sets it)
     std::string scene;  //!< empty: the scene.json of the frame's run directory
     std::vector<std::string> overrides;
     int threads = 0;

@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 namespace {
 
 template <int D>
-int measure(const Scene& scene, const io::FrameData& f, const fs::path& frame) {
+int measure(const Scene& scene, const io::FrameData& f, const fs::path& frame, double mass) {
     World<D> world(scene);
     const std::size_t n = f.position.size() / 3;
     if (n != world.particles().size()) {
@@ -33,14 +33,37 @@ int measure(const Scene& scene, const io::FrameData& f, const fs::path& frame) {
     for (std::size_t i = 0; i < n; ++i)
         for (int a = 0; a < D; ++a) x[i][a] = f.position[3 * i + a];
     world.set_positions(x);
-    world.refresh_density();
+    world.refresh_density(float(mass));
     double mean = 0, max = 0;
     density_error_stats(world.particles().rho, float(scene.rest_density), mean, max);
     std::printf("%s: %zu fluid particles, %zu boundary particles (scene %s)\n", frame.c_str(), n,
                 world.boundary().x.size(), scene.name.c_str());
+    if (mass > 0)
+        std::printf("  particle mass  %.6g kg (given; seiche's for this scene: %.6g kg)\n", mass,
+                    double(world.particles().mass));
+    else
+        std::printf("  particle mass  %.6g kg (seiche's for this scene)\n",
+                    double(world.particles().mass));
     std::printf("  density error  mean %.4f%%, max %.4f%%  (max(0, rho/rho0 - 1) over the fluid "
                 "particles, rho0 = %g kg/m3)\n",
                 100 * mean, 100 * max, scene.rest_density);
+    // The same away from the container's walls (farther than h from every face), where the
+    // boundary model plays no part: another code's particles may rest closer to a wall than
+    // seiche's boundary particles allow, which the figure above counts as compression.
+    const ParticleSet<D>& p = world.particles();
+    const Box<D>& box = world.container();
+    const float h = world.support_radius();
+    std::vector<float> inner;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        bool far = true;
+        for (int a = 0; a < D; ++a)
+            far = far && p.x[i][a] - box.min[a] >= h && box.max[a] - p.x[i][a] >= h;
+        if (far) inner.push_back(p.rho[i]);
+    }
+    density_error_stats(inner, float(scene.rest_density), mean, max);
+    std::printf("  away from the walls (%zu particles farther than h = %g m from the container): "
+                "mean %.4f%%, max %.4f%%\n",
+                inner.size(), double(h), 100 * mean, 100 * max);
     return 0;
 }
 
@@ -60,7 +83,8 @@ int density_command(const DensityOptions& o) {
     set_thread_count(o.threads);
     try {
         const io::FrameData f = io::read_frame(frame);
-        return scene->dimension == 2 ? measure<2>(*scene, f, frame) : measure<3>(*scene, f, frame);
+        return scene->dimension == 2 ? measure<2>(*scene, f, frame, o.mass)
+                                     : measure<3>(*scene, f, frame, o.mass);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "seiche density: %s\n", e.what());
         return 1;

@@ -152,6 +152,10 @@ int main(int argc, char** argv) {
     dcmd->add_option("--set", dens.overrides, "Override a scene value (repeatable)")
         ->take_all()
         ->allow_extra_args(false);
+    dcmd->add_option("--mass", dens.mass,
+                     "Fluid particle mass in kg, for another code's particles (SPlisHSPlasH: "
+                     "0.8 (2r)^3 rho0 in 3D, 0.8 (2r)^2 rho0 in 2D; default: seiche's)")
+        ->check(CLI::Range(1e-30, 1e30));
     dcmd->add_option("--threads", dens.threads, "Threads (default: all cores)")
         ->check(CLI::Range(1, 1024));
     dcmd->footer(

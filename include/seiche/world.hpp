@@ -72,7 +72,10 @@ class World {
     // at sample times. The one time loop of every front end: run, validate, compare, bench.
     AdvanceResult advance_to(double t_end, const AdvanceOptions& options = {});
     // Finds neighbours of the current positions and fills particles().rho (for frame 0, tests).
-    void refresh_density();
+    // fluid_mass > 0 (kg) sums the fluid with another particle mass than this world's: another
+    // code's particles measured on seiche's terms (SPlisHSPlasH gives a particle 0.8 (2r)^D ρ0,
+    // seiche ρ0 / Σ W over the rest lattice, so the same positions are different densities).
+    void refresh_density(float fluid_mass = 0.0f);
     // Moves every particle: x[k] is the position of the particle created k-th (particles().id
     // maps storage to creation order), m. Velocities are kept. Throws std::invalid_argument for
     // another count or a non-finite coordinate (naming the particle), the world unchanged.

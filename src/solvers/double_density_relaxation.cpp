@@ -12,6 +12,7 @@
 #include <cmath>
 #include <variant>
 
+#include "../neighbors/pair_lanes.hpp"
 #include "seiche/parallel.hpp"
 
 namespace seiche {
@@ -81,140 +82,132 @@ DdrConstants ddr_constants(const DdrParams& p, float c, float h, float spacing,
     return k;
 }
 
+// The pair loops run eight particles at a time, one per lane (src/neighbors/pair_lanes.hpp). Pairs
+// out of reach, or at one point (no direction), get no term.
 template <int D>
 void ddr_viscosity(const DdrConstants& c, const FluidView<D>& f, float dt,
                    std::span<const Vec<D>> v, std::span<Vec<D>> v_out) {
-    parallel_for(f.x.size(), [&](std::size_t i) {
-        // Locals, not captures, so the loop vectorises (see sph.hpp).
-        const float inv_h = 1.0f / c.h, sigma = c.sigma, beta = c.beta, half_dt = 0.5f * dt;
-        const Vec<D>* x = f.x.data();
-        const Vec<D>* vel = v.data();
-        const Vec<D> xi = x[i], vi = vel[i];
-        float d0 = 0.0f, d1 = 0.0f, d2 = 0.0f;
-        const auto nb = f.fluid_nb.of(i);
-        const std::uint32_t* idx = nb.data();
-        const int m = static_cast<int>(nb.size());
-        // Branch-free over the pairs (see sph.hpp): pairs out of reach or separating get a = 0.
-#pragma omp simd simdlen(8) reduction(+ : d0, d1, d2)
-        for (int k = 0; k < m; ++k) {
-            const std::uint32_t j = idx[k];
-            const Vec<D>& xj = x[j];
-            const Vec<D>& vj = vel[j];
+    using namespace lanes;
+    const float inv_h = 1.0f / c.h, sigma = c.sigma, beta = c.beta, half_dt = 0.5f * dt;
+    const Vec<D>* x = f.x.data();
+    const Vec<D>* vel = v.data();
+    for_each_group(f.x.size(), [&](std::size_t i0, int n) {
+        const Points<D> xi = load_points<D>(x, i0, n);
+        const Points<D> vi = load_points<D>(vel, i0, n);
+        F d0{}, d1{}, d2{};
+        const Lists nb(f.fluid_nb, i0, n);
+        for (int k = 0; k < nb.longest(); ++k) {
+            std::int32_t j[width];
+            nb.fetch(k, j);
             // r from i towards j, u > 0: approaching.
-            const float rx = xj.x - xi.x, ry = xj.y - xi.y, rz = z_of<D>(xj) - z_of<D>(xi);
-            const float ux = vi.x - vj.x, uy = vi.y - vj.y, uz = z_of<D>(vi) - z_of<D>(vj);
-            const float len = std::sqrt(rx * rx + ry * ry + rz * rz);
-            const float q = len * inv_h;
-            const float inv_len = len > 0.0f ? 1.0f / len : 0.0f;
-            const float u = (ux * rx + uy * ry + uz * rz) * inv_len;
-            const bool acts = q < 1.0f && u > 0.0f;
-            const float a =
-                acts ? half_dt * (1.0f - q) * (sigma * u + beta * u * u) * inv_len : 0.0f;
-            d0 -= a * rx;
-            d1 -= a * ry;
-            d2 -= a * rz;
+            const Separation r = separation<D>(fetch_points<D>(x, j), xi);
+            const Points<D> vj = fetch_points<D>(vel, j);
+            const F q = r.len * inv_h;
+            const F inv_len = keep(r.len2 > 0.0f, r.inv_len);
+            const F u = ((vi.x - vj.x) * r.x + (vi.y - vj.y) * r.y + (vi.z - vj.z) * r.z) * inv_len;
+            const I acts = nb.active(k) & (q < 1.0f) & (u > 0.0f);
+            const F g = keep(acts, half_dt * (1.0f - q) * (sigma * u + beta * u * u) * inv_len);
+            d0 -= g * r.x;
+            d1 -= g * r.y;
+            d2 -= g * r.z;
         }
-        Vec<D> out = vi;
-        out.x += d0;
-        out.y += d1;
-        if constexpr (D == 3) out.z += d2;
-        v_out[i] = out;
+        for (int l = 0; l < n; ++l) {
+            Vec<D> out = vel[i0 + l];
+            out.x += d0[l];
+            out.y += d1[l];
+            if constexpr (D == 3) out.z += d2[l];
+            v_out[i0 + l] = out;
+        }
     });
 }
 
 template <int D>
 void ddr_relax(const DdrConstants& c, const FluidView<D>& f, float dt, std::span<Vec<D>> x,
                DdrState<D>& s) {
+    using namespace lanes;
     const float fluid_volume = f.mass / f.rest_density / c.boundary_weight;
-    // Densities and pressures at the predicted positions. The loops are branch-free (pairs out
-    // of reach get a = 0) and use locals, not captures, so they vectorise (see sph.hpp).
-    parallel_for(f.x.size(), [&](std::size_t i) {
-        const float inv_h = 1.0f / c.h, inv_volume = 1.0f / fluid_volume;
-        const Vec<D>* xs = f.x.data();
-        const Vec<D>* bx = f.bx.data();
-        const float* bv = f.bvolume.data();
-        const Vec<D> xi = xs[i];
-        float rho = 0.0f, rho_near = 0.0f;
-        const auto nb = f.fluid_nb.of(i);
-        const std::uint32_t* idx = nb.data();
-        const int m = static_cast<int>(nb.size());
-#pragma omp simd simdlen(8) reduction(+ : rho, rho_near)
-        for (int k = 0; k < m; ++k) {
-            const float q = std::sqrt(dist2<D>(xi, xs[idx[k]])) * inv_h;
-            const float a = q < 1.0f ? 1.0f - q : 0.0f;
+    const float inv_h = 1.0f / c.h, inv_volume = 1.0f / fluid_volume;
+    const Vec<D>* xs = f.x.data();
+    const Vec<D>* bx = f.bx.data();
+    const float* bv = f.bvolume.data();
+    // Densities and pressures at the predicted positions.
+    for_each_group(f.x.size(), [&](std::size_t i0, int n) {
+        const Points<D> xi = load_points<D>(xs, i0, n);
+        F rho{}, rho_near{};
+        const Lists nb(f.fluid_nb, i0, n);
+        for (int k = 0; k < nb.longest(); ++k) {
+            std::int32_t j[width];
+            nb.fetch(k, j);
+            const Separation r = separation<D>(xi, fetch_points<D>(xs, j));
+            const F q = r.len * inv_h;
+            const F a = keep(nb.active(k) & (q < 1.0f), 1.0f - q);
             rho += a * a;
             rho_near += a * a * a;
         }
-        const auto bn = f.boundary_nb.of(i);
-        const std::uint32_t* bidx = bn.data();
-        const int mb = static_cast<int>(bn.size());
-#pragma omp simd simdlen(8) reduction(+ : rho, rho_near)
-        for (int k = 0; k < mb; ++k) {
-            const float q = std::sqrt(dist2<D>(xi, bx[bidx[k]])) * inv_h;
-            const float a = q < 1.0f ? 1.0f - q : 0.0f;
-            const float w = bv[bidx[k]] * inv_volume;
+        const Lists bn(f.boundary_nb, i0, n);
+        for (int k = 0; k < bn.longest(); ++k) {
+            std::int32_t b[width];
+            bn.fetch(k, b);
+            const Separation r = separation<D>(xi, fetch_points<D>(bx, b));
+            const F q = r.len * inv_h;
+            const F a = keep(bn.active(k) & (q < 1.0f), 1.0f - q);
+            const F w = fetch(bv, b) * inv_volume;
             rho += w * a * a;
             rho_near += w * a * a * a;
         }
-        const float P = c.k * (rho / c.rho0 - 1.0f);
-        s.pressure[i] = P < 0.0f ? c.cohesion * P : P;
-        // Clavet's P_near = k_near ρ_near is always repulsive, also at rest; measured from the
-        // rest near density and clamped at zero it stays the anti-clustering term it is meant
-        // to be, and a resting fluid is force-free (with the plain form the walls' constant push
-        // lifted a resting column off the floor).
-        s.pressure_near[i] = c.k_near * std::max(0.0f, rho_near / c.rho_near0 - 1.0f);
+        for (int l = 0; l < n; ++l) {
+            const float P = c.k * (rho[l] / c.rho0 - 1.0f);
+            s.pressure[i0 + l] = P < 0.0f ? c.cohesion * P : P;
+            // Clavet's P_near = k_near ρ_near is always repulsive, also at rest; measured from
+            // the rest near density and clamped at zero it stays the anti-clustering term it is
+            // meant to be, and a resting fluid is force-free (with the plain form the walls'
+            // constant push lifted a resting column off the floor).
+            s.pressure_near[i0 + l] = c.k_near * std::max(0.0f, rho_near[l] / c.rho_near0 - 1.0f);
+        }
     });
     // Symmetric displacements: each pair's D split in halves between its two particles.
-    parallel_for(f.x.size(), [&](std::size_t i) {
-        const float inv_h = 1.0f / c.h, inv_volume = 1.0f / fluid_volume;
-        const float half_dt2 = 0.5f * dt * dt, dt2 = dt * dt;
-        const Vec<D>* xs = f.x.data();
-        const Vec<D>* bx = f.bx.data();
-        const float* bv = f.bvolume.data();
-        const float* P = s.pressure.data();
-        const float* P_near = s.pressure_near.data();
-        const Vec<D> xi = xs[i];
-        const float pi = P[i], pni = P_near[i];
-        float d0 = 0.0f, d1 = 0.0f, d2 = 0.0f;
-        const auto nb = f.fluid_nb.of(i);
-        const std::uint32_t* idx = nb.data();
-        const int m = static_cast<int>(nb.size());
-#pragma omp simd simdlen(8) reduction(+ : d0, d1, d2)
-        for (int k = 0; k < m; ++k) {
-            const std::uint32_t j = idx[k];
-            const Vec<D>& xj = xs[j];
-            const float rx = xj.x - xi.x, ry = xj.y - xi.y, rz = z_of<D>(xj) - z_of<D>(xi);
-            const float len = std::sqrt(rx * rx + ry * ry + rz * rz);
-            const float q = len * inv_h;
-            const float a = q < 1.0f ? 1.0f - q : 0.0f;
-            const float inv_len = len > 0.0f ? 1.0f / len : 0.0f;
-            const float g = half_dt2 * ((pi + P[j]) * a + (pni + P_near[j]) * a * a) * inv_len;
-            d0 -= g * rx;
-            d1 -= g * ry;
-            d2 -= g * rz;
+    const float half_dt2 = 0.5f * dt * dt, dt2 = dt * dt;
+    const float* P = s.pressure.data();
+    const float* P_near = s.pressure_near.data();
+    for_each_group(f.x.size(), [&](std::size_t i0, int n) {
+        const Points<D> xi = load_points<D>(xs, i0, n);
+        const F pi = load(P + i0, n), pni = load(P_near + i0, n);
+        F d0{}, d1{}, d2{};
+        const Lists nb(f.fluid_nb, i0, n);
+        for (int k = 0; k < nb.longest(); ++k) {
+            std::int32_t j[width];
+            nb.fetch(k, j);
+            const Separation r = separation<D>(fetch_points<D>(xs, j), xi);
+            const F q = r.len * inv_h;
+            const F a = keep(nb.active(k) & (q < 1.0f), 1.0f - q);
+            const F inv_len = keep(r.len2 > 0.0f, r.inv_len);
+            const F g =
+                half_dt2 * ((pi + fetch(P, j)) * a + (pni + fetch(P_near, j)) * a * a) * inv_len;
+            d0 -= g * r.x;
+            d1 -= g * r.y;
+            d2 -= g * r.z;
         }
-        const auto bn = f.boundary_nb.of(i);
-        const std::uint32_t* bidx = bn.data();
-        const int mb = static_cast<int>(bn.size());
-#pragma omp simd simdlen(8) reduction(+ : d0, d1, d2)
-        for (int k = 0; k < mb; ++k) {
-            const Vec<D>& xk = bx[bidx[k]];
-            const float rx = xk.x - xi.x, ry = xk.y - xi.y, rz = z_of<D>(xk) - z_of<D>(xi);
-            const float len = std::sqrt(rx * rx + ry * ry + rz * rz);
-            const float q = len * inv_h;
-            const float a = q < 1.0f ? 1.0f - q : 0.0f;
-            const float inv_len = len > 0.0f ? 1.0f / len : 0.0f;
-            const float w = bv[bidx[k]] * inv_volume;
-            const float g = w * dt2 * (pi * a + pni * a * a) * inv_len;  // the wall stays
-            d0 -= g * rx;
-            d1 -= g * ry;
-            d2 -= g * rz;
+        const Lists bn(f.boundary_nb, i0, n);
+        for (int k = 0; k < bn.longest(); ++k) {
+            std::int32_t b[width];
+            bn.fetch(k, b);
+            const Separation r = separation<D>(fetch_points<D>(bx, b), xi);
+            const F q = r.len * inv_h;
+            const F a = keep(bn.active(k) & (q < 1.0f), 1.0f - q);
+            const F inv_len = keep(r.len2 > 0.0f, r.inv_len);
+            const F w = fetch(bv, b) * inv_volume;
+            const F g = w * dt2 * (pi * a + pni * a * a) * inv_len;  // the wall stays
+            d0 -= g * r.x;
+            d1 -= g * r.y;
+            d2 -= g * r.z;
         }
-        Vec<D> dx;
-        dx.x = d0;
-        dx.y = d1;
-        if constexpr (D == 3) dx.z = d2;
-        s.dx[i] = dx;
+        for (int l = 0; l < n; ++l) {
+            Vec<D> dx;
+            dx.x = d0[l];
+            dx.y = d1[l];
+            if constexpr (D == 3) dx.z = d2[l];
+            s.dx[i0 + l] = dx;
+        }
     });
     parallel_for(x.size(), [&](std::size_t i) { x[i] += s.dx[i]; });
 }

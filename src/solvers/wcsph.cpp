@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "../neighbors/pair_lanes.hpp"
 #include "seiche/parallel.hpp"
 #include "seiche/step_context.hpp"
 
@@ -37,62 +38,58 @@ void wcsph_accelerations(const WcsphConstants& c, const K& kernel, const FluidVi
                          std::span<const Vec<D>> v, std::span<const float> rho,
                          std::span<const float> pressure, const Vec<D>& gravity,
                          std::span<Vec<D>> acceleration) {
-    parallel_for(f.x.size(), [&](std::size_t i) {
-        // Locals, not captures, and no branches, so the loops vectorise (see sph.hpp).
-        const K kern = kernel;
-        const float h = kern.support();
-        const float eta2 = 0.01f * h * h;  // keeps Π finite for close pairs (Monaghan 1992)
-        const float visc = 2.0f * c.alpha * h * c.c, mass = f.mass;
-        const Vec<D>* x = f.x.data();
-        const Vec<D>* vel = v.data();
-        const Vec<D>* bx = f.bx.data();
-        const float* bv = f.bvolume.data();
-        const float* p = pressure.data();
-        const float* density = rho.data();
-        const Vec<D> xi = x[i], vi = vel[i];
-        const float rho_i = density[i];
-        const float pi = p[i] / (rho_i * rho_i);
-        float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f;
-        const auto nb = f.fluid_nb.of(i);
-        const std::uint32_t* idx = nb.data();
-        const int m = static_cast<int>(nb.size());
-#pragma omp simd simdlen(8) reduction(+ : a0, a1, a2)
-        for (int k = 0; k < m; ++k) {
-            const std::uint32_t j = idx[k];
-            const Vec<D>& xj = x[j];
-            const Vec<D>& vj = vel[j];
-            const float rx = xi.x - xj.x, ry = xi.y - xj.y, rz = z_of<D>(xi) - z_of<D>(xj);
-            const float len2 = rx * rx + ry * ry + rz * rz;
-            const float g = kern.grad_factor(std::sqrt(len2));
-            const float rho_j = density[j];
+    using namespace lanes;
+    const float h = kernel.support();
+    const float eta2 = 0.01f * h * h;  // keeps Π finite for close pairs (Monaghan 1992)
+    const float visc = 2.0f * c.alpha * h * c.c, mass = f.mass;
+    const Vec<D>* x = f.x.data();
+    const Vec<D>* vel = v.data();
+    const Vec<D>* bx = f.bx.data();
+    const float* bv = f.bvolume.data();
+    const float* p = pressure.data();
+    const float* density = rho.data();
+    for_each_group(f.x.size(), [&](std::size_t i0, int n) {
+        const Points<D> xi = load_points<D>(x, i0, n);
+        const Points<D> vi = load_points<D>(vel, i0, n);
+        // Lanes past the end: density 1, so that p/ρ² stays finite; their sums are not stored.
+        const F rho_i = select(iota() < n, load(density + i0, n), splat(1.0f));
+        const F pi = load(p + i0, n) / (rho_i * rho_i);
+        F a0{}, a1{}, a2{};
+        const Lists nb(f.fluid_nb, i0, n);
+        for (int k = 0; k < nb.longest(); ++k) {
+            std::int32_t j[width];
+            nb.fetch(k, j);
+            const Separation r = separation<D>(xi, fetch_points<D>(x, j));
+            const Points<D> vj = fetch_points<D>(vel, j);
+            const F rho_j = fetch(density, j);
             // Artificial viscosity acts only on approaching pairs.
-            const float vr =
-                (vi.x - vj.x) * rx + (vi.y - vj.y) * ry + (z_of<D>(vi) - z_of<D>(vj)) * rz;
-            const float pi_ij = vr < 0.0f ? -visc / (rho_i + rho_j) * vr / (len2 + eta2) : 0.0f;
-            const float s = mass * (pi + p[j] / (rho_j * rho_j) + pi_ij) * g;
-            a0 -= s * rx;
-            a1 -= s * ry;
-            a2 -= s * rz;
+            const F vr = (vi.x - vj.x) * r.x + (vi.y - vj.y) * r.y + (vi.z - vj.z) * r.z;
+            const F pi_ij = keep(vr < 0.0f, -visc / (rho_i + rho_j) * vr / (r.len2 + eta2));
+            const F s = keep(nb.active(k),
+                             mass * (pi + fetch(p, j) / (rho_j * rho_j) + pi_ij) *
+                                 grad_factor(kernel, r));
+            a0 -= s * r.x;
+            a1 -= s * r.y;
+            a2 -= s * r.z;
         }
-        const float wall = f.rest_density * 2.0f * pi;
-        const auto bn = f.boundary_nb.of(i);
-        const std::uint32_t* bidx = bn.data();
-        const int mb = static_cast<int>(bn.size());
-#pragma omp simd simdlen(8) reduction(+ : a0, a1, a2)
-        for (int k = 0; k < mb; ++k) {
-            const Vec<D>& xk = bx[bidx[k]];
-            const float rx = xi.x - xk.x, ry = xi.y - xk.y, rz = z_of<D>(xi) - z_of<D>(xk);
-            const float s =
-                wall * bv[bidx[k]] * kern.grad_factor(std::sqrt(rx * rx + ry * ry + rz * rz));
-            a0 -= s * rx;
-            a1 -= s * ry;
-            a2 -= s * rz;
+        const F wall = f.rest_density * 2.0f * pi;
+        const Lists bn(f.boundary_nb, i0, n);
+        for (int k = 0; k < bn.longest(); ++k) {
+            std::int32_t b[width];
+            bn.fetch(k, b);
+            const Separation r = separation<D>(xi, fetch_points<D>(bx, b));
+            const F s = keep(bn.active(k), wall * fetch(bv, b) * grad_factor(kernel, r));
+            a0 -= s * r.x;
+            a1 -= s * r.y;
+            a2 -= s * r.z;
         }
-        Vec<D> a = gravity;
-        a.x += a0;
-        a.y += a1;
-        if constexpr (D == 3) a.z += a2;
-        acceleration[i] = a;
+        for (int l = 0; l < n; ++l) {
+            Vec<D> a = gravity;
+            a.x += a0[l];
+            a.y += a1[l];
+            if constexpr (D == 3) a.z += a2[l];
+            acceleration[i0 + l] = a;
+        }
     });
 }
 

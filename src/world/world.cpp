@@ -218,9 +218,11 @@ double World<D>::kinetic_energy() const {
 }
 
 template <int D>
-void World<D>::refresh_density() {
+void World<D>::refresh_density(float fluid_mass) {
     find_neighbors();
-    std::visit([&](const auto& k) { compute_density<D>(view(), k, p_.rho); }, fluid_.kernel);
+    FluidView<D> v = view();
+    if (fluid_mass > 0.0f) v.mass = fluid_mass;
+    std::visit([&](const auto& k) { compute_density<D>(v, k, p_.rho); }, fluid_.kernel);
 }
 
 template <int D>
