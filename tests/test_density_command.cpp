@@ -72,6 +72,20 @@ TEST(DensityCommand, MeasuresAFrameAsTheRunDidAndReadsLegacyVtk) {
     EXPECT_NEAR(frame.mean, run.mean, 0.0006 + 1e-3 * run.mean);
     EXPECT_NEAR(frame.max, run.max, 0.0006 + 1e-3 * run.max);
 
+    // Another code's particle mass: twice seiche's doubles the fluid's share of every density.
+    std::smatch m;
+    const std::string frame_text = test::slurp(dir / "frame.log");
+    ASSERT_TRUE(std::regex_search(frame_text, m, std::regex(R"(particle mass\s+([0-9.eE+-]+) kg)")));
+    const double mass = std::stod(m[1]);
+    ASSERT_EQ(test::run_cli("density " + last.string() + " --mass " + std::to_string(2 * mass),
+                            dir / "mass.log"),
+              0);
+    EXPECT_GT(errors_in(test::slurp(dir / "mass.log"), "density error").mean, 50.0);
+    // Away from the walls: a subset of the particles, so its largest error is at most the whole's.
+    const Errors inner = errors_in(frame_text, "container\\):");
+    EXPECT_GE(inner.mean, 0.0);
+    EXPECT_LE(inner.max, frame.max);
+
     const io::FrameData f = io::read_frame(last);
     for (bool binary : {true, false}) {
         const auto vtk = dir / (binary ? "binary.vtk" : "ascii.vtk");
