@@ -31,9 +31,11 @@ struct FluidView {
     const std::atomic<bool>* stop = nullptr;
 };
 
-// Neighbour loops are written for `omp simd` with explicit reductions; the reduction order is
-// fixed by the compiled vector width, so results stay bitwise identical for any thread count.
-// For them to vectorise (check with -fopt-info-vec or objdump), GCC 12 needs:
+// The hot pair loops (PBF, density, XSPH, WCSPH, DDR) run eight particles at a time, one per
+// SIMD lane (src/neighbors/pair_lanes.hpp). The others (vorticity, boundary reactions) are
+// written for `omp simd` over one particle's neighbours with explicit reductions; the reduction
+// order is fixed by the compiled vector width, so results stay bitwise identical for any thread
+// count. For them to vectorise (check with -fopt-info-vec or objdump), GCC 12 needs:
 // - positions read through the members (glm's operator[] hides a switch);
 // - no struct locals inside the loop body: a member call or a temporary makes them addressable,
 //   and `omp simd` then privatises them as per-lane arrays in memory (hence z_of, not a Diff);
