@@ -64,6 +64,11 @@ struct NeighborList {
     // Which chunk buffer holds query i's list (4 bytes per query, not an 8-byte pointer), and
     // the pair index where each chunk's lists begin.
     std::vector<std::uint32_t> chunk_of, chunk_first_pair;
+    // Every chunk buffer can be read this many entries past its last list, and every entry read
+    // there or in any list is a valid target index: a pair loop that walks several lists side by
+    // side may read past the end of a shorter one without clamping (src/neighbors/pair_lanes.hpp).
+    // 0 when not guaranteed.
+    std::uint32_t readable_past_end = 0;
 
     std::span<const std::uint32_t> of(std::size_t i) const {
         const std::uint32_t c = chunk_of[i];

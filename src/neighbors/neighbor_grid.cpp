@@ -220,9 +220,17 @@ void build_chunked(std::size_t items, std::size_t queries, std::size_t chunk, Ne
                 out.chunk_of[q] = static_cast<std::uint32_t>(c);
         },
         2);
-    for (std::size_t i = 0; i < queries; ++i) out.offset[i + 1] += out.offset[i];
+    std::uint32_t longest = 0;
+    for (std::size_t i = 0; i < queries; ++i) {
+        longest = std::max(longest, out.offset[i + 1]);
+        out.offset[i + 1] += out.offset[i];
+    }
     for (std::size_t c = 0; c < chunks; ++c)
         out.chunk_first_pair[c] = out.offset[first_query(c * chunk)];
+    // Room to read past every buffer's end by the longest list, filled with a valid index (0:
+    // there is a target whenever a list is not empty). Not committed, so the next build reuses it.
+    for (std::size_t c = 0; c < chunks; ++c) std::fill_n(local[c].reserve_more(longest), longest, 0u);
+    out.readable_past_end = longest;
 }
 
 }  // namespace

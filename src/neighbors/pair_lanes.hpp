@@ -190,20 +190,31 @@ class Lists {
     Lists(const NeighborList& nb, std::size_t i0, int lanes) {
         for (int l = 0; l < lanes; ++l) {
             const auto s = nb.of(i0 + l);
+            count_[l] = static_cast<std::int32_t>(s.size());
+            longest_ = std::max(longest_, count_[l]);
             if (s.empty()) continue;
             ptr_[l] = s.data();
-            count_[l] = static_cast<std::int32_t>(s.size());
             last_[l] = count_[l] - 1;
-            longest_ = std::max(longest_, count_[l]);
         }
+        // Lists the builder padded (NeighborList::readable_past_end) are read past their end
+        // without clamping: what lies there is another particle's neighbour or the padding, a
+        // valid index whose term the lane's mask drops.
+        unclamped_ = longest_ > 0 && std::uint32_t(longest_) <= nb.readable_past_end;
+        if (unclamped_)
+            for (int l = 0; l < width; ++l)
+                ptr_[l] = l < lanes ? nb.of(i0 + l).data() : nb.of(i0).data();
     }
     int longest() const { return longest_; }
     // Lanes that have a neighbour k.
     I active(int k) const { return splat_i(k) < count_; }
-    // Neighbour k of each lane, read one by one: a lane past the end of its list reads its last
-    // neighbour again (index 0 for an empty list), so every index is valid; mask the lane's
-    // terms with active(k).
+    // Neighbour k of each lane, a valid index in every lane; mask the lane's terms with
+    // active(k). Unpadded lists: a lane past the end of its list reads its last neighbour again
+    // (index 0 for an empty list).
     void fetch(int k, std::int32_t* out) const {
+        if (unclamped_) {
+            for (int l = 0; l < width; ++l) out[l] = static_cast<std::int32_t>(ptr_[l][k]);
+            return;
+        }
         for (int l = 0; l < width; ++l)
             out[l] = static_cast<std::int32_t>(ptr_[l][std::min(k, last_[l])]);
     }
@@ -215,6 +226,7 @@ class Lists {
     I count_{};
     int last_[width] = {};
     int longest_ = 0;
+    bool unclamped_ = false;
 };
 
 // fn(i0, lanes) for every group of eight consecutive particles (the last one may be short), in

@@ -13,11 +13,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (size == 0) return 0;
     const std::string bytes(reinterpret_cast<const char*>(data) + 1, size - 1);
     try {
-        switch (data[0] % 3) {
+        static const char* const names[] = {"frame.vtp", "frame.ply", "frame.vtk"};
+        switch (data[0] % 4) {
             case 0:
-            case 1: {
-                const seiche::io::FrameData f =
-                    seiche::io::parse_frame(bytes, data[0] % 3 ? "frame.ply" : "frame.vtp");
+            case 1:
+            case 2: {
+                const seiche::io::FrameData f = seiche::io::parse_frame(bytes, names[data[0] % 4]);
                 const std::size_t n = f.size();
                 if (f.position.size() != 3 * n) std::abort();
                 if (!f.velocity.empty() && f.velocity.size() != 3 * n) std::abort();
