@@ -91,10 +91,11 @@ void PbfLambdaPass(benchmark::State& state) {
     Fixture f(static_cast<int>(state.range(0)));
     PbfParams p;
     const PbfConstants c = pbf_constants<3>(p, f.kernel, f.mass, 1000.0f, f.d);
-    std::vector<float> rho(f.x.size()), lambda(f.x.size());
+    std::vector<float> rho(f.x.size());
+    std::vector<PositionLambda> x_lambda(f.x.size());
     for (auto _ : state) {
-        pbf_lambda_pass<3>(p, c, f.kernel, f.view(), rho, lambda);
-        benchmark::DoNotOptimize(lambda.data());
+        pbf_lambda_pass<3>(p, c, f.kernel, f.view(), rho, x_lambda);
+        benchmark::DoNotOptimize(x_lambda.data());
     }
     state.SetItemsProcessed(state.iterations() * f.x.size());
 }
@@ -103,11 +104,12 @@ void PbfDeltaPass(benchmark::State& state) {
     Fixture f(static_cast<int>(state.range(0)));
     PbfParams p;
     const PbfConstants c = pbf_constants<3>(p, f.kernel, f.mass, 1000.0f, f.d);
-    std::vector<float> rho(f.x.size()), lambda(f.x.size());
+    std::vector<float> rho(f.x.size());
+    std::vector<PositionLambda> x_lambda(f.x.size());
     std::vector<Vec<3>> dx(f.x.size());
-    pbf_lambda_pass<3>(p, c, f.kernel, f.view(), rho, lambda);
+    pbf_lambda_pass<3>(p, c, f.kernel, f.view(), rho, x_lambda);
     for (auto _ : state) {
-        pbf_delta_pass<3>(c, f.kernel, f.view(), lambda, dx);
+        pbf_delta_pass<3>(c, f.kernel, f.view(), x_lambda, dx);
         benchmark::DoNotOptimize(dx.data());
     }
     state.SetItemsProcessed(state.iterations() * f.x.size());

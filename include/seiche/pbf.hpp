@@ -11,12 +11,18 @@
 
 namespace seiche {
 
+// A particle's position (m; z = 0 in 2D) and its Lagrange multiplier λ'_i = λ_i / m (m²) side by
+// side in 16 aligned bytes: the Δx pass reads both for a neighbour with one load.
+struct alignas(16) PositionLambda {
+    float x, y, z, lambda;
+};
+
 // Scratch of the PBF solver, sized to the fluid particle count.
 template <int D>
 struct PbfState {
-    std::vector<float> lambda;      //!< Lagrange multiplier λ'_i = λ_i / m, m²
+    std::vector<PositionLambda> x_lambda;  //!< the positions of the last λ pass and their λ'
     std::vector<float> lambda_sum;  //!< Σ λ' over the step's corrections (boundary forces only)
-    void resize(std::size_t n) { lambda.resize(n); }
+    void resize(std::size_t n) { x_lambda.resize(n); }
 };
 
 // Values derived once from the parameters and the rest lattice, in the solver's units.

@@ -118,6 +118,34 @@ inline Points<D> fetch_points(const Vec<D>* p, const std::int32_t* at) {
 #endif
 }
 
+// Records of four floats, 16-byte aligned (base[4 j] … base[4 j + 3]): p[at[l]] in lane l of
+// x, y, z and w. Four aligned loads per register pair and a 4 × 4 transpose.
+struct Points4 {
+    F x, y, z, w;
+};
+inline Points4 fetch_points4(const float* base, const std::int32_t* at) {
+#ifdef SEICHE_LANES_AVX2
+    const auto pair = [&](int a, int b) {
+        return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps(base + 4 * at[a])),
+                                    _mm_load_ps(base + 4 * at[b]), 1);
+    };
+    const __m256 t0 = pair(0, 4), t1 = pair(1, 5), t2 = pair(2, 6), t3 = pair(3, 7);
+    const __m256 u0 = _mm256_unpacklo_ps(t0, t1), u1 = _mm256_unpackhi_ps(t0, t1);
+    const __m256 u2 = _mm256_unpacklo_ps(t2, t3), u3 = _mm256_unpackhi_ps(t2, t3);
+    return {(F)_mm256_shuffle_ps(u0, u2, 0x44), (F)_mm256_shuffle_ps(u0, u2, 0xEE),
+            (F)_mm256_shuffle_ps(u1, u3, 0x44), (F)_mm256_shuffle_ps(u1, u3, 0xEE)};
+#else
+    Points4 r;
+    for (int l = 0; l < width; ++l) {
+        r.x[l] = base[4 * at[l]];
+        r.y[l] = base[4 * at[l] + 1];
+        r.z[l] = base[4 * at[l] + 2];
+        r.w[l] = base[4 * at[l] + 3];
+    }
+    return r;
+#endif
+}
+
 // a[at[l]] in lane l.
 inline F fetch(const float* a, const std::int32_t* at) {
     F r;

@@ -53,7 +53,8 @@ void density_error_stats(std::span<const float> rho, float rest_density, double&
 // (eqs. 6/10) in one pass over the neighbours.
 template <int D, class K>
 void pbf_lambda_pass(const PbfParams& p, const PbfConstants& c, const K& kernel,
-                     const FluidView<D>& f, std::span<float> rho, std::span<float> lambda) {
+                     const FluidView<D>& f, std::span<float> rho,
+                     std::span<PositionLambda> x_lambda) {
     using namespace lanes;
     const float vol = f.mass / f.rest_density;
     const Vec<D>* x = f.x.data();
@@ -95,7 +96,8 @@ void pbf_lambda_pass(const PbfParams& p, const PbfConstants& c, const K& kernel,
         if (p.unilateral) C = max(C, F{});  // eq. (10)
         const F S = g0 * g0 + g1 * g1 + g2 * g2 + sum_grad2;
         store(&rho[i0], density, n);
-        store(&lambda[i0], -C / (S + c.epsilon), n);
+        const F lambda = -C / (S + c.epsilon);
+        for (int l = 0; l < n; ++l) x_lambda[i0 + l] = {xi.x[l], xi.y[l], xi.z[l], lambda[l]};
     });
 }
 
@@ -108,26 +110,28 @@ void pbf_density_pass(const K& kernel, const FluidView<D>& f, std::span<float> r
 // Position correction, eq. (9) with the tensile term s_corr of Macklin & Müller eq. (13).
 template <int D, class K>
 void pbf_delta_pass(const PbfConstants& c, const K& kernel, const FluidView<D>& f,
-                    std::span<const float> lambda, std::span<Vec<D>> dx) {
+                    std::span<const PositionLambda> x_lambda, std::span<Vec<D>> dx) {
     using namespace lanes;
     const float vol = f.mass / f.rest_density;
     const Vec<D>* x = f.x.data();
     const Vec<D>* bx = f.bx.data();
     const float* bv = f.bvolume.data();
-    const float* lam = lambda.data();
+    const PositionLambda* xl = x_lambda.data();
     const bool s_corr = c.s_corr_scale > 0.0f;
     const float inv_w_dq = 1.0f / c.s_corr_w_dq;
     for_each_group(f.x.size(), [&](std::size_t i0, int n) {
         const Points<D> xi = load_points<D>(x, i0, n);
-        const F li = load(lam + i0, n);
+        F li{};
+        for (int l = 0; l < n; ++l) li[l] = xl[i0 + l].lambda;
         F f0{}, f1{}, f2{}, b0{}, b1{}, b2{};
         const Lists nb(f.fluid_nb, i0, n);
         for (int k = 0; k < nb.longest(); ++k) {
             const I m = nb.active(k);
             std::int32_t j[width];
             nb.fetch(k, j);
-            const Separation r = separation<D>(xi, fetch_points<D>(x, j));
-            F coef = li + fetch(lam, j);
+            const Points4 pj = fetch_points4(&xl[0].x, j);
+            const Separation r = separation<D>(xi, Points<D>{pj.x, pj.y, pj.z});
+            F coef = li + pj.w;
             if (s_corr) {
                 const F w = W(kernel, r) * inv_w_dq;
                 F sc;
@@ -177,15 +181,16 @@ PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel
             density_error_stats(rho, view.rest_density, r.density_error_mean, r.density_error_max);
             break;
         }
-        pbf_lambda_pass<D, K>(p, c, kernel, view, rho, state.lambda);
+        pbf_lambda_pass<D, K>(p, c, kernel, view, rho, state.x_lambda);
         density_error_stats(rho, view.rest_density, r.density_error_mean, r.density_error_max);
         const bool converged =
             r.iterations >= p.min_iterations && r.density_error_mean <= p.density_tolerance;
         if (converged) break;
-        pbf_delta_pass<D, K>(c, kernel, view, state.lambda, dx);
+        pbf_delta_pass<D, K>(c, kernel, view, state.x_lambda, dx);
         parallel_for(x.size(), [&](std::size_t i) { x[i] += dx[i]; });
         if (!lambda_sum.empty())
-            parallel_for(x.size(), [&](std::size_t i) { lambda_sum[i] += state.lambda[i]; });
+            parallel_for(x.size(),
+                         [&](std::size_t i) { lambda_sum[i] += state.x_lambda[i].lambda; });
         collide_with_objects<D>(x, view.objects, view.radius, view.collisions);
         ++r.iterations;
     }
@@ -260,10 +265,10 @@ template struct Pbf<3>;
                                             std::span<float>);                                   \
     template void pbf_lambda_pass<D, K<D>>(const PbfParams&, const PbfConstants&, const K<D>&,   \
                                            const FluidView<D>&, std::span<float>,                \
-                                           std::span<float>);                                    \
+                                           std::span<PositionLambda>);                           \
     template void pbf_density_pass<D, K<D>>(const K<D>&, const FluidView<D>&, std::span<float>); \
     template void pbf_delta_pass<D, K<D>>(const PbfConstants&, const K<D>&, const FluidView<D>&, \
-                                          std::span<const float>, std::span<Vec<D>>);
+                                          std::span<const PositionLambda>, std::span<Vec<D>>);
 SEICHE_INSTANTIATE_PBF(2, CubicSpline)
 SEICHE_INSTANTIATE_PBF(3, CubicSpline)
 SEICHE_INSTANTIATE_PBF(2, Poly6Spiky)

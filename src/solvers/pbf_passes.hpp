@@ -20,14 +20,15 @@ PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel
                       std::span<float> lambda_sum = {});
 
 // The passes of one iteration, public for the micro-benchmarks. λ pass: density, C, S' and λ'
-// (eqs. 1, 2, 6–8, 10); Δx pass: eq. (9) with s_corr (eq. 13);
-// density pass: ρ alone.
+// (eqs. 1, 2, 6–8, 10), written with the positions it used to x_lambda; Δx pass: eq. (9) with
+// s_corr (eq. 13), reading the neighbours' positions and λ' from x_lambda; density pass: ρ alone.
 template <int D, class K>
 void pbf_lambda_pass(const PbfParams& p, const PbfConstants& c, const K& kernel,
-                     const FluidView<D>& f, std::span<float> rho, std::span<float> lambda);
+                     const FluidView<D>& f, std::span<float> rho,
+                     std::span<PositionLambda> x_lambda);
 template <int D, class K>
 void pbf_delta_pass(const PbfConstants& c, const K& kernel, const FluidView<D>& f,
-                    std::span<const float> lambda, std::span<Vec<D>> dx);
+                    std::span<const PositionLambda> x_lambda, std::span<Vec<D>> dx);
 template <int D, class K>
 void pbf_density_pass(const K& kernel, const FluidView<D>& f, std::span<float> rho);
 
