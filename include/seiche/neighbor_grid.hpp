@@ -118,6 +118,8 @@ class NeighborGrid {
     std::pair<std::uint32_t, std::uint32_t> find(const Cell& c) const;
     const Vec<D>& entry_x(std::uint32_t e) const { return sorted_x_[e]; }
     std::uint32_t entry_index(std::uint32_t e) const { return sorted_index_[e]; }
+    // Entries are stored in cell order: those of one cell are contiguous from here.
+    const std::uint32_t& entry_index_ref(std::uint32_t e) const { return sorted_index_[e]; }
 
     // Calls fn(j) for each stored point j with |p - x_j| < h, in a fixed order.
     template <class Fn>

@@ -130,14 +130,22 @@ struct CandidateBlock {
     void fill(const NeighborGrid<D>& target, const std::pair<std::uint32_t, std::uint32_t>* ranges,
               int n_ranges) {
         n = 0;
-        for (int k = 0; k < n_ranges; ++k)
-            for (std::uint32_t e = ranges[k].first; e < ranges[k].second; ++e, ++n) {
-                const Vec<D>& p = target.entry_x(e);
-                x[n] = p.x;
-                y[n] = p.y;
-                z[n] = z_of<D>(p);
-                index[n] = target.entry_index(e);
+        for (int k = 0; k < n_ranges; ++k) {
+            const std::uint32_t first = ranges[k].first;
+            const int len = static_cast<int>(ranges[k].second - first);
+            // The entries of a cell are contiguous: a strided copy GCC vectorises (the
+            // element-by-element copy through entry_x was as costly as the distance tests).
+            const float* src = &target.entry_x(first).x;
+            float *xo = x + n, *yo = y + n, *zo = z + n;
+#pragma omp simd
+            for (int i = 0; i < len; ++i) {
+                xo[i] = src[D * i];
+                yo[i] = src[D * i + 1];
+                zo[i] = D == 3 ? src[D * i + 2] : 0.0f;
             }
+            std::memcpy(index + n, &target.entry_index_ref(first), sizeof(std::uint32_t) * len);
+            n += len;
+        }
         std::memset(hit + n, 0, 8);  // the last word of flags reads past n
     }
 

@@ -351,7 +351,33 @@ void World<D>::finish_step(double dt, StepStats& s) {
 
 template <int D>
 std::optional<Instability> World<D>::check_stability() const {
-    for (std::size_t i = 0; i < p_.size(); ++i) {
+    // Every particle is checked each step: in parallel over fixed chunks, each finding its first
+    // bad particle; the first of those is reported (the same one for any thread count).
+    constexpr std::size_t chunk = 4096;
+    const std::size_t chunks = (p_.size() + chunk - 1) / chunk;
+    // Grown once, so a warm step allocates nothing; the loop body, which runs on the pool's
+    // threads, sees it through a pointer (by name it would be each worker's own).
+    thread_local std::vector<std::size_t> first_bad_storage;
+    first_bad_storage.assign(chunks, p_.size());
+    std::size_t* first_bad = first_bad_storage.data();
+    parallel_for(
+        chunks,
+        [&](std::size_t c) {
+            for (std::size_t i = c * chunk; i < std::min(p_.size(), (c + 1) * chunk); ++i) {
+                const Vec<D>& x = p_.x[i];
+                const Vec<D>& v = p_.v[i];
+                bool ok = glm::length(v) <= max_speed_;  // false for NaN too
+                for (int a = 0; a < D; ++a) ok = ok && std::isfinite(x[a]) && std::isfinite(v[a]);
+                if (!ok || !container_.contains(objects_[0].to_local(x))) {
+                    first_bad[c] = i;
+                    return;
+                }
+            }
+        },
+        2);
+    for (std::size_t c = 0; c < chunks; ++c) {
+        if (first_bad[c] == p_.size()) continue;
+        const std::size_t i = first_bad[c];
         const Vec<D>& x = p_.x[i];
         const Vec<D>& v = p_.v[i];
         std::string reason;
