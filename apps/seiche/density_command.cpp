@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "commands.hpp"
+#include "run_dir.hpp"
 #include "seiche/io/readers.hpp"
 #include "seiche/io/scene_loader.hpp"
 #include "seiche/parallel.hpp"
@@ -71,14 +72,7 @@ int measure(const Scene& scene, const io::FrameData& f, const fs::path& frame, d
 
 int density_command(const DensityOptions& o) {
     const fs::path frame = o.frame;
-    const fs::path scene_file =
-        o.scene.empty() ? frame.parent_path().parent_path() / "scene.json" : fs::path(o.scene);
-    if (!fs::exists(scene_file)) {
-        std::fprintf(stderr, "seiche density: no scene for %s (looked for %s); pass --scene FILE\n",
-                     frame.c_str(), scene_file.c_str());
-        return 2;
-    }
-    std::optional<Scene> scene = load_scene_or_report(scene_file.string(), o.overrides, "", 0.0);
+    const std::optional<Scene> scene = scene_of_frame(frame, o.scene, o.overrides, "density");
     if (!scene) return 2;
     set_thread_count(o.threads);
     try {

@@ -96,15 +96,7 @@ int mesh_command(const MeshOptions& o) {
 
 int bench_mesh_command(const BenchMeshOptions& o) {
     const fs::path frame = o.frame;
-    const fs::path scene_file =
-        o.scene.empty() ? frame.parent_path().parent_path() / "scene.json" : fs::path(o.scene);
-    if (!fs::exists(scene_file)) {
-        std::fprintf(stderr,
-                     "seiche bench-mesh: no scene for %s (looked for %s); pass --scene FILE\n",
-                     frame.c_str(), scene_file.c_str());
-        return 2;
-    }
-    std::optional<Scene> scene = load_scene_or_report(scene_file.string(), o.overrides, "", 0.0);
+    const std::optional<Scene> scene = scene_of_frame(frame, o.scene, o.overrides, "bench-mesh");
     if (!scene) return 2;
     set_thread_count(o.threads);
     try {

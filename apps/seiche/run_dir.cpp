@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <regex>
 
+#include "commands.hpp"
 #include "external_tools.hpp"
 #include "seiche/io/readers.hpp"
 #include "seiche/render.hpp"
@@ -120,6 +122,19 @@ std::string PictureOutput::finish() {
                 (movie ? ", movie.mp4" : " (" + why + ")");
     }
     return line;
+}
+
+std::optional<Scene> scene_of_frame(const std::filesystem::path& frame, const std::string& scene,
+                                    const std::vector<std::string>& overrides,
+                                    const char* command) {
+    const std::filesystem::path file =
+        scene.empty() ? frame.parent_path().parent_path() / "scene.json" : std::filesystem::path(scene);
+    if (!std::filesystem::exists(file)) {
+        std::fprintf(stderr, "seiche %s: no scene for %s (looked for %s); pass --scene FILE\n",
+                     command, frame.c_str(), file.c_str());
+        return std::nullopt;
+    }
+    return load_scene_or_report(file.string(), overrides, "", 0.0);
 }
 
 }  // namespace seiche::app

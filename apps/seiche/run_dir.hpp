@@ -26,6 +26,13 @@ void mark_seiche_dir(const std::filesystem::path& dir);
 // The particle frames of a run: from particles.pvd (with their times), else frames/*.ply.
 std::vector<io::PvdEntry> run_frames(const std::filesystem::path& dir, double frame_rate);
 
+// The scene a particle frame was made from: `scene` if given, else the scene.json of the frame's
+// run directory (RUN/frames/FRAME). Loaded with the overrides; nullopt after printing, as
+// `command`, why not (no such scene, or an invalid one).
+std::optional<Scene> scene_of_frame(const std::filesystem::path& frame, const std::string& scene,
+                                    const std::vector<std::string>& overrides,
+                                    const char* command);
+
 // "dam_break_2d  pbf  t = 0.500 s"
 std::string frame_caption(const Scene& scene, double time);
 
