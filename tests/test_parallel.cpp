@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cmath>
 #include <cstring>
 #include <thread>
@@ -61,6 +64,48 @@ TEST(Parallel, ResizingRightAfterStartingDoesNotHang) {
     std::atomic<long> sum{0};
     parallel_for(10000, [&](std::size_t i) { sum.fetch_add(long(i)); });
     EXPECT_EQ(sum.load(), 10000L * 9999 / 2);
+}
+
+TEST(Parallel, BackToBackLoopsNeverCountABlockOfAFinishedJob) {
+    // A worker still claiming from a finished loop read the next loop's block count, claimed a
+    // block past the old share's end before the caller rewrote the slot, and counted it in the
+    // next loop: the caller then waited for ever (seen in the suite as a hung WCSPH step). Three
+    // threads on this two-core machine, short loops of changing sizes back to back; the old pool
+    // hung within a few seconds here. A watchdog turns a hang into a failure.
+    std::atomic<bool> finished{false};
+    std::vector<int> hits(60000, 0);
+    std::vector<long> expected(hits.size() + 1, 0);  // loops that covered index i, as a difference
+    std::thread loops([&] {
+        set_thread_count(3);
+        const auto t0 = std::chrono::steady_clock::now();
+        for (long it = 0; it < 400000; ++it) {
+            if ((it & 1023) == 0 && std::chrono::steady_clock::now() - t0 > std::chrono::seconds(6))
+                break;
+            const std::size_t n = 1024 + std::size_t(it * 7919) % 50000;
+            parallel_for(n, [&](std::size_t i) { ++hits[i]; });
+            ++expected[0];
+            --expected[n];
+        }
+        set_thread_count(0);
+        finished.store(true);
+    });
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (!finished.load() && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (!finished.load()) {
+        ADD_FAILURE() << "parallel_for hung";
+        std::fflush(nullptr);
+        std::_Exit(1);
+    }
+    loops.join();
+    long covering = 0;
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < hits.size(); ++i) {
+        covering += expected[i];
+        wrong += hits[i] != covering;
+    }
+    EXPECT_EQ(wrong, 0u);
+    EXPECT_GT(hits[0], 1000);  // the loops ran
 }
 
 // The bits must not depend on how a loop is split. A vectorised loop runs its last iterations

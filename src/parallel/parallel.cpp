@@ -99,7 +99,7 @@ class Pool {
         // same core from loop to loop (its data in that core's cache); a thread that is done
         // takes what is left of the others' shares.
         for (int t = 0; t < threads_; ++t)
-            slot_[t].next.store(((epoch & 0xffffffffu) << 32) | share_begin(t, blocks),
+            slot_[t].next.store(slot_value(epoch, share_begin(t + 1, blocks), share_begin(t, blocks)),
                                 std::memory_order_relaxed);
         epoch_.store(epoch, std::memory_order_seq_cst);
         // A wake-up is a system call: only for workers that went to sleep.
@@ -119,24 +119,36 @@ class Pool {
         return blocks * std::uint64_t(t) / std::uint64_t(threads_);
     }
 
+    // A slot holds the job's number (high 32 bits), the end of the thread's share (16 bits) and
+    // its next unclaimed block (16 bits; at most 8 × max_threads blocks). The end lives in the
+    // slot itself because a thread still claiming from a finished job must not judge that job's
+    // slot by the next job's block count: it once read the new count, claimed past the old end
+    // before the slot was rewritten, and counted a block of a job that was over (the caller then
+    // waited for ever on a count that had overshot).
+    static std::uint64_t slot_value(std::uint64_t epoch, std::uint64_t end, std::uint64_t index) {
+        return ((epoch & 0xffffffffu) << 32) | (end << 16) | index;
+    }
+
     // Claims and runs blocks of job `epoch`, thread `self`'s share first, then the others', until
     // none is left (or a newer job has started).
     void help(std::uint64_t epoch, int self) {
-        const std::uint64_t blocks = blocks_.load(std::memory_order_relaxed);
         for (int k = 0; k < threads_; ++k) {
             const int t = (self + k) % threads_;
-            const std::uint64_t end = share_begin(t + 1, blocks);
             std::atomic<std::uint64_t>& next = slot_[t].next;
             for (;;) {
                 std::uint64_t c = next.load(std::memory_order_acquire), index;
+                bool claimed = false;
                 do {
-                    index = c & 0xffffffffu;
                     // A newer job: this one is all claimed.
                     if ((c >> 32) != (epoch & 0xffffffffu)) return;
-                    if (index >= end) break;
-                } while (!next.compare_exchange_weak(c, c + 1, std::memory_order_acq_rel));
-                if (index >= end) break;
-                // A claimed block keeps its job alive (the caller waits for it), so these hold.
+                    index = c & 0xffffu;
+                    if (index >= ((c >> 16) & 0xffffu)) break;
+                    claimed = next.compare_exchange_weak(c, c + 1, std::memory_order_acq_rel);
+                } while (!claimed);
+                if (!claimed) break;
+                // A claimed block keeps its job alive (the caller waits for it), so these are
+                // the job's own.
+                const std::uint64_t blocks = blocks_.load(std::memory_order_relaxed);
                 const std::size_t block = block_.load(std::memory_order_relaxed);
                 const std::size_t n = n_.load(std::memory_order_relaxed);
                 const std::size_t begin = index * block, stop = std::min(n, begin + block);
@@ -170,13 +182,13 @@ class Pool {
     std::atomic<bool> quit_{false};
     std::atomic<int> sleepers_{0};            //!< workers asleep on epoch_
     std::atomic<bool> caller_sleeps_{false};  //!< the caller asleep on done_
-    // The current job's number; per thread, the job (high 32 bits) and the next unclaimed block
-    // of that thread's share (low 32 bits), a cache line each.
+    // The current job's number; per thread, a slot (slot_value), a cache line each.
     std::atomic<std::uint64_t> epoch_{0};
     struct alignas(64) Slot {
         std::atomic<std::uint64_t> next{0};
     };
     static constexpr int max_threads = 256;
+    static_assert(8 * max_threads < 0x10000, "block indices are 16 bits in a slot");
     Slot slot_[max_threads];
     std::atomic<std::uint64_t> done_{0}, blocks_{0};
     std::atomic<std::size_t> n_{0}, block_{1};
