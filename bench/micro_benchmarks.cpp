@@ -106,11 +106,11 @@ void PbfDeltaPass(benchmark::State& state) {
     const PbfConstants c = pbf_constants<3>(p, f.kernel, f.mass, 1000.0f, f.d);
     std::vector<float> rho(f.x.size());
     std::vector<PositionLambda> x_lambda(f.x.size());
-    std::vector<Vec<3>> dx(f.x.size());
+    std::vector<Vec<3>> x_out(f.x.size());
     pbf_lambda_pass<3>(p, c, f.kernel, f.view(), rho, x_lambda);
     for (auto _ : state) {
-        pbf_delta_pass<3>(c, f.kernel, f.view(), x_lambda, dx);
-        benchmark::DoNotOptimize(dx.data());
+        pbf_delta_pass<3>(c, f.kernel, f.view(), x_lambda, x_out);
+        benchmark::DoNotOptimize(x_out.data());
     }
     state.SetItemsProcessed(state.iterations() * f.x.size());
 }

@@ -50,6 +50,11 @@ template <int D>
 void collide_with_objects(std::span<Vec<D>> x, std::span<const BoundaryObject<D>> objects,
                           float radius, const CollisionLog<D>& log = {});
 
+// The same for particle i alone (x is its position): for passes that move particles one by one.
+template <int D>
+void collide_particle(std::size_t i, Vec<D>& x, std::span<const BoundaryObject<D>> objects,
+                      float radius, const CollisionLog<D>& log = {});
+
 // Last-resort containment against every object; returns how many particles were moved.
 template <int D>
 std::size_t contain_in_objects(std::span<Vec<D>> x, std::span<const BoundaryObject<D>> objects,

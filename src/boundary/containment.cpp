@@ -108,24 +108,26 @@ bool BoundaryObject<D>::contain(Vec<D>& x, float margin) const {
 }
 
 template <int D>
-void collide_with_objects(std::span<Vec<D>> x, std::span<const BoundaryObject<D>> objects,
-                          float radius, const CollisionLog<D>& log) {
+void collide_particle(std::size_t i, Vec<D>& x, std::span<const BoundaryObject<D>> objects,
+                      float radius, const CollisionLog<D>& log) {
     if (!log.push) {
-        parallel_for(x.size(), [&](std::size_t i) {
-            for (const BoundaryObject<D>& o : objects) o.collide(x[i], radius);
-        });
+        for (const BoundaryObject<D>& o : objects) o.collide(x, radius);
         return;
     }
-    parallel_for(x.size(), [&](std::size_t i) {
-        for (std::size_t o = 0; o < objects.size(); ++o) {
-            const Vec<D> before = x[i];
-            objects[o].collide(x[i], radius);
-            if (x[i] != before) {
-                log.push[i] += x[i] - before;
-                log.object[i] = static_cast<std::uint32_t>(o);
-            }
+    for (std::size_t o = 0; o < objects.size(); ++o) {
+        const Vec<D> before = x;
+        objects[o].collide(x, radius);
+        if (x != before) {
+            log.push[i] += x - before;
+            log.object[i] = static_cast<std::uint32_t>(o);
         }
-    });
+    }
+}
+
+template <int D>
+void collide_with_objects(std::span<Vec<D>> x, std::span<const BoundaryObject<D>> objects,
+                          float radius, const CollisionLog<D>& log) {
+    parallel_for(x.size(), [&](std::size_t i) { collide_particle<D>(i, x[i], objects, radius, log); });
 }
 
 template <int D>
@@ -154,6 +156,10 @@ std::size_t contain_in_objects(std::span<Vec<D>> x, std::span<const BoundaryObje
 
 template struct BoundaryObject<2>;
 template struct BoundaryObject<3>;
+template void collide_particle<2>(std::size_t, Vec<2>&, std::span<const BoundaryObject<2>>, float,
+                                  const CollisionLog<2>&);
+template void collide_particle<3>(std::size_t, Vec<3>&, std::span<const BoundaryObject<3>>, float,
+                                  const CollisionLog<3>&);
 template void collide_with_objects<2>(std::span<Vec<2>>, std::span<const BoundaryObject<2>>, float,
                                       const CollisionLog<2>&);
 template void collide_with_objects<3>(std::span<Vec<3>>, std::span<const BoundaryObject<3>>, float,

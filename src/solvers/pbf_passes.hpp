@@ -9,26 +9,25 @@
 namespace seiche {
 
 // Runs the constraint iterations on the predicted positions x (in place). On return rho holds
-// the density of the final positions. dx: one vector per particle of scratch (the position
-// corrections, m), shared with the caller's other passes to save 12 bytes per particle.
-// lambda_sum (optional, per particle): adds up the λ' of every applied correction, for the
+// the density of the final positions. lambda_sum (optional, per particle): adds up the λ' of every applied correction, for the
 // reaction on the boundary particles.
 template <int D, class K>
 PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel,
                       const FluidView<D>& view, std::span<Vec<D>> x, std::span<float> rho,
-                      PbfState<D>& state, std::span<Vec<D>> dx,
-                      std::span<float> lambda_sum = {});
+                      PbfState<D>& state, std::span<float> lambda_sum = {});
 
 // The passes of one iteration, public for the micro-benchmarks. λ pass: density, C, S' and λ'
 // (eqs. 1, 2, 6–8, 10), written with the positions it used to x_lambda; Δx pass: eq. (9) with
-// s_corr (eq. 13), reading the neighbours' positions and λ' from x_lambda; density pass: ρ alone.
+// s_corr (eq. 13), reading the positions and λ' from x_lambda and writing the corrected and
+// collided positions to x_out (adding each λ' to lambda_sum if given); density pass: ρ alone.
 template <int D, class K>
 void pbf_lambda_pass(const PbfParams& p, const PbfConstants& c, const K& kernel,
                      const FluidView<D>& f, std::span<float> rho,
                      std::span<PositionLambda> x_lambda);
 template <int D, class K>
 void pbf_delta_pass(const PbfConstants& c, const K& kernel, const FluidView<D>& f,
-                    std::span<const PositionLambda> x_lambda, std::span<Vec<D>> dx);
+                    std::span<const PositionLambda> x_lambda, std::span<Vec<D>> x_out,
+                    std::span<float> lambda_sum = {});
 template <int D, class K>
 void pbf_density_pass(const K& kernel, const FluidView<D>& f, std::span<float> rho);
 
