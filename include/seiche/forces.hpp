@@ -15,6 +15,12 @@ namespace seiche {
 template <int D, class K>
 void xsph_viscosity(const FluidView<D>& f, const K& kernel, float c, std::span<const float> rho,
                     std::span<const Vec<D>> v, std::span<Vec<D>> v_out);
+// The same, and in the same pass ρ of the current positions into rho_out (as compute_density;
+// distinct from rho, which XSPH reads for the neighbours' weights).
+template <int D, class K>
+void xsph_viscosity_and_density(const FluidView<D>& f, const K& kernel, float c,
+                                std::span<const float> rho, std::span<const Vec<D>> v,
+                                std::span<Vec<D>> v_out, std::span<float> rho_out);
 
 // Vorticity: a vector in 3D, the scalar z component in 2D.
 template <int D>

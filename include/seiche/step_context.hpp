@@ -101,6 +101,11 @@ class StepContext {
     void contain_and_update_velocities();
     // XSPH viscosity and vorticity confinement, as the scene asks.
     void post_velocity();
+    // The same, with ρ of the current positions computed first and measured into the
+    // statistics: for a solver that leaves rho at other positions (PBF, after its last
+    // correction). XSPH then weights the neighbours by the densities rho held before (as
+    // SPlisHSPlasH does), and both come from one pass over the pairs.
+    void post_velocity_and_density();
     // ρ of the current positions (stats and frames for solvers that do not compute it).
     void compute_density();
     // Mean and max density error of particles().rho into the statistics.

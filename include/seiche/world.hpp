@@ -150,7 +150,7 @@ class World {
     void find_neighbors();
     void collide();
     void contain_and_update_velocities(float dt, StepStats& s);  // v = (x − x_prev)/dt
-    void post_velocity(float dt);                                 // XSPH, vorticity
+    void post_velocity(float dt, bool density);  // XSPH, vorticity; ρ of the positions first
     void measure_density(StepStats& s);
     void finish_step(double dt, StepStats& s);
 

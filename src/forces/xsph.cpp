@@ -1,14 +1,20 @@
 // XSPH velocity smoothing — Schechter & Bridson 2012, eq. (8), as used by Macklin & Müller 2013,
 // eq. (17). Only fluid neighbours: the walls are free-slip.
 #include "../neighbors/pair_lanes.hpp"
+#include "../solvers/density_lanes.hpp"
 
 #include "seiche/forces.hpp"
 
 namespace seiche {
 
-template <int D, class K>
-void xsph_viscosity(const FluidView<D>& f, const K& kernel, float c, std::span<const float> rho,
-                    std::span<const Vec<D>> v, std::span<Vec<D>> v_out) {
+namespace {
+
+// One pass over the fluid pairs for XSPH; with Density, also ρ_i of the current positions
+// (compute_density's sums, in its order), which costs one more add per pair where a separate
+// pass would fetch every neighbour again.
+template <bool Density, int D, class K>
+void xsph_pass(const FluidView<D>& f, const K& kernel, float c, std::span<const float> rho,
+               std::span<const Vec<D>> v, std::span<Vec<D>> v_out, std::span<float> rho_out) {
     using namespace lanes;
     const Vec<D>* x = f.x.data();
     const Vec<D>* vel = v.data();
@@ -17,14 +23,16 @@ void xsph_viscosity(const FluidView<D>& f, const K& kernel, float c, std::span<c
         const Points<D> xi = load_points<D>(x, i0, n);
         const Points<D> vi = load_points<D>(vel, i0, n);
         F s0{}, s1{}, s2{};
+        F w_fluid = splat(kernel.W(0.0f));
         const Lists nb(f.fluid_nb, i0, n);
         for (int k = 0; k < nb.longest(); ++k) {
             std::int32_t j[width];
             nb.fetch(k, j);
             const Points<D> vj = fetch_points<D>(vel, j);
             // Inactive lanes repeat a real neighbour, then drop it.
-            const F w = keep(nb.active(k),
-                             W(kernel, separation<D>(xi, fetch_points<D>(x, j))) / fetch(density, j));
+            const F wij = keep(nb.active(k), W(kernel, separation<D>(xi, fetch_points<D>(x, j))));
+            if constexpr (Density) w_fluid += wij;
+            const F w = wij / fetch(density, j);
             s0 += w * (vj.x - vi.x);
             s1 += w * (vj.y - vi.y);
             s2 += w * (vj.z - vi.z);
@@ -37,7 +45,25 @@ void xsph_viscosity(const FluidView<D>& f, const K& kernel, float c, std::span<c
             if constexpr (D == 3) sum.z = s2[l];
             v_out[i0 + l] = vel[i0 + l] + cm * sum;
         }
+        if constexpr (Density)
+            store(&rho_out[i0],
+                  f.mass * w_fluid + f.rest_density * boundary_w_sum<D>(kernel, f, xi, i0, n), n);
     });
+}
+
+}  // namespace
+
+template <int D, class K>
+void xsph_viscosity(const FluidView<D>& f, const K& kernel, float c, std::span<const float> rho,
+                    std::span<const Vec<D>> v, std::span<Vec<D>> v_out) {
+    xsph_pass<false, D>(f, kernel, c, rho, v, v_out, {});
+}
+
+template <int D, class K>
+void xsph_viscosity_and_density(const FluidView<D>& f, const K& kernel, float c,
+                                std::span<const float> rho, std::span<const Vec<D>> v,
+                                std::span<Vec<D>> v_out, std::span<float> rho_out) {
+    xsph_pass<true, D>(f, kernel, c, rho, v, v_out, rho_out);
 }
 
 template void xsph_viscosity<2, CubicSpline<2>>(const FluidView<2>&, const CubicSpline<2>&, float,
@@ -52,5 +78,16 @@ template void xsph_viscosity<2, Poly6Spiky<2>>(const FluidView<2>&, const Poly6S
 template void xsph_viscosity<3, Poly6Spiky<3>>(const FluidView<3>&, const Poly6Spiky<3>&, float,
                                                std::span<const float>, std::span<const Vec<3>>,
                                                std::span<Vec<3>>);
+
+#define SEICHE_INSTANTIATE(D, K)                                                                  \
+    template void xsph_viscosity_and_density<D, K<D>>(const FluidView<D>&, const K<D>&, float,    \
+                                                      std::span<const float>,                     \
+                                                      std::span<const Vec<D>>, std::span<Vec<D>>, \
+                                                      std::span<float>);
+SEICHE_INSTANTIATE(2, CubicSpline)
+SEICHE_INSTANTIATE(3, CubicSpline)
+SEICHE_INSTANTIATE(2, Poly6Spiky)
+SEICHE_INSTANTIATE(3, Poly6Spiky)
+#undef SEICHE_INSTANTIATE
 
 }  // namespace seiche

@@ -1,6 +1,6 @@
 // Density summation with the boundary term of Akinci et al. 2012, eq. (6) (as in Bender &
 // Fernández 2019): ρ_i = m Σ_j W_ij + ρ0 Σ_k V_k W_ik, self included.
-#include "../neighbors/pair_lanes.hpp"
+#include "density_lanes.hpp"
 
 #include "seiche/sph.hpp"
 
@@ -10,25 +10,17 @@ template <int D, class K>
 void compute_density(const FluidView<D>& f, const K& kernel, std::span<float> rho) {
     using namespace lanes;
     const Vec<D>* x = f.x.data();
-    const Vec<D>* bx = f.bx.data();
-    const float* bv = f.bvolume.data();
     for_each_group(f.x.size(), [&](std::size_t i0, int n) {
         const Points<D> xi = load_points<D>(x, i0, n);
-        F w_fluid = splat(kernel.W(0.0f)), w_boundary{};
+        F w_fluid = splat(kernel.W(0.0f));
         const Lists nb(f.fluid_nb, i0, n);
         for (int k = 0; k < nb.longest(); ++k) {
             std::int32_t j[width];
             nb.fetch(k, j);
             w_fluid += keep(nb.active(k), W(kernel, separation<D>(xi, fetch_points<D>(x, j))));
         }
-        const Lists bn(f.boundary_nb, i0, n);
-        for (int k = 0; k < bn.longest(); ++k) {
-            std::int32_t b[width];
-            bn.fetch(k, b);
-            w_boundary += keep(bn.active(k),
-                               fetch(bv, b) * W(kernel, separation<D>(xi, fetch_points<D>(bx, b))));
-        }
-        store(&rho[i0], f.mass * w_fluid + f.rest_density * w_boundary, n);
+        store(&rho[i0], f.mass * w_fluid + f.rest_density * boundary_w_sum<D>(kernel, f, xi, i0, n),
+              n);
     });
 }
 

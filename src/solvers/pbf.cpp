@@ -224,7 +224,7 @@ void pbf_delta_pass(const PbfConstants& c, const K& kernel, const FluidView<D>& 
 template <int D, class K>
 PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel,
                       const FluidView<D>& view, std::span<Vec<D>> x, std::span<float> rho,
-                      PbfState<D>& state, std::span<float> lambda_sum) {
+                      PbfState<D>& state, std::span<float> lambda_sum, bool final_density) {
     PbfResult r;
     collide_with_objects<D>(x, view.objects, view.radius, view.collisions);
     for (;;) {
@@ -232,8 +232,11 @@ PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel
         // interrupt ends the iterations there too, so a slow step answers within one iteration.
         const bool stop = view.stop && view.stop->load(std::memory_order_relaxed);
         if (r.iterations >= p.max_iterations || stop) {
-            pbf_density_pass<D, K>(kernel, view, rho);
-            density_error_stats(rho, view.rest_density, r.density_error_mean, r.density_error_max);
+            if (final_density) {
+                pbf_density_pass<D, K>(kernel, view, rho);
+                density_error_stats(rho, view.rest_density, r.density_error_mean,
+                                    r.density_error_max);
+            }
             break;
         }
         pbf_lambda_pass<D, K>(p, c, kernel, view, rho, state.x_lambda);
@@ -273,7 +276,8 @@ void Pbf<D>::step(StepContext<D>& c) {
         std::visit(
             [&](const auto& k) {
                 r = pbf_project<D>(params, constants, k, c.view(), p.x, p.rho, state,
-                                   forces ? std::span<float>(state.lambda_sum) : std::span<float>());
+                                   forces ? std::span<float>(state.lambda_sum) : std::span<float>(),
+                                   false);
             },
             c.kernel());
     });
@@ -296,10 +300,10 @@ void Pbf<D>::step(StepContext<D>& c) {
             c.kernel());
     }
     c.stats().iterations = r.iterations;
-    c.stats().density_error_mean = r.density_error_mean;
-    c.stats().density_error_max = r.density_error_max;
     c.contain_and_update_velocities();  // update velocity: v ← (x* − x)/Δt
-    c.post_velocity();                  // apply vorticity confinement and XSPH viscosity
+    // Apply vorticity confinement and XSPH viscosity; the density of the final positions (for
+    // the statistics and the frames) comes from XSPH's pass over the pairs.
+    c.post_velocity_and_density();
 }
 
 template struct Pbf<2>;
@@ -310,7 +314,8 @@ template struct Pbf<3>;
                                                  float);                                         \
     template PbfResult pbf_project<D, K<D>>(const PbfParams&, const PbfConstants&, const K<D>&,  \
                                             const FluidView<D>&, std::span<Vec<D>>,              \
-                                            std::span<float>, PbfState<D>&, std::span<float>);   \
+                                            std::span<float>, PbfState<D>&, std::span<float>,    \
+                                            bool);                                               \
     template void pbf_lambda_pass<D, K<D>>(const PbfParams&, const PbfConstants&, const K<D>&,   \
                                            const FluidView<D>&, std::span<float>,                \
                                            std::span<PositionLambda>);                           \
