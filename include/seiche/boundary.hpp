@@ -52,8 +52,21 @@ void collide_with_objects(std::span<Vec<D>> x, std::span<const BoundaryObject<D>
 
 // The same for particle i alone (x is its position): for passes that move particles one by one.
 template <int D>
-void collide_particle(std::size_t i, Vec<D>& x, std::span<const BoundaryObject<D>> objects,
-                      float radius, const CollisionLog<D>& log = {});
+inline void collide_particle(std::size_t i, Vec<D>& x, std::span<const BoundaryObject<D>> objects,
+                             float radius, const CollisionLog<D>& log = {}) {
+    if (!log.push) {
+        for (const BoundaryObject<D>& o : objects) o.collide(x, radius);
+        return;
+    }
+    for (std::size_t o = 0; o < objects.size(); ++o) {
+        const Vec<D> before = x;
+        objects[o].collide(x, radius);
+        if (x != before) {
+            log.push[i] += x - before;
+            log.object[i] = static_cast<std::uint32_t>(o);
+        }
+    }
+}
 
 // Last-resort containment against every object; returns how many particles were moved.
 template <int D>

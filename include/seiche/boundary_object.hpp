@@ -53,8 +53,15 @@ struct BoundaryObject {
 
     // Collision response during the solve (Macklin & Müller 2013, Algorithm 1): the particle
     // centre is moved to at least `radius` from the surface on the fluid's side (out of a solid
-    // through its nearest face).
-    void collide(Vec<D>& x, float radius) const;
+    // through its nearest face). Called for every particle in every PBF iteration: the common
+    // case, an unposed container, is a clamp here; the rest is collide_other.
+    void collide(Vec<D>& x, float radius) const {
+        if (fluid_inside && !posed)
+            x = glm::clamp(x, shape.min + Vec<D>(radius), shape.max - Vec<D>(radius));
+        else
+            collide_other(x, radius);
+    }
+    void collide_other(Vec<D>& x, float radius) const;
 
     // Last-resort containment: a centre on the wrong side goes to `margin` on the fluid's side;
     // true when it was moved.

@@ -4,6 +4,7 @@
 // particles with the container planes (as Macklin & Müller 2013, Algorithm 1 does), and a last-
 // resort containment after the solver counts anything that still got out.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
 #include "seiche/boundary.hpp"
@@ -75,17 +76,15 @@ float BoundaryObject<D>::signed_distance(const Vec<D>& x) const {
 }
 
 template <int D>
-void BoundaryObject<D>::collide(Vec<D>& x, float radius) const {
-    // Called for every particle in every PBF iteration: the unposed objects (the container,
-    // static obstacles) skip the frame change.
-    Vec<D> l = posed ? to_local(x) : x;
+void BoundaryObject<D>::collide_other(Vec<D>& x, float radius) const {
+    Vec<D> l = to_local(x);
     if (fluid_inside) {
         l = glm::clamp(l, shape.min + Vec<D>(radius), shape.max - Vec<D>(radius));
     } else {
         const Box<D> grown{shape.min - Vec<D>(radius), shape.max + Vec<D>(radius)};
         if (!push_out(l, grown, 0.0f)) return;
     }
-    x = posed ? to_world(l) : l;
+    x = to_world(l);
 }
 
 template <int D>
@@ -108,23 +107,6 @@ bool BoundaryObject<D>::contain(Vec<D>& x, float margin) const {
 }
 
 template <int D>
-void collide_particle(std::size_t i, Vec<D>& x, std::span<const BoundaryObject<D>> objects,
-                      float radius, const CollisionLog<D>& log) {
-    if (!log.push) {
-        for (const BoundaryObject<D>& o : objects) o.collide(x, radius);
-        return;
-    }
-    for (std::size_t o = 0; o < objects.size(); ++o) {
-        const Vec<D> before = x;
-        objects[o].collide(x, radius);
-        if (x != before) {
-            log.push[i] += x - before;
-            log.object[i] = static_cast<std::uint32_t>(o);
-        }
-    }
-}
-
-template <int D>
 void collide_with_objects(std::span<Vec<D>> x, std::span<const BoundaryObject<D>> objects,
                           float radius, const CollisionLog<D>& log) {
     parallel_for(x.size(), [&](std::size_t i) { collide_particle<D>(i, x[i], objects, radius, log); });
@@ -133,33 +115,40 @@ void collide_with_objects(std::span<Vec<D>> x, std::span<const BoundaryObject<D>
 template <int D>
 std::size_t contain_in_objects(std::span<Vec<D>> x, std::span<const BoundaryObject<D>> objects,
                                float margin, const CollisionLog<D>& log) {
-    std::size_t moved = 0;
-    for (std::size_t i = 0; i < x.size(); ++i) {
-        Vec<D>& p = x[i];
-        bool out = false;
-        // Out of the solids first, then into the containers, so a container has the last word.
-        for (int pass = 0; pass < 2; ++pass)
-            for (std::size_t o = 0; o < objects.size(); ++o) {
-                if (objects[o].fluid_inside != (pass == 1)) continue;
-                const Vec<D> before = p;
-                if (!objects[o].contain(p, margin)) continue;
-                out = true;
-                if (log.push) {
-                    log.push[i] += p - before;
-                    log.object[i] = static_cast<std::uint32_t>(o);
-                }
+    // Run every step over every particle: in parallel, the count summed as an integer (the same
+    // for any thread count).
+    std::atomic<std::size_t> moved{0};
+    constexpr std::size_t chunk = 4096;
+    parallel_for(
+        (x.size() + chunk - 1) / chunk,
+        [&](std::size_t c) {
+            std::size_t here = 0;
+            for (std::size_t i = c * chunk; i < std::min(x.size(), (c + 1) * chunk); ++i) {
+                Vec<D>& p = x[i];
+                bool out = false;
+                // Out of the solids first, then into the containers, so a container has the last
+                // word.
+                for (int pass = 0; pass < 2; ++pass)
+                    for (std::size_t o = 0; o < objects.size(); ++o) {
+                        if (objects[o].fluid_inside != (pass == 1)) continue;
+                        const Vec<D> before = p;
+                        if (!objects[o].contain(p, margin)) continue;
+                        out = true;
+                        if (log.push) {
+                            log.push[i] += p - before;
+                            log.object[i] = static_cast<std::uint32_t>(o);
+                        }
+                    }
+                here += out ? 1 : 0;
             }
-        moved += out ? 1 : 0;
-    }
-    return moved;
+            moved.fetch_add(here, std::memory_order_relaxed);
+        },
+        2);
+    return moved.load();
 }
 
 template struct BoundaryObject<2>;
 template struct BoundaryObject<3>;
-template void collide_particle<2>(std::size_t, Vec<2>&, std::span<const BoundaryObject<2>>, float,
-                                  const CollisionLog<2>&);
-template void collide_particle<3>(std::size_t, Vec<3>&, std::span<const BoundaryObject<3>>, float,
-                                  const CollisionLog<3>&);
 template void collide_with_objects<2>(std::span<Vec<2>>, std::span<const BoundaryObject<2>>, float,
                                       const CollisionLog<2>&);
 template void collide_with_objects<3>(std::span<Vec<3>>, std::span<const BoundaryObject<3>>, float,
