@@ -11,16 +11,20 @@
 namespace seiche {
 
 // XSPH (Schechter & Bridson 2012, eq. 8; Macklin & Müller 2013, eq. 17):
-// v_i ← v_i + c Σ_j (m/ρ_j)(v_j − v_i) W_ij. Reads v, writes v_out (distinct arrays).
+// v_i ← v_i + c Σ_j (m/ρ_j)(v_j − v_i) W_ij. Reads v, writes v_out (distinct arrays). records:
+// one per particle of scratch (the pass first writes each particle's velocity and 1/ρ there, so
+// a pair fetches both with one load; allocated here when empty).
 template <int D, class K>
 void xsph_viscosity(const FluidView<D>& f, const K& kernel, float c, std::span<const float> rho,
-                    std::span<const Vec<D>> v, std::span<Vec<D>> v_out);
+                    std::span<const Vec<D>> v, std::span<Vec<D>> v_out,
+                    std::span<Float4> records = {});
 // The same, and in the same pass ρ of the current positions into rho_out (as compute_density;
 // distinct from rho, which XSPH reads for the neighbours' weights).
 template <int D, class K>
 void xsph_viscosity_and_density(const FluidView<D>& f, const K& kernel, float c,
                                 std::span<const float> rho, std::span<const Vec<D>> v,
-                                std::span<Vec<D>> v_out, std::span<float> rho_out);
+                                std::span<Vec<D>> v_out, std::span<float> rho_out,
+                                std::span<Float4> records = {});
 
 // Vorticity: a vector in 3D, the scalar z component in 2D.
 template <int D>

@@ -11,11 +11,9 @@
 
 namespace seiche {
 
-// A particle's position (m; z = 0 in 2D) and its Lagrange multiplier λ'_i = λ_i / m (m²) side by
-// side in 16 aligned bytes: the Δx pass reads both for a neighbour with one load.
-struct alignas(16) PositionLambda {
-    float x, y, z, lambda;
-};
+// A particle's position (m; z = 0 in 2D) and, in w, its Lagrange multiplier λ'_i = λ_i / m (m²)
+// side by side in 16 aligned bytes: the Δx pass reads both for a neighbour with one load.
+using PositionLambda = Float4;
 
 // Scratch of the PBF solver, sized to the fluid particle count.
 template <int D>

@@ -14,6 +14,12 @@
 
 namespace seiche {
 
+// Four floats in 16 aligned bytes, one record per particle: a pair loop fetches a neighbour's
+// record with one aligned load (PBF: position and λ'; XSPH: velocity and 1/ρ).
+struct alignas(16) Float4 {
+    float x, y, z, w;
+};
+
 // What a fluid pass reads: fluid positions and lists, boundary positions, volumes and lists.
 template <int D>
 struct FluidView {

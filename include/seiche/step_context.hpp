@@ -104,8 +104,9 @@ class StepContext {
     // The same, with ρ of the current positions computed first and measured into the
     // statistics: for a solver that leaves rho at other positions (PBF, after its last
     // correction). XSPH then weights the neighbours by the densities rho held before (as
-    // SPlisHSPlasH does), and both come from one pass over the pairs.
-    void post_velocity_and_density();
+    // SPlisHSPlasH does), and both come from one pass over the pairs. scratch: 16 bytes per
+    // particle the solver lends for the pass (PBF: its x_lambda), saving the world its own.
+    void post_velocity_and_density(std::span<Float4> scratch = {});
     // ρ of the current positions (stats and frames for solvers that do not compute it).
     void compute_density();
     // Mean and max density error of particles().rho into the statistics.

@@ -150,7 +150,9 @@ class World {
     void find_neighbors();
     void collide();
     void contain_and_update_velocities(float dt, StepStats& s);  // v = (x − x_prev)/dt
-    void post_velocity(float dt, bool density);  // XSPH, vorticity; ρ of the positions first
+    // XSPH, vorticity; with density, ρ of the positions first. lent: the solver's scratch for
+    // XSPH's records (else record_scratch_).
+    void post_velocity(float dt, bool density, std::span<Float4> lent);
     void measure_density(StepStats& s);
     void finish_step(double dt, StepStats& s);
 
@@ -188,6 +190,7 @@ class World {
     Solver<D> solver_;
     std::vector<Vec<D>> v_scratch_;  //!< reorder, PBF position corrections, XSPH velocities
     std::vector<float> f_scratch_;
+    std::vector<Float4> record_scratch_;  //!< XSPH's velocity and 1/ρ, unless a solver lends its own
     std::vector<std::uint32_t> id_scratch_;
     std::vector<Vorticity<D>> omega_;
     float max_speed_ = 0;

@@ -5,6 +5,8 @@
 
 #include "seiche/forces.hpp"
 
+#include <vector>
+
 namespace seiche {
 
 namespace {
@@ -14,11 +16,22 @@ namespace {
 // pass would fetch every neighbour again.
 template <bool Density, int D, class K>
 void xsph_pass(const FluidView<D>& f, const K& kernel, float c, std::span<const float> rho,
-               std::span<const Vec<D>> v, std::span<Vec<D>> v_out, std::span<float> rho_out) {
+               std::span<const Vec<D>> v, std::span<Vec<D>> v_out, std::span<float> rho_out,
+               std::span<Float4> records) {
     using namespace lanes;
+    std::vector<Float4> own;
+    if (records.size() < f.x.size()) {
+        own.resize(f.x.size());
+        records = own;
+    }
+    // Velocity and 1/ρ side by side: a neighbour's come with one aligned load, and the division
+    // is done once per particle instead of once per pair.
+    Float4* rec = records.data();
+    parallel_for(f.x.size(), [&](std::size_t i) {
+        rec[i] = {v[i].x, v[i].y, z_of<D>(v[i]), 1.0f / rho[i]};
+    });
     const Vec<D>* x = f.x.data();
     const Vec<D>* vel = v.data();
-    const float* density = rho.data();
     for_each_group(f.x.size(), [&](std::size_t i0, int n) {
         const Points<D> xi = load_points<D>(x, i0, n);
         const Points<D> vi = load_points<D>(vel, i0, n);
@@ -28,11 +41,11 @@ void xsph_pass(const FluidView<D>& f, const K& kernel, float c, std::span<const 
         for (int k = 0; k < nb.longest(); ++k) {
             std::int32_t j[width];
             nb.fetch(k, j);
-            const Points<D> vj = fetch_points<D>(vel, j);
+            const Points4 vj = fetch_points4(&rec[0].x, j);
             // Inactive lanes repeat a real neighbour, then drop it.
             const F wij = keep(nb.active(k), W(kernel, separation<D>(xi, fetch_points<D>(x, j))));
             if constexpr (Density) w_fluid += wij;
-            const F w = wij / fetch(density, j);
+            const F w = wij * vj.w;
             s0 += w * (vj.x - vi.x);
             s1 += w * (vj.y - vi.y);
             s2 += w * (vj.z - vi.z);
@@ -55,35 +68,27 @@ void xsph_pass(const FluidView<D>& f, const K& kernel, float c, std::span<const 
 
 template <int D, class K>
 void xsph_viscosity(const FluidView<D>& f, const K& kernel, float c, std::span<const float> rho,
-                    std::span<const Vec<D>> v, std::span<Vec<D>> v_out) {
-    xsph_pass<false, D>(f, kernel, c, rho, v, v_out, {});
+                    std::span<const Vec<D>> v, std::span<Vec<D>> v_out,
+                    std::span<Float4> records) {
+    xsph_pass<false, D>(f, kernel, c, rho, v, v_out, {}, records);
 }
 
 template <int D, class K>
 void xsph_viscosity_and_density(const FluidView<D>& f, const K& kernel, float c,
                                 std::span<const float> rho, std::span<const Vec<D>> v,
-                                std::span<Vec<D>> v_out, std::span<float> rho_out) {
-    xsph_pass<true, D>(f, kernel, c, rho, v, v_out, rho_out);
+                                std::span<Vec<D>> v_out, std::span<float> rho_out,
+                                std::span<Float4> records) {
+    xsph_pass<true, D>(f, kernel, c, rho, v, v_out, rho_out, records);
 }
 
-template void xsph_viscosity<2, CubicSpline<2>>(const FluidView<2>&, const CubicSpline<2>&, float,
-                                                std::span<const float>, std::span<const Vec<2>>,
-                                                std::span<Vec<2>>);
-template void xsph_viscosity<3, CubicSpline<3>>(const FluidView<3>&, const CubicSpline<3>&, float,
-                                                std::span<const float>, std::span<const Vec<3>>,
-                                                std::span<Vec<3>>);
-template void xsph_viscosity<2, Poly6Spiky<2>>(const FluidView<2>&, const Poly6Spiky<2>&, float,
-                                               std::span<const float>, std::span<const Vec<2>>,
-                                               std::span<Vec<2>>);
-template void xsph_viscosity<3, Poly6Spiky<3>>(const FluidView<3>&, const Poly6Spiky<3>&, float,
-                                               std::span<const float>, std::span<const Vec<3>>,
-                                               std::span<Vec<3>>);
-
 #define SEICHE_INSTANTIATE(D, K)                                                                  \
+    template void xsph_viscosity<D, K<D>>(const FluidView<D>&, const K<D>&, float,                \
+                                          std::span<const float>, std::span<const Vec<D>>,        \
+                                          std::span<Vec<D>>, std::span<Float4>);                  \
     template void xsph_viscosity_and_density<D, K<D>>(const FluidView<D>&, const K<D>&, float,    \
                                                       std::span<const float>,                     \
                                                       std::span<const Vec<D>>, std::span<Vec<D>>, \
-                                                      std::span<float>);
+                                                      std::span<float>, std::span<Float4>);
 SEICHE_INSTANTIATE(2, CubicSpline)
 SEICHE_INSTANTIATE(3, CubicSpline)
 SEICHE_INSTANTIATE(2, Poly6Spiky)

@@ -169,7 +169,7 @@ void pbf_delta_pass(const PbfConstants& c, const K& kernel, const FluidView<D>& 
             xi.x[l] = xl[i0 + l].x;
             xi.y[l] = xl[i0 + l].y;
             if constexpr (D == 3) xi.z[l] = xl[i0 + l].z;
-            li[l] = xl[i0 + l].lambda;
+            li[l] = xl[i0 + l].w;
         }
         F f0{}, f1{}, f2{}, b0{}, b1{}, b2{};
         const Lists nb(f.fluid_nb, i0, n);
@@ -303,7 +303,7 @@ void Pbf<D>::step(StepContext<D>& c) {
     c.contain_and_update_velocities();  // update velocity: v ← (x* − x)/Δt
     // Apply vorticity confinement and XSPH viscosity; the density of the final positions (for
     // the statistics and the frames) comes from XSPH's pass over the pairs.
-    c.post_velocity_and_density();
+    c.post_velocity_and_density(state.x_lambda);  // x_lambda is free once the iterations are done
 }
 
 template struct Pbf<2>;

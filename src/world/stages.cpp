@@ -42,22 +42,27 @@ void World<D>::contain_and_update_velocities(float dt, StepStats& s) {
 }
 
 template <int D>
-void World<D>::post_velocity(float dt, bool density) {
+void World<D>::post_velocity(float dt, bool density, std::span<Float4> lent) {
     const FluidView<D> f = view();
     const double xsph = def_.solver.xsph_or_default();
+    std::span<Float4> records = lent;
+    if (xsph > 0.0 && records.size() < p_.size()) {
+        record_scratch_.resize(p_.size());
+        records = record_scratch_;
+    }
     std::visit(
         [&](const auto& kernel) {
             if (xsph > 0.0 && density) {
                 f_scratch_.resize(p_.size());
                 xsph_viscosity_and_density<D>(f, kernel, static_cast<float>(xsph), p_.rho, p_.v,
-                                              v_scratch_, f_scratch_);
+                                              v_scratch_, f_scratch_, records);
                 p_.v.swap(v_scratch_);
                 p_.rho.swap(f_scratch_);
             } else {
                 if (density) seiche::compute_density<D>(f, kernel, p_.rho);
                 if (xsph > 0.0) {
                     xsph_viscosity<D>(f, kernel, static_cast<float>(xsph), p_.rho, p_.v,
-                                      v_scratch_);
+                                      v_scratch_, records);
                     p_.v.swap(v_scratch_);
                 }
             }
@@ -120,11 +125,11 @@ void StepContext<D>::contain_and_update_velocities() {
 }
 template <int D>
 void StepContext<D>::post_velocity() {
-    w_.timed(&StageTimes::velocity, [&] { w_.post_velocity(dt_, false); });
+    w_.timed(&StageTimes::velocity, [&] { w_.post_velocity(dt_, false, {}); });
 }
 template <int D>
-void StepContext<D>::post_velocity_and_density() {
-    w_.timed(&StageTimes::velocity, [&] { w_.post_velocity(dt_, true); });
+void StepContext<D>::post_velocity_and_density(std::span<Float4> scratch) {
+    w_.timed(&StageTimes::velocity, [&] { w_.post_velocity(dt_, true, scratch); });
     w_.measure_density(stats_);
 }
 template <int D>
@@ -159,8 +164,8 @@ template void World<2>::collide();
 template void World<3>::collide();
 template void World<2>::contain_and_update_velocities(float, StepStats&);
 template void World<3>::contain_and_update_velocities(float, StepStats&);
-template void World<2>::post_velocity(float, bool);
-template void World<3>::post_velocity(float, bool);
+template void World<2>::post_velocity(float, bool, std::span<Float4>);
+template void World<3>::post_velocity(float, bool, std::span<Float4>);
 template void World<2>::measure_density(StepStats&);
 template void World<3>::measure_density(StepStats&);
 
