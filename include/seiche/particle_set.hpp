@@ -5,6 +5,7 @@
 #include <span>
 #include <vector>
 
+#include "seiche/parallel.hpp"
 #include "seiche/vec.hpp"
 
 namespace seiche {
@@ -43,7 +44,9 @@ struct ParticleSet {
     static void permute(std::vector<T>& a, std::span<const std::uint32_t> order,
                         std::vector<T>& tmp) {
         tmp.resize(a.size());
-        for (std::size_t k = 0; k < a.size(); ++k) tmp[k] = a[order[k]];
+        T* out = tmp.data();
+        const T* in = a.data();
+        parallel_for(a.size(), [&](std::size_t k) { out[k] = in[order[k]]; });
         a.swap(tmp);
     }
 };

@@ -160,7 +160,9 @@ class World {
     void derive_from_definition();
     void transpose_boundary_neighbors();
     void sum_object_forces(float dt);
-    std::optional<Instability> check_stability() const;
+    // The first bad particle, if any; with kinetic (and potential), also the energies, J.
+    std::optional<Instability> check_stability(double* kinetic = nullptr,
+                                               double* potential = nullptr) const;
     template <class Fn>
     void timed(double StageTimes::*stage, Fn&& fn) {
         const auto t0 = std::chrono::steady_clock::now();

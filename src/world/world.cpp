@@ -212,9 +212,9 @@ double World<D>::suggested_dt() const {
 
 template <int D>
 double World<D>::kinetic_energy() const {
-    double e = 0.0;
-    for (const auto& v : p_.v) e += double(glm::dot(v, v));
-    return 0.5 * p_.mass * e;
+    double kinetic = 0.0, potential = 0.0;
+    check_stability(&kinetic, &potential);  // the sums of the statistics, bit for bit
+    return kinetic;
 }
 
 template <int D>
@@ -342,39 +342,60 @@ void World<D>::finish_step(double dt, StepStats& s) {
     ++steps_;
     s.step = steps_;
     s.time = time_;
-    s.kinetic_energy = kinetic_energy();
-    double pe = 0.0;
-    for (const auto& x : p_.x) pe -= double(glm::dot(gravity_, x));
-    s.potential_energy = p_.mass * pe;
-    s.instability = check_stability();
+    s.instability = check_stability(&s.kinetic_energy, &s.potential_energy);
 }
 
 template <int D>
-std::optional<Instability> World<D>::check_stability() const {
+std::optional<Instability> World<D>::check_stability(double* kinetic, double* potential) const {
     // Every particle is checked each step: in parallel over fixed chunks, each finding its first
-    // bad particle; the first of those is reported (the same one for any thread count).
+    // bad particle; the first of those is reported (the same one for any thread count). The
+    // energies are summed in the same pass, chunk by chunk in a fixed order (the same bits for
+    // any thread count); serial, the two sums were a fifth of the time outside the passes.
     constexpr std::size_t chunk = 4096;
     const std::size_t chunks = (p_.size() + chunk - 1) / chunk;
     // Grown once, so a warm step allocates nothing; the loop body, which runs on the pool's
     // threads, sees it through a pointer (by name it would be each worker's own).
     thread_local std::vector<std::size_t> first_bad_storage;
+    thread_local std::vector<double> sums_storage;
     first_bad_storage.assign(chunks, p_.size());
+    sums_storage.assign(2 * chunks, 0.0);
     std::size_t* first_bad = first_bad_storage.data();
+    double* sums = sums_storage.data();
+    const bool energies = kinetic != nullptr;
     parallel_for(
         chunks,
         [&](std::size_t c) {
+            double v2 = 0.0, gx = 0.0;
+            bool found = false;
             for (std::size_t i = c * chunk; i < std::min(p_.size(), (c + 1) * chunk); ++i) {
                 const Vec<D>& x = p_.x[i];
                 const Vec<D>& v = p_.v[i];
+                if (energies) {
+                    v2 += double(glm::dot(v, v));
+                    gx += double(glm::dot(gravity_, x));
+                }
+                if (found) continue;
                 bool ok = glm::length(v) <= max_speed_;  // false for NaN too
                 for (int a = 0; a < D; ++a) ok = ok && std::isfinite(x[a]) && std::isfinite(v[a]);
                 if (!ok || !container_.contains(objects_[0].to_local(x))) {
                     first_bad[c] = i;
-                    return;
+                    found = true;
+                    if (!energies) return;
                 }
             }
+            sums[2 * c] = v2;
+            sums[2 * c + 1] = gx;
         },
         2);
+    if (energies) {
+        double v2 = 0.0, gx = 0.0;
+        for (std::size_t c = 0; c < chunks; ++c) {
+            v2 += sums[2 * c];
+            gx += sums[2 * c + 1];
+        }
+        *kinetic = 0.5 * p_.mass * v2;
+        *potential = -p_.mass * gx;
+    }
     for (std::size_t c = 0; c < chunks; ++c) {
         if (first_bad[c] == p_.size()) continue;
         const std::size_t i = first_bad[c];
