@@ -128,6 +128,31 @@ TEST(NeighborGrid, QueriesFromAnotherSet) {
     expect_same_sets<3>(pts, 0.1f, false, &qs);
 }
 
+TEST(NeighborGrid, MarkedNeighbourhoodsSkipOnlyCellsWithoutNeighbours) {
+    // Walls of points (as a container's boundary particles) and queries all over the box, most
+    // of them far from every wall: the marked grid must give exactly the brute-force lists.
+    std::vector<Vec<3>> walls;
+    for (int i = 0; i < 40; ++i)
+        for (int j = 0; j < 40; ++j) {
+            walls.push_back(Vec<3>(0.05f * i, 0.05f * j, -0.05f));
+            walls.push_back(Vec<3>(-0.05f, 0.05f * i, 0.05f * j));
+        }
+    NeighborGrid<3> grid;
+    grid.build(walls, 0.1f);
+    grid.mark_neighbourhoods();
+    const auto q = random_points<3>(3000, -0.1f, 2.0f, 11);
+    NeighborGrid<3> query_grid;
+    query_grid.build(q, 0.1f);
+    const std::vector<Vec<3>> qs = permuted<3>(q, query_grid.order());
+    query_grid.points_were_sorted();
+    NeighborList by_cell;
+    build_neighbor_list_by_cell<3>(query_grid, qs, grid, false, by_cell);
+    expect_same_lists(by_cell, brute_force_neighbors<3>(qs, walls, 0.1f, false));
+    std::size_t far = 0;
+    for (const auto& run : query_grid.runs()) far += !grid.may_have_points_around(run.cell);
+    EXPECT_GT(far, query_grid.runs().size() / 2) << "most query cells should be skipped";
+}
+
 TEST(NeighborGrid, CrowdedCellsTakeThePlainScan) {
     // 3,000 points in a box of 1.5 h: every cell's candidates exceed the vectorised block, so the
     // lists come from the plain scan; a spread set mixes both paths in one build.

@@ -25,6 +25,7 @@ void NeighborGrid<D>::build(std::span<const Vec<D>> points, float h) {
     if (!(h > 0.0f)) throw std::invalid_argument("neighbour grid: support radius must be > 0");
     h_ = h;
     h2_ = h * h;
+    near_.clear();
     inv_cell_ = 1.0 / (double(h) * (1.0 + 1.0e-5));
     sorted_ = false;
     const std::size_t n = points.size();
@@ -102,6 +103,16 @@ void NeighborGrid<D>::release_build_scratch() {
         v->clear();
         v->shrink_to_fit();
     }
+}
+
+template <int D>
+void NeighborGrid<D>::mark_neighbourhoods() {
+    near_.assign((std::size_t(near_mask_) + 1) / 64, 0);
+    for (const CellRun& run : runs_)
+        for_each_cell_around(run.cell, [&](const Cell& c) {
+            const std::uint32_t b = near_bit(c);
+            near_[b >> 6] |= std::uint64_t(1) << (b & 63);
+        });
 }
 
 template <int D>
@@ -270,6 +281,10 @@ void build_neighbor_list_by_cell(const NeighborGrid<D>& query_grid, std::span<co
         runs.size(), queries.size(), 64, out,
         [&](std::size_t r) { return std::size_t(runs[r].begin); },
         [&](std::size_t r, IndexBuffer& buf, std::vector<std::uint32_t>& counts) {
+            if (!target.may_have_points_around(runs[r].cell)) {
+                for (std::uint32_t i = runs[r].begin; i < runs[r].end; ++i) counts[i + 1] = 0;
+                return;
+            }
             std::pair<std::uint32_t, std::uint32_t> ranges[27];
             int n_ranges = 0;
             NeighborGrid<D>::for_each_cell_around(runs[r].cell, [&](const Cell& c) {

@@ -161,6 +161,7 @@ World<D>::World(const WorldDef& def)
     // Volumes over all boundary particles together: a wall and an obstacle close to it share.
     compute_boundary_volumes<D>(b_, fluid_.kernel);
     boundary_grid_.build(b_.x, fluid_.h);
+    boundary_grid_.mark_neighbourhoods();  // (a moving boundary's rebuilt grids go without)
     boundary_grid_.release_build_scratch();
     v_scratch_.resize(p_.size());
     derive_from_definition();
