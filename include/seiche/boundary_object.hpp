@@ -64,8 +64,16 @@ struct BoundaryObject {
     void collide_other(Vec<D>& x, float radius) const;
 
     // Last-resort containment: a centre on the wrong side goes to `margin` on the fluid's side;
-    // true when it was moved.
-    bool contain(Vec<D>& x, float margin) const;
+    // true when it was moved. Run for every particle every step: an unposed container's test is
+    // here, the rest is contain_other.
+    bool contain(Vec<D>& x, float margin) const {
+        if (!(fluid_inside && !posed)) return contain_other(x, margin);
+        bool inside = true;
+        for (int a = 0; a < D; ++a)
+            inside = inside && x[a] >= shape.min[a] + margin && x[a] <= shape.max[a] - margin;
+        return inside ? false : contain_other(x, margin);
+    }
+    bool contain_other(Vec<D>& x, float margin) const;
 };
 
 // Where collisions record what they did, for the forces on the objects: per fluid particle the

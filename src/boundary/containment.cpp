@@ -88,7 +88,7 @@ void BoundaryObject<D>::collide_other(Vec<D>& x, float radius) const {
 }
 
 template <int D>
-bool BoundaryObject<D>::contain(Vec<D>& x, float margin) const {
+bool BoundaryObject<D>::contain_other(Vec<D>& x, float margin) const {
     Vec<D> l = to_local(x);
     bool moved = false;
     if (fluid_inside) {
