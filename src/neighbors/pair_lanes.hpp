@@ -146,6 +146,38 @@ inline Points4 fetch_points4(const float* base, const std::int32_t* at) {
 #endif
 }
 
+// The inverse of fetch_points4 for a whole group: lane l of x, y, z, w to the record
+// base[4 (i0 + l)] (16-byte aligned; i0 a multiple of eight) for the first `lanes` lanes.
+inline void store_points4(float* base, std::size_t i0, int lanes, F x, F y, F z, F w) {
+#ifdef SEICHE_LANES_AVX2
+    if (lanes == width) {
+        const __m256 u0 = _mm256_unpacklo_ps((__m256)x, (__m256)y);
+        const __m256 u1 = _mm256_unpackhi_ps((__m256)x, (__m256)y);
+        const __m256 u2 = _mm256_unpacklo_ps((__m256)z, (__m256)w);
+        const __m256 u3 = _mm256_unpackhi_ps((__m256)z, (__m256)w);
+        const __m256 r0 = _mm256_shuffle_ps(u0, u2, 0x44), r1 = _mm256_shuffle_ps(u0, u2, 0xEE);
+        const __m256 r2 = _mm256_shuffle_ps(u1, u3, 0x44), r3 = _mm256_shuffle_ps(u1, u3, 0xEE);
+        float* p = base + 4 * i0;
+        _mm_store_ps(p + 0, _mm256_castps256_ps128(r0));
+        _mm_store_ps(p + 4, _mm256_castps256_ps128(r1));
+        _mm_store_ps(p + 8, _mm256_castps256_ps128(r2));
+        _mm_store_ps(p + 12, _mm256_castps256_ps128(r3));
+        _mm_store_ps(p + 16, _mm256_extractf128_ps(r0, 1));
+        _mm_store_ps(p + 20, _mm256_extractf128_ps(r1, 1));
+        _mm_store_ps(p + 24, _mm256_extractf128_ps(r2, 1));
+        _mm_store_ps(p + 28, _mm256_extractf128_ps(r3, 1));
+        return;
+    }
+#endif
+    for (int l = 0; l < lanes; ++l) {
+        float* p = base + 4 * (i0 + l);
+        p[0] = x[l];
+        p[1] = y[l];
+        p[2] = z[l];
+        p[3] = w[l];
+    }
+}
+
 // a[at[l]] in lane l.
 inline F fetch(const float* a, const std::int32_t* at) {
     F r;

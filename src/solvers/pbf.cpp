@@ -137,7 +137,7 @@ void pbf_lambda_pass(const PbfParams& p, const PbfConstants& c, const K& kernel,
         const F S = g0 * g0 + g1 * g1 + g2 * g2 + sum_grad2;
         store(&rho[i0], density, n);
         const F lambda = -C / (S + c.epsilon);
-        for (int l = 0; l < n; ++l) x_lambda[i0 + l] = {xi.x[l], xi.y[l], xi.z[l], lambda[l]};
+        store_points4(&x_lambda[0].x, i0, n, xi.x, xi.y, xi.z, lambda);
     });
 }
 
@@ -162,6 +162,8 @@ void pbf_delta_pass(const PbfConstants& c, const K& kernel, const FluidView<D>& 
     const PositionLambda* xl = x_lambda.data();
     const bool s_corr = c.s_corr_scale > 0.0f;
     const float inv_w_dq = 1.0f / c.s_corr_w_dq;
+    bool clamp_only = f.collisions.push == nullptr;
+    for (const BoundaryObject<D>& o : f.objects) clamp_only = clamp_only && o.fluid_inside && !o.posed;
     for_each_group(x_lambda.size(), [&](std::size_t i0, int n) {
         Points<D> xi{F{}, F{}, F{}};
         F li{};
@@ -203,19 +205,29 @@ void pbf_delta_pass(const PbfConstants& c, const K& kernel, const FluidView<D>& 
             b2 += s * r.z;
         }
         const F d0 = vol * f0 + li * b0, d1 = vol * f1 + li * b1, d2 = vol * f2 + li * b2;
+        Points<D> xn{xi.x + d0, xi.y + d1, xi.z + d2};
+        if (clamp_only) {
+            // Every object an unposed container, no log: the clamp of BoundaryObject::collide,
+            // lane-wise (glm::clamp's comparisons, so a NaN stays NaN for the stability check).
+            const auto clamp = [](F v, float lo, float hi) {
+                v = select(v < lo, splat(lo), v);
+                return select(hi < v, splat(hi), v);
+            };
+            for (const BoundaryObject<D>& o : f.objects) {
+                const Vec<D> lo = o.shape.min + Vec<D>(f.radius), hi = o.shape.max - Vec<D>(f.radius);
+                xn.x = clamp(xn.x, lo[0], hi[0]);
+                xn.y = clamp(xn.y, lo[1], hi[1]);
+                if constexpr (D == 3) xn.z = clamp(xn.z, lo[2], hi[2]);
+            }
+        }
         for (int l = 0; l < n; ++l) {
             const std::size_t i = i0 + l;
-            Vec<D> d;
-            d[0] = d0[l];
-            d[1] = d1[l];
-            if constexpr (D == 3) d[2] = d2[l];
-            Vec<D> xn;
-            xn[0] = xi.x[l];
-            xn[1] = xi.y[l];
-            if constexpr (D == 3) xn[2] = xi.z[l];
-            xn += d;
-            collide_particle<D>(i, xn, f.objects, f.radius, f.collisions);
-            x_out[i] = xn;
+            Vec<D> p;
+            p[0] = xn.x[l];
+            p[1] = xn.y[l];
+            if constexpr (D == 3) p[2] = xn.z[l];
+            if (!clamp_only) collide_particle<D>(i, p, f.objects, f.radius, f.collisions);
+            x_out[i] = p;
             if (!lambda_sum.empty()) lambda_sum[i] += li[l];
         }
     });
