@@ -105,11 +105,23 @@ void pbf_lambda_pass(const PbfParams& p, const PbfConstants& c, const K& kernel,
         F w_fluid = splat(kernel.W(0.0f)), w_boundary{}, sum_grad2{};
         F g0{}, g1{}, g2{};  // ∇_{x_i} C_i, eq. (7), k = i
         const Lists nb(f.fluid_nb, i0, n);
+        // The next step's neighbours are fetched before this step's arithmetic, so their loads
+        // overlap it.
+        Points<D> next{F{}, F{}, F{}};
+        if (nb.longest() > 0) {
+            std::int32_t j[width];
+            nb.fetch(0, j);
+            next = fetch_points<D>(x, j);
+        }
         for (int k = 0; k < nb.longest(); ++k) {
             const I m = nb.active(k);
-            std::int32_t j[width];
-            nb.fetch(k, j);
-            const Separation r = separation<D>(xi, fetch_points<D>(x, j));
+            const Points<D> pj = next;
+            if (k + 1 < nb.longest()) {
+                std::int32_t j[width];
+                nb.fetch(k + 1, j);
+                next = fetch_points<D>(x, j);
+            }
+            const Separation r = separation<D>(xi, pj);
             w_fluid += keep(m, W(kernel, r));
             const F s = keep(m, vol * grad_factor(kernel, r));
             g0 += s * r.x;
