@@ -45,7 +45,8 @@ FrameData frame_data(const ParticleSet<D>& p) {
     return f;
 }
 
-// VTK XML PolyData with raw appended binary data (ParaView, VisIt, meshio).
+// VTK XML PolyData with raw appended binary data (ParaView, VisIt). meshio has no .vtp reader
+// (Debian's python3-meshio reads .vtk and .vtu): it reads the .ply frames.
 void write_vtp(const std::filesystem::path& path, const FrameData& frame);
 
 // A .pvd collection listing (time, file) pairs, so ParaView opens the whole series.
