@@ -178,7 +178,7 @@ void RunOutput::publish() {
 template <int D>
 void RunOutput::frame(const World<D>& w, int index) {
     const fs::path& dir = published_ ? dir_ : staging_;
-    const io::FrameData f = io::frame_data(w.particles());
+    const io::FrameData f = io::frame_data(w.particles(), w.time());
     const std::string stem = fmt::format("frame_{:06}", index);
     if (scene_.output.vtk) {
         io::write_vtp(dir / "frames" / (stem + ".vtp"), f);

@@ -1,5 +1,5 @@
-// Readers for seiche's own particle frames: VTK XML PolyData with raw appended data
-// (header_type UInt64, Float32 arrays) and binary little-endian PLY with float properties; and
+// Readers for seiche's own particle frames: VTK XML PolyData with appended data, raw or
+// zlib-compressed (header_type UInt64, Float32 arrays) and binary little-endian PLY with float properties; and
 // the points of a legacy VTK file (as SPlisHSPlasH exports its particles), to measure other
 // codes' particles the way seiche measures its own.
 #include <cmath>
@@ -16,6 +16,10 @@
 #include <string>
 
 #include "seiche/io/readers.hpp"
+
+#ifdef SEICHE_HAVE_ZLIB
+#include <zlib.h>
+#endif
 
 namespace seiche::io {
 
@@ -55,7 +59,24 @@ FrameData read_vtp(const std::string& s, const std::filesystem::path& path) {
     const std::uint64_t n = std::stoull(count);
     if (n > s.size()) bad(path, "NumberOfPoints larger than the file");
 
+    const std::size_t file_tag = head.find("<VTKFile");
+    const std::string compressor =
+        file_tag == std::string::npos ? std::string()
+                                      : attribute(head.substr(file_tag, head.find('>', file_tag) -
+                                                                            file_tag),
+                                                  "compressor");
+    if (!compressor.empty() && compressor != "vtkZLibDataCompressor")
+        bad(path, "unknown compressor \"" + compressor.substr(0, 40) + "\"");
+    const bool compressed = !compressor.empty();
+
     FrameData f;
+    // Reads the 8-byte word at `at`, bounds-checked.
+    auto word = [&](std::size_t at) {
+        if (at > s.size() || s.size() - at < 8) bad(path, "truncated appended data");
+        std::uint64_t v = 0;
+        std::memcpy(&v, &s[at], 8);
+        return v;
+    };
     auto read_array = [&](const std::string& tag, std::vector<float>& out, std::uint64_t count) {
         if (attribute(tag, "type") != "Float32") bad(path, "expected Float32 in " + tag);
         const std::string offset = attribute(tag, "offset");
@@ -65,13 +86,41 @@ FrameData read_vtp(const std::string& s, const std::filesystem::path& path) {
         const std::uint64_t off = std::stoull(offset);
         if (off > s.size()) bad(path, "truncated appended data");
         const std::size_t at = data + 1 + off;
-        std::uint64_t bytes = 0;
-        if (at + 8 > s.size()) bad(path, "truncated appended data");
-        std::memcpy(&bytes, &s[at], 8);
-        if (bytes != count * sizeof(float) || at + 8 + bytes > s.size())
-            bad(path, "array size does not match NumberOfPoints");
+        const std::uint64_t expected = count * sizeof(float);
+        if (!compressed) {
+            const std::uint64_t bytes = word(at);
+            if (bytes != expected || at + 8 + bytes > s.size())
+                bad(path, "array size does not match NumberOfPoints");
+            out.resize(count);
+            std::memcpy(out.data(), &s[at + 8], bytes);
+            return;
+        }
+#ifdef SEICHE_HAVE_ZLIB
+        // Blocks: count, uncompressed size, partial last size (0: full), compressed sizes.
+        const std::uint64_t blocks = word(at), block = word(at + 8), last = word(at + 16);
+        if (blocks > s.size() / 8 || block == 0 || block > (std::uint64_t(1) << 30) ||
+            last >= block)
+            bad(path, "bad compression header in " + tag.substr(0, 80));
+        const std::uint64_t total =
+            blocks == 0 ? 0 : (last == 0 ? blocks * block : (blocks - 1) * block + last);
+        if (total != expected) bad(path, "array size does not match NumberOfPoints");
         out.resize(count);
-        std::memcpy(out.data(), &s[at + 8], bytes);
+        std::size_t z = at + 24 + 8 * blocks;  // the first compressed block
+        for (std::uint64_t b = 0; b < blocks; ++b) {
+            const std::uint64_t zsize = word(at + 24 + 8 * b);
+            if (z > s.size() || zsize > s.size() - z) bad(path, "truncated appended data");
+            const std::uint64_t want = b + 1 == blocks && last != 0 ? last : block;
+            uLongf got = static_cast<uLongf>(want);
+            if (uncompress(reinterpret_cast<Bytef*>(out.data()) + b * block, &got,
+                           reinterpret_cast<const Bytef*>(&s[z]), static_cast<uLong>(zsize)) !=
+                    Z_OK ||
+                got != want)
+                bad(path, "a compressed block does not decompress to its size");
+            z += zsize;
+        }
+#else
+        bad(path, "the frame is zlib-compressed and this build has no zlib");
+#endif
     };
     const std::regex tag_re("<DataArray[^>]*>");
     for (auto it = std::sregex_iterator(head.begin(), head.end(), tag_re);

@@ -11,8 +11,9 @@
 
 namespace seiche::io {
 
-// A particle frame written by write_vtp or write_ply (positions always; velocity and density
-// when present, else left empty), or the points of a legacy .vtk file (positions only).
+// A particle frame written by write_vtp (compressed or raw) or write_ply (positions always;
+// velocity and density when present, else left empty), or the points of a legacy .vtk file
+// (positions only). A damaged file, a compressed block included, is refused with a message.
 FrameData read_frame(const std::filesystem::path& path);
 
 // The (time, file) entries of a .pvd collection, in file order.

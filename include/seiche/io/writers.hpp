@@ -2,6 +2,7 @@
 // never sees a half-written file, even if the run is killed.
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <functional>
@@ -24,19 +25,24 @@ struct FrameData {
     std::vector<float> position;  //!< x y z per particle, m
     std::vector<float> velocity;  //!< m/s
     std::vector<float> density;   //!< kg/m³
+    std::vector<std::uint32_t> id;  //!< creation id per row (empty: the row number)
+    double time = 0.0;              //!< s, simulated time of the frame
     std::size_t size() const { return density.size(); }
 };
 
 template <int D>
-FrameData frame_data(const ParticleSet<D>& p) {
+FrameData frame_data(const ParticleSet<D>& p, double time = 0.0) {
     FrameData f;
+    f.time = time;
     f.position.assign(3 * p.size(), 0.0f);
     f.velocity.assign(3 * p.size(), 0.0f);
     f.density.assign(p.size(), 0.0f);
+    f.id.assign(p.size(), 0);
     // Written in creation order, so particle k is the same particle in every frame.
     for (std::size_t i = 0; i < p.size(); ++i) {
         const std::size_t k = p.id[i];
         f.density[k] = p.rho[i];
+        f.id[k] = p.id[i];
         for (int a = 0; a < D; ++a) {
             f.position[3 * k + a] = p.x[i][a];
             f.velocity[3 * k + a] = p.v[i][a];
@@ -45,9 +51,13 @@ FrameData frame_data(const ParticleSet<D>& p) {
     return f;
 }
 
-// VTK XML PolyData with raw appended binary data (ParaView, VisIt). meshio has no .vtp reader
-// (Debian's python3-meshio reads .vtk and .vtu): it reads the .ply frames.
-void write_vtp(const std::filesystem::path& path, const FrameData& frame);
+// VTK XML PolyData with appended binary data (ParaView, VisIt): point arrays velocity, density
+// and id, the frame's time as field data TimeValue; zlib-compressed (vtkZLibDataCompressor)
+// unless raw is asked for or the build has no zlib. meshio has no .vtp reader (Debian's
+// python3-meshio reads .vtk and .vtu): it reads the .ply frames.
+enum class VtpEncoding { compressed, raw };
+void write_vtp(const std::filesystem::path& path, const FrameData& frame,
+               VtpEncoding encoding = VtpEncoding::compressed);
 
 // A .pvd collection listing (time, file) pairs, so ParaView opens the whole series.
 struct PvdEntry {
