@@ -8,6 +8,7 @@
 #include <iterator>
 
 #include "seiche/io/writers.hpp"
+#include "vtk_blocks.hpp"
 
 namespace seiche::io {
 
@@ -93,20 +94,20 @@ void write_mesh_vtp(const std::filesystem::path& path, const SurfaceMesh& m) {
     std::vector<std::int64_t> connectivity(m.index.begin(), m.index.end()), offsets(faces);
     for (std::uint64_t f = 0; f < faces; ++f) offsets[f] = std::int64_t(per * (f + 1));
     const char* cells = m.dimension == 3 ? "Polys" : "Lines";
-    struct Block {
-        const void* data;
-        std::uint64_t bytes;
-    };
-    const Block blocks[] = {{m.normal.data(), m.normal.size() * sizeof(float)},
-                            {m.position.data(), m.position.size() * sizeof(float)},
-                            {connectivity.data(), connectivity.size() * sizeof(std::int64_t)},
-                            {offsets.data(), offsets.size() * sizeof(std::int64_t)}};
+    // Compressed like the particle frames (vtk_blocks.hpp).
+    const bool compress = vtk::can_compress();
+    const std::string blocks[] = {
+        vtk::encode_block(m.normal.data(), m.normal.size() * sizeof(float), compress),
+        vtk::encode_block(m.position.data(), m.position.size() * sizeof(float), compress),
+        vtk::encode_block(connectivity.data(), connectivity.size() * sizeof(std::int64_t), compress),
+        vtk::encode_block(offsets.data(), offsets.size() * sizeof(std::int64_t), compress)};
     std::uint64_t at[4], o = 0;
-    for (int k = 0; k < 4; ++k) at[k] = o, o += sizeof(std::uint64_t) + blocks[k].bytes;
+    for (int k = 0; k < 4; ++k) at[k] = o, o += blocks[k].size();
     write_file_atomic(path, [&](std::ostream& out) {
         out << "<?xml version=\"1.0\"?>\n"
             << "<VTKFile type=\"PolyData\" version=\"1.0\" byte_order=\"LittleEndian\" "
-               "header_type=\"UInt64\">\n  <PolyData>\n"
+               "header_type=\"UInt64\""
+            << vtk::compressor_attribute(compress) << ">\n  <PolyData>\n"
             << "    <Piece NumberOfPoints=\"" << n << "\" NumberOfVerts=\"0\" NumberOfLines=\""
             << (per == 2 ? faces : 0) << "\" NumberOfStrips=\"0\" NumberOfPolys=\""
             << (per == 3 ? faces : 0) << "\">\n"
@@ -123,10 +124,7 @@ void write_mesh_vtp(const std::filesystem::path& path, const SurfaceMesh& m) {
             << "        <DataArray type=\"Int64\" Name=\"offsets\" format=\"appended\" offset=\""
             << at[3] << "\"/>\n      </" << cells << ">\n    </Piece>\n  </PolyData>\n"
             << "  <AppendedData encoding=\"raw\">\n   _";
-        for (const Block& b : blocks) {
-            out.write(reinterpret_cast<const char*>(&b.bytes), sizeof(b.bytes));
-            out.write(static_cast<const char*>(b.data), std::streamsize(b.bytes));
-        }
+        for (const std::string& b : blocks) out.write(b.data(), std::streamsize(b.size()));
         out << "\n  </AppendedData>\n</VTKFile>\n";
     });
 }

@@ -1,22 +1,13 @@
-// VTK XML PolyData (.vtp) with appended data, and the .pvd collection file. Format: "VTK File
-// Formats", VTK User's Guide 11th ed., XML formats. Raw appended blocks are each preceded by their
-// byte count (UInt64 here, header_type="UInt64"); compressed ones (compressor=
-// "vtkZLibDataCompressor") by the number of blocks, the uncompressed block size, the size of a
-// partial last block (0: the last block is full) and each block's compressed size, all UInt64,
-// then the zlib streams of the blocks.
-#include <algorithm>
+// VTK XML PolyData (.vtp) particle frames with appended data (vtk_blocks.hpp: raw or
+// zlib-compressed blocks), and the .pvd collection file. Format: "VTK File Formats", VTK User's
+// Guide 11th ed., XML formats.
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
-#ifdef SEICHE_HAVE_ZLIB
-#include <zlib.h>
-#endif
-
 #include "seiche/io/writers.hpp"
+#include "vtk_blocks.hpp"
 
 namespace seiche::io {
 
@@ -30,56 +21,10 @@ struct Array {
     const char* type;
 };
 
-// 32 KiB blocks, as VTK writes them.
-constexpr std::uint64_t block_size = 32768;
-
-// The block of one array as it goes into the appended section.
-std::string encode(const Array& a, bool compress) {
-    std::string out;
-    auto put = [&out](std::uint64_t v) { out.append(reinterpret_cast<const char*>(&v), 8); };
-    if (!compress) {
-        put(a.bytes);
-        out.append(static_cast<const char*>(a.data), a.bytes);
-        return out;
-    }
-#ifdef SEICHE_HAVE_ZLIB
-    const std::uint64_t blocks = (a.bytes + block_size - 1) / block_size;
-    put(blocks);
-    put(block_size);
-    put(a.bytes % block_size);
-    const std::size_t sizes_at = out.size();
-    for (std::uint64_t b = 0; b < blocks; ++b) put(0);  // filled in below
-    std::string z;
-    for (std::uint64_t b = 0; b < blocks; ++b) {
-        const std::uint64_t len = std::min(block_size, a.bytes - b * block_size);
-        uLongf zlen = compressBound(static_cast<uLong>(len));
-        z.resize(zlen);
-        // Level 1: most of the gain (the index arrays shrink to almost nothing, floats by a
-        // third) at a small fraction of level 6's time.
-        if (compress2(reinterpret_cast<Bytef*>(z.data()), &zlen,
-                      static_cast<const Bytef*>(a.data) + b * block_size, static_cast<uLong>(len),
-                      1) != Z_OK)
-            throw std::runtime_error("zlib could not compress an array");
-        const std::uint64_t zsize = zlen;
-        std::memcpy(&out[sizes_at + 8 * b], &zsize, 8);
-        out.append(z.data(), zlen);
-    }
-    return out;
-#else
-    (void)a;
-    return {};
-#endif
-}
-
 }  // namespace
 
 void write_vtp(const std::filesystem::path& path, const FrameData& f, VtpEncoding encoding) {
-#ifdef SEICHE_HAVE_ZLIB
-    const bool compress = encoding == VtpEncoding::compressed;
-#else
-    const bool compress = false;
-    (void)encoding;
-#endif
+    const bool compress = encoding == VtpEncoding::compressed && vtk::can_compress();
     const std::uint64_t n = f.size();
     // Each particle is one vertex cell: connectivity i, offsets i+1.
     std::vector<std::int64_t> connectivity(n), offsets(n);
@@ -104,10 +49,11 @@ void write_vtp(const std::filesystem::path& path, const FrameData& f, VtpEncodin
     };
     // Encoded first: a compressed block's size is known only once it is compressed.
     std::vector<std::string> blocks;
-    for (const auto& a : field_data) blocks.push_back(encode(a, compress));
-    for (const auto& a : point_data) blocks.push_back(encode(a, compress));
-    blocks.push_back(encode(points, compress));
-    for (const auto& a : verts) blocks.push_back(encode(a, compress));
+    auto encode = [&](const Array& a) { blocks.push_back(vtk::encode_block(a.data, a.bytes, compress)); };
+    for (const auto& a : field_data) encode(a);
+    for (const auto& a : point_data) encode(a);
+    encode(points);
+    for (const auto& a : verts) encode(a);
 
     write_file_atomic(path, [&](std::ostream& out) {
         std::uint64_t offset = 0;
@@ -121,7 +67,7 @@ void write_vtp(const std::filesystem::path& path, const FrameData& f, VtpEncodin
         out << "<?xml version=\"1.0\"?>\n"
             << "<VTKFile type=\"PolyData\" version=\"1.0\" byte_order=\"LittleEndian\" "
                "header_type=\"UInt64\""
-            << (compress ? " compressor=\"vtkZLibDataCompressor\"" : "") << ">\n"
+            << vtk::compressor_attribute(compress) << ">\n"
             << "  <PolyData>\n"
             << "    <FieldData>\n";
         for (const auto& a : field_data) tag(a, " NumberOfTuples=\"1\"");
