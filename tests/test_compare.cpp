@@ -55,6 +55,16 @@ TEST(CompareCli, RunsEverySolverAndSweepAndWritesTheReport) {
         EXPECT_EQ(row.at("fluid_particles"), "3200");
         EXPECT_NEAR(std::stod(row.at("simulated_time")), 0.05, 1e-9);
         EXPECT_LT(std::stod(row.at("density_error_mean")), 0.02);
+        // The wall time of the run and per simulated second, consistent with each other and
+        // with the steps (the median step times the step count, within a factor of two).
+        const double wall = std::stod(row.at("wall_s"));
+        EXPECT_GT(wall, 0.0);
+        EXPECT_NEAR(std::stod(row.at("wall_s_per_simulated_s")),
+                    wall / std::stod(row.at("simulated_time")), 0.01 * wall / 0.05 + 1e-4);
+        const double from_steps =
+            1e-3 * std::stod(row.at("ms_per_step")) * std::stod(row.at("steps"));
+        EXPECT_GT(wall, 0.5 * from_steps);
+        EXPECT_LT(wall, 2.0 * from_steps + 0.05);
     }
     EXPECT_EQ(runs[0].at("params"), "solver.xsph=0");
     EXPECT_EQ(runs[3].at("solver"), "wcsph");
@@ -101,9 +111,11 @@ TEST(CompareCli, RunsEverySolverAndSweepAndWritesTheReport) {
     for (std::size_t at = 0;
          (at = html.find("src=\"data:image/png;base64,", at)) != std::string::npos; ++at)
         ++images;
-    EXPECT_EQ(images, 5u);
-    for (const char* plot :
-         {"density_error.png", "kinetic_energy.png", "ms_per_step.png", "stable_dt.png"})
+    // (Six since the run-time bar plot was added: time per simulated second, not per step only.)
+    EXPECT_EQ(images, 6u);
+    EXPECT_NE(html.find("faster per simulated second than"), std::string::npos);
+    for (const char* plot : {"density_error.png", "kinetic_energy.png", "run_time.png",
+                             "ms_per_step.png", "stable_dt.png"})
         EXPECT_TRUE(fs::exists(r / plot)) << plot;
     fs::remove_all(dir);
 }

@@ -3,7 +3,7 @@
 
 Usage: plot_compare.py REPORT_DIR  (called by seiche compare)
 Reads REPORT_DIR/{runs,timeseries,scaling,stability,stable_dt}.csv and settings.json; writes
-density_error.png, kinetic_energy.png, ms_per_step.png, stable_dt.png and index.html, a single
+density_error.png, kinetic_energy.png, run_time.png, ms_per_step.png, stable_dt.png and index.html, a single
 file with every picture inlined, so it can be mailed or archived as it is.
 """
 import base64
@@ -120,9 +120,55 @@ def table(rows_, columns, headers):
     return f"<table><tr>{head}</tr>{body}</table>"
 
 
+def run_time_plot(out, runs):
+    """Wall time per simulated second of each run: what a user waits for (time per step alone
+    misleads when the solvers take steps of very different sizes)."""
+    done = [r for r in runs if float(r["simulated_time"]) > 0]
+    if not done:
+        return
+    fig, ax = plt.subplots(figsize=(7, 0.5 + 0.45 * len(done)))
+    names = [r["run"] for r in done]
+    values = [float(r["wall_s_per_simulated_s"]) for r in done]
+    colors = ["#c0392b" if r["status"] != "done" else "#2c7fb8" for r in done]
+    ax.barh(range(len(done)), values, color=colors)
+    for k, (v, r) in enumerate(zip(values, done)):
+        ax.text(v, k, f" {v:.1f} s  ({int(r['steps'])} steps of {float(r['ms_per_step']):.2f} ms)",
+                va="center", fontsize=8)
+    ax.set_yticks(range(len(done)))
+    ax.set_yticklabels(names, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel("wall time per simulated second (s)")
+    ax.set_xlim(0, max(values) * 1.6)
+    ax.set_title("Run time per simulated second (red: stopped as unstable)")
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "run_time.png"))
+    plt.close(fig)
+
+
+def summary(runs):
+    """One sentence comparing the fastest and the slowest finished run per simulated second."""
+    done = [r for r in runs if r["status"] == "done" and float(r["simulated_time"]) > 0]
+    if len(done) < 2:
+        return ""
+    done.sort(key=lambda r: float(r["wall_s_per_simulated_s"]))
+    fast, slow = done[0], done[-1]
+    ratio = float(slow["wall_s_per_simulated_s"]) / max(float(fast["wall_s_per_simulated_s"]), 1e-12)
+    step_ratio = float(slow["ms_per_step"]) / max(float(fast["ms_per_step"]), 1e-12)
+    return (f"{fast['run']} ran the scene {ratio:.1f}× faster per simulated second than "
+            f"{slow['run']} ({float(fast['wall_s_per_simulated_s']):.1f} against "
+            f"{float(slow['wall_s_per_simulated_s']):.1f} s of wall time per simulated second), at "
+            f"a mean density error of {100 * float(fast['density_error_mean']):.3f}% against "
+            f"{100 * float(slow['density_error_mean']):.3f}%. Per step it took "
+            f"{1 / step_ratio if step_ratio > 0 else 0:.2f}× the time of {slow['run']}, with "
+            f"{int(fast['steps'])} steps against {int(slow['steps'])}.")
+
+
 def report(out, settings, runs, best):
+    sentence = summary(runs)
     for r in runs:
         r["ms_per_step"] = f"{float(r['ms_per_step']):.2f}"
+        r["wall_s"] = f"{float(r['wall_s']):.2f}"
+        r["wall_s_per_simulated_s"] = f"{float(r['wall_s_per_simulated_s']):.2f}"
         for c in ("density_error_mean", "density_error_max"):
             r[c] = f"{100 * float(r[c]):.3f}%"
         r["kinetic_energy_final"] = f"{float(r['kinetic_energy_final']):.4g}"
@@ -134,6 +180,8 @@ def report(out, settings, runs, best):
                              "solver, coloured by speed."),
         ("density_error.png", "Mean density error over time (compressibility)."),
         ("kinetic_energy.png", "Kinetic energy over time (dissipation)."),
+        ("run_time.png", "Wall time per simulated second of each run: what a user waits for. "
+                         "Time per step alone misleads between solvers whose steps differ in size."),
         ("ms_per_step.png", "Wall time per step against particle count (run time)."),
         ("stable_dt.png", "Largest stable fixed time step (stability)."),
     ]
@@ -160,10 +208,13 @@ pre {{ background: #f6f6f6; padding: 1em; overflow: auto; font-size: 12px; }}
 {html.escape(', '.join(settings['solvers']))}, {settings['end_time']} s simulated per run,
 {settings['threads']} threads, report made in {settings['wall_time']:.0f} s.</p>
 <h2>Runs</h2>
-{table(runs, ["run", "fluid_particles", "steps", "ms_per_step", "density_error_mean",
-              "density_error_max", "kinetic_energy_final", "status", "detail"],
-       ["run", "fluid particles", "steps", "ms per step", "mean density error",
-        "max density error", "final kinetic energy (J)", "status", "detail"])}
+<p>{html.escape(sentence)}</p>
+{table(runs, ["run", "fluid_particles", "steps", "ms_per_step", "wall_s", "wall_s_per_simulated_s",
+              "density_error_mean", "density_error_max", "kinetic_energy_final", "status",
+              "detail"],
+       ["run", "fluid particles", "steps", "ms per step", "wall time (s)",
+        "wall s per simulated second", "mean density error", "max density error",
+        "final kinetic energy (J)", "status", "detail"])}
 <h2>Largest stable time step</h2>
 {table(best, ["solver", "largest_stable_dt", "smallest_unstable_dt", "trial_time", "note"],
        ["solver", "largest stable dt", "smallest unstable dt", "trial length (s)", "note"])}
@@ -202,6 +253,7 @@ def main():
               if settings["dimension"] == 2 else "kinetic energy (J)",
               "Kinetic energy", "kinetic_energy.png")
     scaling_plot(out, rows(os.path.join(out, "scaling.csv")), runs)
+    run_time_plot(out, runs)
     trials = rows(os.path.join(out, "stability.csv"))
     best = rows(os.path.join(out, "stable_dt.csv"))
     if trials:
