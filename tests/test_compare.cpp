@@ -87,6 +87,12 @@ TEST(CompareCli, RunsEverySolverAndSweepAndWritesTheReport) {
                              std::stod(scaling[k - 1].at("fluid_particles"));
         EXPECT_NEAR(ratio, 2.0, 0.1);
     }
+    // Each scaling point is the median of three repeats, with their spread.
+    for (const auto& row : scaling) {
+        EXPECT_EQ(row.at("repeats"), "3");
+        EXPECT_LE(std::stod(row.at("ms_per_step_min")), std::stod(row.at("ms_per_step")));
+        EXPECT_LE(std::stod(row.at("ms_per_step")), std::stod(row.at("ms_per_step_max")));
+    }
     // Stability: a bracket per solver; WCSPH's stiff pressure needs steps far below PBF's.
     const auto best = csv_rows(r / "stable_dt.csv");
     ASSERT_EQ(best.size(), 2u);
@@ -114,6 +120,9 @@ TEST(CompareCli, RunsEverySolverAndSweepAndWritesTheReport) {
     // (Six since the run-time bar plot was added: time per simulated second, not per step only.)
     EXPECT_EQ(images, 6u);
     EXPECT_NE(html.find("faster per simulated second than"), std::string::npos);
+    EXPECT_NE(html.find("PBF iterates until the mean error is at most its tolerance"),
+              std::string::npos);
+    EXPECT_NE(html.find("the mean density error passes 10%"), std::string::npos);
     for (const char* plot : {"density_error.png", "kinetic_energy.png", "run_time.png",
                              "ms_per_step.png", "stable_dt.png"})
         EXPECT_TRUE(fs::exists(r / plot)) << plot;

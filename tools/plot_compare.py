@@ -36,9 +36,12 @@ def run_styles(runs):
             for r in runs}
 
 
-def time_plot(out, runs, series, column, scale, ylabel, title, name, log=False):
+def time_plot(out, runs, series, column, scale, ylabel, title, name, log=False, hline=None):
     styles = run_styles(runs)
     fig, ax = plt.subplots(figsize=(7, 4.2), dpi=110)
+    if hline is not None:
+        value, label = hline
+        ax.axhline(value, color="#555", linestyle=":", linewidth=1.2, label=label)
     for run in styles:
         pts = [(float(s["t"]), scale * float(s[column])) for s in series if s["run"] == run]
         if pts:
@@ -58,10 +61,17 @@ def time_plot(out, runs, series, column, scale, ylabel, title, name, log=False):
 def scaling_plot(out, scaling, runs):
     fig, ax = plt.subplots(figsize=(7, 4.2), dpi=110)
     for solver in dict.fromkeys(r["solver"] for r in scaling + runs):
-        pts = sorted((int(r["fluid_particles"]), float(r["ms_per_step"]))
+        pts = sorted((int(r["fluid_particles"]), float(r["ms_per_step"]),
+                      float(r.get("ms_per_step_min") or r["ms_per_step"]),
+                      float(r.get("ms_per_step_max") or r["ms_per_step"]))
                      for r in scaling if r["solver"] == solver)
         if pts:
-            ax.plot(*zip(*pts), "o-", color=COLORS.get(solver), label=f"{solver.upper()} (40 steps)")
+            n, med, lo, hi = zip(*pts)
+            repeats = next((r.get("repeats") for r in scaling if r["solver"] == solver), "1")
+            ax.errorbar(n, med, yerr=[[m - a for m, a in zip(med, lo)],
+                                      [b - m for m, b in zip(med, hi)]],
+                        fmt="o-", capsize=3, color=COLORS.get(solver),
+                        label=f"{solver.upper()} (40 steps; median, min-max of {repeats})")
         full = [(int(r["fluid_particles"]), float(r["ms_per_step"]))
                 for r in runs if r["solver"] == solver]
         if full:
@@ -163,8 +173,19 @@ def summary(runs):
             f"{int(fast['steps'])} steps against {int(slow['steps'])}.")
 
 
+def pbf_tolerance(settings, runs):
+    """PBF's density tolerance of the base scene, when a PBF run is in the report."""
+    if not any(r["solver"] == "pbf" for r in runs):
+        return None
+    try:
+        return float(settings["scene_settings"]["solver"]["pbf"]["density_tolerance"])
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
 def report(out, settings, runs, best):
     sentence = summary(runs)
+    tolerance = pbf_tolerance(settings, runs)
     for r in runs:
         r["ms_per_step"] = f"{float(r['ms_per_step']):.2f}"
         r["wall_s"] = f"{float(r['wall_s']):.2f}"
@@ -178,7 +199,11 @@ def report(out, settings, runs, best):
     figures = [
         ("side_by_side.png", f"The same moment (t = {settings['picture_time']:.3f} s) under each "
                              "solver, coloured by speed."),
-        ("density_error.png", "Mean density error over time (compressibility)."),
+        ("density_error.png", "Mean density error over time (compressibility)." + (
+            f" PBF iterates until the mean error is at most its tolerance "
+            f"({100 * tolerance:.2g}%, dotted) or it has made solver.pbf.max_iterations "
+            f"corrections: a flat PBF curve at that line is its stopping rule, not a limit of the "
+            f"method." if tolerance is not None else "")),
         ("kinetic_energy.png", "Kinetic energy over time (dissipation)."),
         ("run_time.png", "Wall time per simulated second of each run: what a user waits for. "
                          "Time per step alone misleads between solvers whose steps differ in size."),
@@ -216,6 +241,11 @@ pre {{ background: #f6f6f6; padding: 1em; overflow: auto; font-size: 12px; }}
         "wall s per simulated second", "mean density error", "max density error",
         "final kinetic energy (J)", "status", "detail"])}
 <h2>Largest stable time step</h2>
+<p>Per solver, fixed-dt runs of {settings.get('stability_trial_time', 'the trial')} s start at the
+scene's time.max_dt and double or halve the step until the outcome flips, then bisect
+geometrically three times. A trial counts as blown up when the stability guard fires (a position
+or velocity that is not finite, a particle leaving the container, a speed above the limit) or
+when the mean density error passes 10%, beyond which the fluid is no longer incompressible.</p>
 {table(best, ["solver", "largest_stable_dt", "smallest_unstable_dt", "trial_time", "note"],
        ["solver", "largest stable dt", "smallest unstable dt", "trial length (s)", "note"])}
 <h2>Plots</h2>
@@ -247,8 +277,11 @@ def main():
         settings = json.load(f)
     runs = rows(os.path.join(out, "runs.csv"))
     series = rows(os.path.join(out, "timeseries.csv"))
+    tolerance = pbf_tolerance(settings, runs)
     time_plot(out, runs, series, "density_error_mean", 100, "mean density error (%)",
-              "Compressibility: mean of max(0, ρ/ρ0 − 1)", "density_error.png")
+              "Compressibility: mean of max(0, ρ/ρ0 − 1)", "density_error.png",
+              hline=None if tolerance is None else
+              (100 * tolerance, f"PBF stopping tolerance ({100 * tolerance:.2g}%)"))
     time_plot(out, runs, series, "kinetic_energy", 1, "kinetic energy (J, per metre in 2D)"
               if settings["dimension"] == 2 else "kinetic energy (J)",
               "Kinetic energy", "kinetic_energy.png")

@@ -298,7 +298,8 @@ int compare_command(const CompareOptions& o) {
 
         // 2. Time per step against particle count: the base scene at other particle radii.
         std::ostringstream scaling;
-        scaling << "solver,particle_radius,fluid_particles,boundary_particles,ms_per_step\n";
+        scaling << "solver,particle_radius,fluid_particles,boundary_particles,ms_per_step,"
+                   "ms_per_step_min,ms_per_step_max,repeats\n";
         if (!o.no_scaling) {
             for (const auto& solver : o.solvers)
                 for (double f : {2.0, std::sqrt(2.0), 1.0, std::sqrt(0.5)}) {
@@ -309,13 +310,25 @@ int compare_command(const CompareOptions& o) {
                     } catch (const io::SceneError&) {
                         continue;  // too coarse for this container: no point
                     }
-                    RunLimits lim;
-                    lim.max_steps = 40;
-                    const RunResult r = simulate(s, lim);
-                    scaling << fmt::format("{},{},{},{},{:.4f}\n", solver, radius, r.fluid,
-                                           r.boundary, r.ms_median);
-                    say(fmt::format("compare scaling {}: {} particles, {:.2f} ms per step", solver,
-                                    r.fluid, r.ms_median));
+                    // Three repeats per point, their median and spread: one 40-step sample
+                    // once jumped 15x from the machine's other load and read as a result.
+                    constexpr int repeats = 3;
+                    std::vector<double> medians;
+                    RunResult r;
+                    for (int k = 0; k < repeats; ++k) {
+                        RunLimits lim;
+                        lim.max_steps = 40;
+                        r = simulate(s, lim);
+                        medians.push_back(r.ms_median);
+                    }
+                    std::sort(medians.begin(), medians.end());
+                    scaling << fmt::format("{},{},{},{},{:.4f},{:.4f},{:.4f},{}\n", solver, radius,
+                                           r.fluid, r.boundary, medians[repeats / 2],
+                                           medians.front(), medians.back(), repeats);
+                    say(fmt::format("compare scaling {}: {} particles, {:.2f} ms per step "
+                                    "({:.2f}-{:.2f} over {} repeats)",
+                                    solver, r.fluid, medians[repeats / 2], medians.front(),
+                                    medians.back(), repeats));
                 }
         }
         io::write_file_atomic(dir / "scaling.csv",
