@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 
 namespace seiche::app {
 
@@ -56,14 +58,43 @@ std::optional<fs::path> make_movie(const fs::path& dir, double frame_rate, std::
     return movie;
 }
 
-fs::path source_dir() {
-    return SEICHE_SOURCE_DIR_DEFAULT;
+fs::path data_dir() {
+    // Nothing of the source tree is compiled in: an installed or moved binary finds its files
+    // beside itself. Installed: PREFIX/bin/seiche and PREFIX/share/seiche; in the build tree:
+    // BUILD/seiche and BUILD/share/seiche (copied there by every build).
+    const auto usable = [](const fs::path& d) {
+        std::error_code ec;
+        return fs::is_directory(d / "tools", ec) && fs::is_directory(d / "validation", ec);
+    };
+    if (const char* env = std::getenv("SEICHE_DATA_DIR")) {
+        if (usable(env)) return env;
+        throw std::runtime_error(fmt::format(
+            "SEICHE_DATA_DIR={} holds no tools/ and validation/ (seiche's data directory)", env));
+    }
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec)
+        for (const fs::path& d : {exe.parent_path() / "share" / "seiche",
+                                  exe.parent_path().parent_path() / "share" / "seiche"})
+            if (usable(d)) return d;
+    throw std::runtime_error(
+        "cannot find seiche's data directory (tools/, validation/) beside " +
+        (ec ? std::string("the program") : exe.string()) +
+        ": run the binary from its build directory or its installed prefix (cmake --install), "
+        "or set SEICHE_DATA_DIR");
 }
 
 bool run_python_tool(const std::string& script, const std::vector<std::string>& args) {
+    fs::path tools;
+    try {
+        tools = data_dir() / "tools";
+    } catch (const std::runtime_error& e) {
+        std::fprintf(stderr, "seiche: %s\n", e.what());
+        return false;
+    }
     const char* py = std::getenv("SEICHE_PYTHON");
     std::string cmd = shell_quoted(py ? py : "/usr/bin/python3") + " " +
-                      shell_quoted(source_dir() / "tools" / script);
+                      shell_quoted(tools / script);
     for (const auto& a : args) cmd += " " + shell_quoted(a);
     return std::system(cmd.c_str()) == 0;
 }

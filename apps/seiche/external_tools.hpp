@@ -13,11 +13,13 @@ namespace seiche::app {
 std::optional<std::filesystem::path> make_movie(const std::filesystem::path& dir, double frame_rate,
                                                 std::string* why);
 
-// Runs tools/SCRIPT from the source tree with ARGS under $SEICHE_PYTHON or /usr/bin/python3
+// Runs tools/SCRIPT of the data directory with ARGS under $SEICHE_PYTHON or /usr/bin/python3
 // (Debian's, which has python3-matplotlib). Returns true on success.
 bool run_python_tool(const std::string& script, const std::vector<std::string>& args);
 
-// The source tree (scenes/validation, validation/data, tools), compiled in.
-std::filesystem::path source_dir();
+// seiche's data directory (tools/, validation/, scenes/validation/): $SEICHE_DATA_DIR, else
+// share/seiche beside the binary (the build tree) or in its prefix (installed). Throws
+// std::runtime_error saying where it looked.
+std::filesystem::path data_dir();
 
 }  // namespace seiche::app

@@ -263,7 +263,7 @@ void spheric(const fs::path& root, const std::string& solver, std::ostream& csv,
 }  // namespace
 
 int validate_command(const ValidateOptions& o) {
-    const fs::path root = source_dir();
+    const fs::path root = data_dir();
     const std::vector<std::string> all = {"koshizuka", "hydrostatic", "spheric"};
     std::vector<std::string> cases = o.cases.empty() ? all : o.cases;
     for (const auto& c : cases)
