@@ -18,7 +18,7 @@ packages=(
   libglm-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  python3-matplotlib python3-jsonschema
+  python3-matplotlib python3-jsonschema python3-vtk9
   "${extra[@]}"
 )
 missing=()
