@@ -85,6 +85,19 @@ TEST(Render, ColourRangeIsTheFreeFallSpeedOrTheDensityBand) {
     EXPECT_EQ(render::color_range(s)[1], 1010.0);
 }
 
+TEST(Render, ColourBarLabelsShareOneFormatAndFit) {
+    // The density band: "1.03e+03" beside "970" before, cut to "1.03e+0" by the margin.
+    using A = std::array<std::string, 3>;
+    EXPECT_EQ(render::bar_labels(970, 1030), (A{"970", "1000", "1030"}));
+    EXPECT_EQ(render::bar_labels(0, std::sqrt(2 * 9.81 * 0.6)), (A{"0.0", "1.7", "3.4"}));
+    EXPECT_EQ(render::bar_labels(0, 0.05), (A{"0.000", "0.025", "0.050"}));
+    EXPECT_EQ(render::bar_labels(990, 1010), (A{"990", "1000", "1010"}));
+    // Too wide for fixed decimals: the same general format for all three.
+    const A big = render::bar_labels(0, 3.0e7);
+    EXPECT_EQ(big, (A{"0", "1.5e+07", "3e+07"}));
+    for (const auto& l : render::bar_labels(0, 3.43)) EXPECT_LE(l.size(), 6u) << l;
+}
+
 TEST(Render, FittedCameraShowsTheWholeContainer) {
     for (int dim : {2, 3}) {
         const Scene s = small_scene(dim);

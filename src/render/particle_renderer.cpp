@@ -72,11 +72,28 @@ void draw_caption(Image& out, const std::string& caption, int t, std::array<std:
     draw_text(out, 5 * t, 4 * t + 3 * (t - scale), text, scale, ink);  // centred in the strip
 }
 
-std::string short_number(double v) {
-    return fmt::format("{:.3g}", v);
-}
 
 }  // namespace
+
+// The colour bar's three labels (lo, middle, hi) in one format, short enough for the bar's
+// margin: fixed decimals chosen from the range (970 / 1000 / 1030 kg/m³, 0.0 / 1.7 / 3.4 m/s),
+// and the same two-digit general format for all three when a fixed one would be too wide.
+// ("{:.3g}" gave "1.03e+03" beside "970", and the margin cut it to "1.03e+0".)
+std::array<std::string, 3> bar_labels(double lo, double hi) {
+    const double half = 0.5 * std::abs(hi - lo);
+    const int decimals =
+        half > 0 ? std::clamp(1 - int(std::floor(std::log10(half))), 0, 4) : 2;
+    const double values[3] = {lo, 0.5 * (lo + hi), hi};
+    std::array<std::string, 3> out;
+    bool fits = true;
+    for (int k = 0; k < 3; ++k) {
+        out[k] = fmt::format("{:.{}f}", values[k], decimals);
+        fits = fits && out[k].size() <= 6;
+    }
+    if (!fits)
+        for (int k = 0; k < 3; ++k) out[k] = fmt::format("{:.2g}", values[k]);
+    return out;
+}
 
 std::array<double, 2> color_range(const Scene& s) {
     const RenderParams& r = s.render;
@@ -315,9 +332,10 @@ Image render_frame(const io::FrameData& f, const Scene& s, const std::string& ca
         }
     }
     const int lx = bx1 + 3 * t;
-    draw_text(out, lx, by0 - 3 * t, short_number(hi), t, ink);
-    draw_text(out, lx, (by0 + by1) / 2 - 3 * t, short_number(0.5 * (lo + hi)), t, ink);
-    draw_text(out, lx, by1 - 3 * t, short_number(lo), t, ink);
+    const auto labels = bar_labels(lo, hi);
+    draw_text(out, lx, by0 - 3 * t, labels[2], t, ink);
+    draw_text(out, lx, (by0 + by1) / 2 - 3 * t, labels[1], t, ink);
+    draw_text(out, lx, by1 - 3 * t, labels[0], t, ink);
     return out;
 }
 
