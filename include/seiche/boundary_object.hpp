@@ -56,10 +56,18 @@ struct BoundaryObject {
     // through its nearest face). Called for every particle in every PBF iteration: the common
     // case, an unposed container, is a clamp here; the rest is collide_other.
     void collide(Vec<D>& x, float radius) const {
-        if (fluid_inside && !posed)
-            x = glm::clamp(x, shape.min + Vec<D>(radius), shape.max - Vec<D>(radius));
-        else
+        if (collides_by_clamp()) {
+            const Box<D> room = centre_room(radius);
+            x = glm::clamp(x, room.min, room.max);
+        } else {
             collide_other(x, radius);
+        }
+    }
+    // When collide() is a clamp of the centre into centre_room(radius) (a pass over many
+    // particles may do that clamp several lanes at a time, as PBF's Δx pass does).
+    bool collides_by_clamp() const { return fluid_inside && !posed; }
+    Box<D> centre_room(float radius) const {
+        return {shape.min + Vec<D>(radius), shape.max - Vec<D>(radius)};
     }
     void collide_other(Vec<D>& x, float radius) const;
 

@@ -33,7 +33,7 @@ struct PbfConstants {
 
 struct PbfResult {
     int iterations = 0;             //!< position corrections applied
-    double density_error_mean = 0;  //!< after the last correction
+    double density_error_mean = 0;  //!< of the last λ pass (the convergence test)
     double density_error_max = 0;
 };
 

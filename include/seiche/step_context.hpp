@@ -82,8 +82,6 @@ class StepContext {
     const AnyKernel<D>& kernel() const;
     // What the SPH passes read: positions, boundary particles and the neighbour lists.
     FluidView<D> view() const;
-    // One vector per particle of scratch, shared by the passes of a step (PBF's Δx, XSPH).
-    std::span<Vec<D>> vector_scratch();
 
     // ---- the shared stages, in the order a step usually takes them ----
     // External accelerations: gravity now; surface tension and adhesion go here. The field an

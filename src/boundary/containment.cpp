@@ -79,7 +79,8 @@ template <int D>
 void BoundaryObject<D>::collide_other(Vec<D>& x, float radius) const {
     Vec<D> l = to_local(x);
     if (fluid_inside) {
-        l = glm::clamp(l, shape.min + Vec<D>(radius), shape.max - Vec<D>(radius));
+        const Box<D> room = centre_room(radius);
+        l = glm::clamp(l, room.min, room.max);
     } else {
         const Box<D> grown{shape.min - Vec<D>(radius), shape.max + Vec<D>(radius)};
         if (!push_out(l, grown, 0.0f)) return;

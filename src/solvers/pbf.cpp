@@ -175,7 +175,7 @@ void pbf_delta_pass(const PbfConstants& c, const K& kernel, const FluidView<D>& 
     const bool s_corr = c.s_corr_scale > 0.0f;
     const float inv_w_dq = 1.0f / c.s_corr_w_dq;
     bool clamp_only = f.collisions.push == nullptr;
-    for (const BoundaryObject<D>& o : f.objects) clamp_only = clamp_only && o.fluid_inside && !o.posed;
+    for (const BoundaryObject<D>& o : f.objects) clamp_only = clamp_only && o.collides_by_clamp();
     for_each_group(x_lambda.size(), [&](std::size_t i0, int n) {
         Points<D> xi{F{}, F{}, F{}};
         F li{};
@@ -219,17 +219,18 @@ void pbf_delta_pass(const PbfConstants& c, const K& kernel, const FluidView<D>& 
         const F d0 = vol * f0 + li * b0, d1 = vol * f1 + li * b1, d2 = vol * f2 + li * b2;
         Points<D> xn{xi.x + d0, xi.y + d1, xi.z + d2};
         if (clamp_only) {
-            // Every object an unposed container, no log: the clamp of BoundaryObject::collide,
-            // lane-wise (glm::clamp's comparisons, so a NaN stays NaN for the stability check).
+            // Every object collides by a clamp and no log is kept: BoundaryObject::collide on
+            // the eight lanes (glm::clamp's comparisons, so a NaN stays NaN for the stability
+            // check).
             const auto clamp = [](F v, float lo, float hi) {
                 v = select(v < lo, splat(lo), v);
                 return select(hi < v, splat(hi), v);
             };
             for (const BoundaryObject<D>& o : f.objects) {
-                const Vec<D> lo = o.shape.min + Vec<D>(f.radius), hi = o.shape.max - Vec<D>(f.radius);
-                xn.x = clamp(xn.x, lo[0], hi[0]);
-                xn.y = clamp(xn.y, lo[1], hi[1]);
-                if constexpr (D == 3) xn.z = clamp(xn.z, lo[2], hi[2]);
+                const Box<D> room = o.centre_room(f.radius);
+                xn.x = clamp(xn.x, room.min[0], room.max[0]);
+                xn.y = clamp(xn.y, room.min[1], room.max[1]);
+                if constexpr (D == 3) xn.z = clamp(xn.z, room.min[2], room.max[2]);
             }
         }
         for (int l = 0; l < n; ++l) {
@@ -248,21 +249,15 @@ void pbf_delta_pass(const PbfConstants& c, const K& kernel, const FluidView<D>& 
 template <int D, class K>
 PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel,
                       const FluidView<D>& view, std::span<Vec<D>> x, std::span<float> rho,
-                      PbfState<D>& state, std::span<float> lambda_sum, bool final_density) {
+                      PbfState<D>& state, std::span<float> lambda_sum) {
     PbfResult r;
     collide_with_objects<D>(x, view.objects, view.radius, view.collisions);
     for (;;) {
-        // After the last allowed correction only the density is needed (for the statistics); an
-        // interrupt ends the iterations there too, so a slow step answers within one iteration.
+        // After the last allowed correction, the density of the final positions comes from
+        // XSPH's pass (Pbf::step); an interrupt ends the iterations too, so a slow step answers
+        // within one iteration.
         const bool stop = view.stop && view.stop->load(std::memory_order_relaxed);
-        if (r.iterations >= p.max_iterations || stop) {
-            if (final_density) {
-                pbf_density_pass<D, K>(kernel, view, rho);
-                density_error_stats(rho, view.rest_density, r.density_error_mean,
-                                    r.density_error_max);
-            }
-            break;
-        }
+        if (r.iterations >= p.max_iterations || stop) break;
         pbf_lambda_pass<D, K>(p, c, kernel, view, rho, state.x_lambda);
         density_error_stats(rho, view.rest_density, r.density_error_mean, r.density_error_max);
         const bool converged =
@@ -300,8 +295,7 @@ void Pbf<D>::step(StepContext<D>& c) {
         std::visit(
             [&](const auto& k) {
                 r = pbf_project<D>(params, constants, k, c.view(), p.x, p.rho, state,
-                                   forces ? std::span<float>(state.lambda_sum) : std::span<float>(),
-                                   false);
+                                   forces ? std::span<float>(state.lambda_sum) : std::span<float>());
             },
             c.kernel());
     });
@@ -338,8 +332,7 @@ template struct Pbf<3>;
                                                  float);                                         \
     template PbfResult pbf_project<D, K<D>>(const PbfParams&, const PbfConstants&, const K<D>&,  \
                                             const FluidView<D>&, std::span<Vec<D>>,              \
-                                            std::span<float>, PbfState<D>&, std::span<float>,    \
-                                            bool);                                               \
+                                            std::span<float>, PbfState<D>&, std::span<float>);   \
     template void pbf_lambda_pass<D, K<D>>(const PbfParams&, const PbfConstants&, const K<D>&,   \
                                            const FluidView<D>&, std::span<float>,                \
                                            std::span<PositionLambda>);                           \

@@ -9,14 +9,13 @@
 namespace seiche {
 
 // Runs the constraint iterations on the predicted positions x (in place). On return rho holds
-// the density of the final positions, and the result its error, if final_density (else the
-// density of the last λ pass; Pbf::step measures the final one in XSPH's pass). lambda_sum (optional, per particle): adds up the λ' of every applied correction, for the
+// the density of the last λ pass (Pbf::step measures the final one in XSPH's pass over the
+// pairs, StepContext::post_velocity_and_density). lambda_sum (optional, per particle): adds up the λ' of every applied correction, for the
 // reaction on the boundary particles.
 template <int D, class K>
 PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel,
                       const FluidView<D>& view, std::span<Vec<D>> x, std::span<float> rho,
-                      PbfState<D>& state, std::span<float> lambda_sum = {},
-                      bool final_density = true);
+                      PbfState<D>& state, std::span<float> lambda_sum = {});
 
 // The passes of one iteration, public for the micro-benchmarks. λ pass: density, C, S' and λ'
 // (eqs. 1, 2, 6–8, 10), written with the positions it used to x_lambda; Δx pass: eq. (9) with

@@ -93,10 +93,6 @@ FluidView<D> StepContext<D>::view() const {
     return w_.view();
 }
 template <int D>
-std::span<Vec<D>> StepContext<D>::vector_scratch() {
-    return w_.v_scratch_;
-}
-template <int D>
 Vec<D> StepContext<D>::external_acceleration() const {
     return w_.gravity_;
 }
