@@ -16,7 +16,7 @@ done
 packages=(
   build-essential cmake pkg-config
   libglm-dev nlohmann-json3-dev libcli11-dev libfmt-dev
-  zlib1g-dev
+  zlib1g-dev libbullet-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3-matplotlib python3-jsonschema python3-vtk9
   "${extra[@]}"

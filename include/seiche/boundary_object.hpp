@@ -1,4 +1,4 @@
-// A boundary object: a solid the fluid meets (the container, an obstacle; bodies later). It owns
+// A boundary object: a solid the fluid meets (the container, an obstacle, a body). It owns
 // a range of the boundary particles (Akinci et al. 2012), has a pose and a velocity, and keeps
 // the fluid out through its signed distance. The solvers see boundary particles and objects,
 // never a Box; the world sums the fluid's force and torque on each object.
@@ -22,14 +22,26 @@ using Mat = glm::mat<D, D, float, glm::defaultp>;
 template <int D>
 using Torque = std::conditional_t<D == 3, Vec<3>, float>;
 
+// The solid's form in its own frame: a box, a sphere (a circle in 2D) or a cylinder (3D) round
+// its own y axis, the last two centred on the frame's origin.
+enum class ShapeKind { box, sphere, cylinder };
+
+// How an object moves: fixed, along a prescribed path, or under forces (a dynamic body).
+enum class ObjectMotion { fixed, kinematic, dynamic };
+
 template <int D>
 struct BoundaryObject {
-    std::string name;           //!< "container", "obstacles[0]": the scene key it came from
+    std::string name;           //!< "container", "obstacles[0]", a body's name
     bool fluid_inside = false;  //!< the fluid lives inside (a container) or outside (a solid)
-    Box<D> shape;               //!< in the object's frame, m
+    ShapeKind kind = ShapeKind::box;
+    Box<D> shape;               //!< the box, else the shape's bounds; in the object's frame, m
+    float radius = 0;           //!< sphere, circle, cylinder, m
+    float half_height = 0;      //!< cylinder: half its length along its own y axis, m
+    ObjectMotion motion = ObjectMotion::fixed;
     Vec<D> position{0.0f};      //!< the frame's origin in the world, m
     Mat<D> rotation{1.0f};      //!< the frame's axes in the world (columns)
     Vec<D> velocity{0.0f};      //!< m/s
+    Torque<D> angular_velocity{};  //!< rad/s, about `position`
     bool moving = false;        //!< its particles are re-binned every step
     bool posed = false;         //!< position or rotation differ from the identity (set_pose)
     std::size_t first = 0;      //!< its boundary particles: [first, first + count)
@@ -50,6 +62,10 @@ struct BoundaryObject {
     // Distance of x from the surface, positive where the fluid may be, m (exact outside the box,
     // the depth of the nearest face inside it).
     float signed_distance(const Vec<D>& x) const;
+    // The same in the object's frame, positive outside the solid (for a container: outside the box).
+    float solid_distance(const Vec<D>& local) const;
+    // The solid's volume, m³ (2D: area, m²).
+    float volume() const;
 
     // Collision response during the solve (Macklin & Müller 2013, Algorithm 1): the particle
     // centre is moved to at least `radius` from the surface on the fluid's side (out of a solid
@@ -65,7 +81,7 @@ struct BoundaryObject {
     }
     // When collide() is a clamp of the centre into centre_room(radius) (a pass over many
     // particles may do that clamp several lanes at a time, as PBF's Δx pass does).
-    bool collides_by_clamp() const { return fluid_inside && !posed; }
+    bool collides_by_clamp() const { return fluid_inside && !posed && kind == ShapeKind::box; }
     Box<D> centre_room(float radius) const {
         return {shape.min + Vec<D>(radius), shape.max - Vec<D>(radius)};
     }
@@ -75,13 +91,18 @@ struct BoundaryObject {
     // true when it was moved. Run for every particle every step: an unposed container's test is
     // here, the rest is contain_other.
     bool contain(Vec<D>& x, float margin) const {
-        if (!(fluid_inside && !posed)) return contain_other(x, margin);
+        if (!collides_by_clamp()) return contain_other(x, margin);
         bool inside = true;
         for (int a = 0; a < D; ++a)
             inside = inside && x[a] >= shape.min[a] + margin && x[a] <= shape.max[a] - margin;
         return inside ? false : contain_other(x, margin);
     }
     bool contain_other(Vec<D>& x, float margin) const;
+
+  private:
+    // Moves a local point of a solid to `gap` outside its surface when it is nearer than that
+    // (through the nearest part of the surface); true when it moved.
+    bool push_out_of_solid(Vec<D>& local, float gap) const;
 };
 
 // Where collisions record what they did, for the forces on the objects: per fluid particle the

@@ -66,6 +66,8 @@ std::span<const Param<FluidBlock>> fluid_block_params();
 std::span<const Param<Obstacle>> obstacle_params();
 const ParamList<WorldDef, FluidBlock>& fluid_list();
 const ParamList<WorldDef, Obstacle>& obstacle_list();
+std::span<const Param<BodyDef>> body_params();
+const ParamList<WorldDef, BodyDef>& body_list();
 
 // "solver.pbf.max_iterations" → {"solver", "pbf", "max_iterations"}.
 std::vector<std::string> key_parts(std::string_view key);

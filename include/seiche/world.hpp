@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
+#include <memory>
 #include <stdexcept>
 #include <optional>
 #include <string>
@@ -52,6 +53,9 @@ struct RestoreResult {
 // particles or the boundary.
 bool is_live_key(std::string_view key);
 
+template <int D>
+class RigidDynamics;
+
 struct AdvanceResult {
     enum class Status { reached, unstable, stopped, step_limit };
     Status status = Status::reached;
@@ -64,6 +68,9 @@ class World {
   public:
     // Throws DefinitionError, listing every problem with its key path, for an invalid definition.
     explicit World(const WorldDef& def);
+    ~World();
+    World(World&&) noexcept;
+    World& operator=(World&&) noexcept;
 
     // The next step size: the fixed dt, or the CFL bound in [min_dt, max_dt].
     double suggested_dt() const;
@@ -118,8 +125,13 @@ class World {
     void set_stop_flag(const std::atomic<bool>* flag) { stop_ = flag; }
     bool stop_requested() const { return stop_ && stop_->load(std::memory_order_relaxed); }
 
-    // ---- boundary objects: the container first, then the obstacles in scene order ----
+    // ---- boundary objects: the container first, then the obstacles, then the bodies, each in
+    // scene order ----
     std::span<const BoundaryObject<D>> boundary_objects() const { return objects_; }
+    // The object of bodies[i] of the definition.
+    std::size_t body_object(std::size_t body) const { return 1 + def_.obstacles.size() + body; }
+    // Mass of bodies[i], kg (2D: per metre of depth); 0 unless it is dynamic.
+    float body_mass(std::size_t body) const;
     // Computes the fluid's force on every boundary particle each step (Boundary::force) and sums
     // it per object (BoundaryObject::force, torque). Off by default: it costs a pass over the
     // boundary particles near the fluid.
@@ -160,6 +172,8 @@ class World {
     void derive_from_definition();
     void transpose_boundary_neighbors();
     void sum_object_forces(float dt);
+    void move_kinematic_objects(double dt);  // before the fluid step: prescribed motions
+    void add_bodies(const WallSampling& walls);
     // The first bad particle, if any; with kinetic (and potential), also the energies, J.
     std::optional<Instability> check_stability(double* kinetic = nullptr,
                                                double* potential = nullptr) const;
@@ -179,6 +193,7 @@ class World {
     Boundary<D> b_;
     std::vector<BoundaryObject<D>> objects_;
     bool track_forces_ = false;
+    std::unique_ptr<RigidDynamics<D>> dynamics_;  //!< when a body is dynamic
     const std::atomic<bool>* stop_ = nullptr;
     bool boundary_moves_ = false;
     // The fluid → boundary lists turned around (boundary particle → fluid particles), built in

@@ -23,6 +23,28 @@ struct Obstacle {
     Vec3d max{0, 0, 0};  // m
 };
 
+// A rigid body in the fluid (docs/bodies.md). Its frame's origin is `position`, the centre of the
+// shape and of its mass; `rotation` turns the shape from its own axes into the world's.
+enum class BodyShape { box, sphere, cylinder, circle };
+enum class BodyMotion { fixed, kinematic, dynamic };  // "static", "kinematic", "dynamic"
+
+struct BodyDef {
+    std::string name;                   // "" = body_N (N its index)
+    BodyShape shape = BodyShape::box;   // 3D: box, sphere, cylinder; 2D: box, circle
+    Vec3d size{0, 0, 0};                // box: the full extents along its own axes, m
+    double radius = 0;                  // sphere, circle, cylinder, m
+    double height = 0;                  // cylinder: along its own y axis, m
+    Vec3d position{0, 0, 0};            // m
+    Vec3d rotation{0, 0, 0};            // rad: about x, then y, then z (world axes); 2D: z only
+    BodyMotion motion = BodyMotion::fixed;
+    Vec3d velocity{0, 0, 0};            // m/s: kinematic, the prescribed one; dynamic, initial
+    Vec3d angular_velocity{0, 0, 0};    // rad/s about the world axes through `position`; 2D: z
+    double motion_start = 0;            // s: a kinematic body moves from then ...
+    double motion_stop = -1;            // s: ... until then (−1: to the end)
+    double density = 0;                 // kg/m³: dynamic bodies (their mass is density × volume)
+    double friction = 0.5;              // Coulomb coefficient of its contacts with solids
+};
+
 struct FluidBlock {
     Vec3d min{0, 0, 0};       // m
     Vec3d max{0, 0, 0};       // m
@@ -106,6 +128,7 @@ struct WorldDef {
     Vec3d container_max{1, 1, 1};
     std::vector<FluidBlock> fluid;
     std::vector<Obstacle> obstacles;
+    std::vector<BodyDef> bodies;
     SolverParams solver;
     TimeParams time;
 };

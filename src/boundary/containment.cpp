@@ -62,8 +62,23 @@ std::size_t contain(std::span<Vec<D>> x, const Box<D>& box, float margin,
 }
 
 template <int D>
-float BoundaryObject<D>::signed_distance(const Vec<D>& x) const {
-    const Vec<D> l = to_local(x);
+float BoundaryObject<D>::solid_distance(const Vec<D>& l) const {
+    switch (kind) {
+        case ShapeKind::sphere:
+            return glm::length(l) - radius;
+        case ShapeKind::cylinder:
+            if constexpr (D == 3) {
+                // Radial and axial distances combined as for any capped cylinder.
+                const float dr = std::sqrt(l.x * l.x + l.z * l.z) - radius,
+                            dy = std::abs(l.y) - half_height;
+                const float out = std::sqrt(std::max(dr, 0.0f) * std::max(dr, 0.0f) +
+                                            std::max(dy, 0.0f) * std::max(dy, 0.0f));
+                return out + std::min(std::max(dr, dy), 0.0f);
+            }
+            [[fallthrough]];
+        case ShapeKind::box:
+            break;
+    }
     // Per axis: how far inside the slab [min, max] (negative outside it).
     float inside = 1e30f, outside2 = 0.0f;
     for (int a = 0; a < D; ++a) {
@@ -71,8 +86,88 @@ float BoundaryObject<D>::signed_distance(const Vec<D>& x) const {
         inside = std::min(inside, d);
         if (d < 0) outside2 += d * d;
     }
-    const float box = inside >= 0 ? inside : -std::sqrt(outside2);  // > 0 inside the box
-    return fluid_inside ? box : -box;
+    return inside >= 0 ? -inside : std::sqrt(outside2);
+}
+
+template <int D>
+float BoundaryObject<D>::signed_distance(const Vec<D>& x) const {
+    const float d = solid_distance(to_local(x));
+    return fluid_inside ? -d : d;
+}
+
+template <int D>
+float BoundaryObject<D>::volume() const {
+    constexpr float pi = 3.14159265358979f;
+    switch (kind) {
+        case ShapeKind::sphere:
+            return D == 3 ? 4.0f / 3.0f * pi * radius * radius * radius : pi * radius * radius;
+        case ShapeKind::cylinder:
+            return pi * radius * radius * 2.0f * half_height;
+        case ShapeKind::box:
+            break;
+    }
+    float v = 1.0f;
+    for (int a = 0; a < D; ++a) v *= shape.max[a] - shape.min[a];
+    return v;
+}
+
+template <int D>
+bool BoundaryObject<D>::push_out_of_solid(Vec<D>& l, float gap) const {
+    switch (kind) {
+        case ShapeKind::sphere: {
+            const float r = glm::length(l), target = radius + gap;
+            if (r >= target) return false;
+            Vec<D> n(0.0f);
+            n[1] = 1.0f;  // the centre itself goes up
+            if (r > 0) n = l / r;
+            l = target * n;
+            return true;
+        }
+        case ShapeKind::cylinder:
+            if constexpr (D == 3) {
+                const float rho = std::sqrt(l.x * l.x + l.z * l.z), a = std::abs(l.y);
+                const float side = radius + gap, cap = half_height + gap;
+                const float sign = l.y < 0 ? -1.0f : 1.0f;
+                auto radial = [&](float to) {
+                    if (rho > 0) {
+                        l.x *= to / rho;
+                        l.z *= to / rho;
+                    } else {
+                        l.x = to;
+                    }
+                };
+                if (a <= half_height && rho <= radius) {  // inside: out through the nearer face
+                    if (side - rho <= cap - a)
+                        radial(side);
+                    else
+                        l.y = sign * cap;
+                    return true;
+                }
+                if (a <= half_height) {  // beside the side
+                    if (rho >= side) return false;
+                    radial(side);
+                    return true;
+                }
+                if (rho <= radius) {  // over a cap
+                    if (a >= cap) return false;
+                    l.y = sign * cap;
+                    return true;
+                }
+                // Beyond the rim: the nearest surface point is on the rim circle.
+                const float dr = rho - radius, dy = a - half_height,
+                            dist = std::sqrt(dr * dr + dy * dy);
+                if (dist >= gap) return false;
+                const float k = gap / dist;
+                radial(radius + k * dr);
+                l.y = sign * (half_height + k * dy);
+                return true;
+            }
+            [[fallthrough]];
+        case ShapeKind::box:
+            break;
+    }
+    const Box<D> grown{shape.min - Vec<D>(gap), shape.max + Vec<D>(gap)};
+    return push_out(l, grown, 0.0f);
 }
 
 template <int D>
@@ -81,9 +176,8 @@ void BoundaryObject<D>::collide_other(Vec<D>& x, float radius) const {
     if (fluid_inside) {
         const Box<D> room = centre_room(radius);
         l = glm::clamp(l, room.min, room.max);
-    } else {
-        const Box<D> grown{shape.min - Vec<D>(radius), shape.max + Vec<D>(radius)};
-        if (!push_out(l, grown, 0.0f)) return;
+    } else if (!push_out_of_solid(l, radius)) {
+        return;
     }
     x = to_world(l);
 }
@@ -101,7 +195,7 @@ bool BoundaryObject<D>::contain_other(Vec<D>& x, float margin) const {
             }
         }
     } else {
-        moved = push_out(l, shape, margin);
+        moved = solid_distance(l) < 0 && push_out_of_solid(l, margin);
     }
     if (moved) x = to_world(l);
     return moved;

@@ -2,6 +2,8 @@
 // and nowhere else: the loader, the schema and the docs read them from these declarations.
 #include "seiche/parameters.hpp"
 
+#include "seiche/bodies.hpp"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -214,6 +216,57 @@ std::span<const Param<Obstacle>> obstacle_params() {
     return table;
 }
 
+std::span<const Param<BodyDef>> body_params() {
+    using B = BodyDef;
+    static const std::vector<Param<B>> table = {
+        text_param<B, &B::name>("name", "names the body in bodies.csv and the body meshes; "
+                                        "default body_N, N its index"),
+        choice_param<B, &B::shape>("shape", {"box", "sphere", "cylinder", "circle"},
+                                   "3D: box, sphere or cylinder; 2D: box or circle"),
+        vector_param<B, &B::size>("size", "m", closed(0, 1e6),
+                                  "box: its full extents along its own axes"),
+        number_param<B, &B::radius>("radius", "m", closed(0, 1e6), "sphere, circle, cylinder"),
+        number_param<B, &B::height>("height", "m", closed(0, 1e6),
+                                    "cylinder: its length along its own y axis"),
+        required(vector_param<B, &B::position>("position", "m", closed(-1e6, 1e6),
+                                               "the centre of the shape and of its mass")),
+        vector_param<B, &B::rotation>(
+            "rotation", "rad", closed(-1e3, 1e3),
+            "orientation: turned about the world's x axis, then y, then z (Blender's XYZ Euler); "
+            "2D: z only",
+            3),
+        choice_param<B, &B::motion>("motion", {"static", "kinematic", "dynamic"},
+                                    "static: fixed; kinematic: moves with the given velocities; "
+                                    "dynamic: moves under gravity, the fluid and contacts"),
+        vector_param<B, &B::velocity>("velocity", "m/s", closed(-1000, 1000),
+                                      "kinematic: the prescribed velocity; dynamic: the initial one"),
+        vector_param<B, &B::angular_velocity>(
+            "angular_velocity", "rad/s", closed(-1e4, 1e4),
+            "about the world axes through position (kinematic: prescribed; dynamic: initial); "
+            "2D: z only",
+            3),
+        number_param<B, &B::motion_start>("motion_start", "s", closed(0, 1e9),
+                                          "kinematic: the time it starts to move"),
+        with_automatic(number_param<B, &B::motion_stop>("motion_stop", "s", closed(0, 1e9),
+                                                        "kinematic: the time it stops"),
+                       -1, "-1: never"),
+        number_param<B, &B::density>("density", "kg/m³", closed(0, 1e6),
+                                     "dynamic bodies: mass = density × volume (2D: per metre of "
+                                     "depth); required and positive for them"),
+        number_param<B, &B::friction>("friction", "", closed(0, 10),
+                                      "Coulomb friction of its contacts with walls and bodies"),
+    };
+    return table;
+}
+
+const ParamList<WorldDef, BodyDef>& body_list() {
+    static const ParamList<WorldDef, BodyDef> list{
+        "bodies", "bodies", "rigid bodies: static, kinematic or dynamic (docs/bodies.md)", 0,
+        &body_params, [](WorldDef& w) -> std::vector<BodyDef>& { return w.bodies; },
+        [](const WorldDef& w) -> const std::vector<BodyDef>& { return w.bodies; }};
+    return list;
+}
+
 const ParamList<WorldDef, FluidBlock>& fluid_list() {
     static const ParamList<WorldDef, FluidBlock> list{
         "fluid", "fluid blocks", "boxes of fluid, seeded on a lattice of spacing 2r", 1, &fluid_block_params,
@@ -283,6 +336,15 @@ double boundary_particle_estimate(const WorldDef& w) {
     };
     double n = 2.0 * surface(w.container_min, w.container_max);
     for (const Obstacle& o : w.obstacles) n += 2.0 * surface(o.min, o.max);
+    for (const BodyDef& b : w.bodies) {
+        const double r = b.radius, pi = 3.14159265358979;
+        switch (b.shape) {
+            case BodyShape::box: n += 2.0 * surface({0, 0, 0}, b.size); break;
+            case BodyShape::circle: n += 2.0 * 2.0 * pi * r / d; break;
+            case BodyShape::sphere: n += 2.0 * 4.0 * pi * r * r / (d * d); break;
+            case BodyShape::cylinder: n += 2.0 * 2.0 * pi * r * (r + b.height) / (d * d); break;
+        }
+    }
     return n;
 }
 
@@ -315,6 +377,110 @@ void placed_box_problems(const Vec3d& lo, const Vec3d& hi, const WorldDef& w, co
                                         "axis %c",
                                         what, num(2.0 * w.particle_radius).c_str(), axis_name[a])});
             return;
+        }
+    }
+}
+
+// A body: a shape of the dimension and at least one diameter across, inside the container, not
+// over fluid, with what its motion needs.
+template <int D>
+void body_problems(const BodyDef& b, std::size_t index, const WorldDef& w, const std::string& path,
+                   std::vector<Problem>& out) {
+    const double d = 2.0 * w.particle_radius;
+    const bool shape_3d = b.shape == BodyShape::sphere || b.shape == BodyShape::cylinder;
+    if (D == 2 && shape_3d) {
+        out.push_back({path + ".shape", "2D scenes take box or circle"});
+        return;
+    }
+    if (D == 3 && b.shape == BodyShape::circle) {
+        out.push_back({path + ".shape", "circle is a 2D shape; 3D scenes take box, sphere or cylinder"});
+        return;
+    }
+    if (b.shape == BodyShape::box) {
+        for (int a = 0; a < D; ++a)
+            if (b.size[a] < d * (1 - 1e-6)) {
+                out.push_back({path + ".size", format("a box needs every extent at least one particle "
+                                                      "diameter (%s m); axis %c is %s",
+                                                      num(d).c_str(), axis_name[a], num(b.size[a]).c_str())});
+                return;
+            }
+    } else {
+        if (b.radius < d * (1 - 1e-6)) {
+            out.push_back({path + ".radius", format("expected at least one particle diameter (%s m), "
+                                                    "got %s", num(d).c_str(), num(b.radius).c_str())});
+            return;
+        }
+        if (b.shape == BodyShape::cylinder && b.height < d * (1 - 1e-6)) {
+            out.push_back({path + ".height", format("expected at least one particle diameter (%s m), "
+                                                    "got %s", num(d).c_str(), num(b.height).c_str())});
+            return;
+        }
+    }
+    if (D == 2)
+        for (const auto& [key, v] : {std::pair{"rotation", b.rotation}, {"angular_velocity", b.angular_velocity}})
+            if (v[0] != 0 || v[1] != 0) {
+                out.push_back({path + "." + key, "a 2D body turns about z only: give [0, 0, z]"});
+                return;
+            }
+    if (b.motion == BodyMotion::dynamic && !(b.density > 0)) {
+        out.push_back({path + ".density", "a dynamic body needs a positive density (kg/m³), got " + num(b.density)});
+        return;
+    }
+    if (b.motion_stop >= 0 && b.motion_stop < b.motion_start) {
+        out.push_back({path + ".motion_stop", format("must not be before motion_start (%s s), got %s",
+                                                     num(b.motion_start).c_str(), num(b.motion_stop).c_str())});
+        return;
+    }
+    const BoundaryObject<D> o = body_object<D>(b, index);
+    // The bounds of the turned shape, from the corners of its own bounds.
+    Vec<D> lo(1e30f), hi(-1e30f);
+    for (int c = 0; c < (1 << D); ++c) {
+        Vec<D> corner;
+        for (int a = 0; a < D; ++a) corner[a] = (c >> a) & 1 ? o.shape.max[a] : o.shape.min[a];
+        lo = glm::min(lo, o.to_world(corner));
+        hi = glm::max(hi, o.to_world(corner));
+    }
+    for (int a = 0; a < D; ++a) {
+        const double slack = 1e-6 * std::max(1.0, std::abs(w.container_max[a] - w.container_min[a]));
+        if (lo[a] < w.container_min[a] - slack || hi[a] > w.container_max[a] + slack) {
+            out.push_back({path, format("the body is outside the container on axis %c (body [%s, %s], "
+                                        "container [%s, %s])",
+                                        axis_name[a], num(lo[a]).c_str(), num(hi[a]).c_str(),
+                                        num(w.container_min[a]).c_str(), num(w.container_max[a]).c_str())});
+            return;
+        }
+    }
+    // No fluid particle may start inside the solid: the lattice sites of each block within the
+    // body's bounds, tested against its signed distance.
+    for (std::size_t j = 0; j < w.fluid.size(); ++j) {
+        const FluidBlock& f = w.fluid[j];
+        std::array<int, D> k0{}, k1{};
+        bool any = true;
+        for (int a = 0; a < D; ++a) {
+            const int n = particles_along(f.min[a], f.max[a], d);
+            k0[a] = std::max(0, int(std::floor((lo[a] - f.min[a]) / d - 0.5)));
+            k1[a] = std::min(n - 1, int(std::ceil((hi[a] - f.min[a]) / d - 0.5)));
+            any = any && k0[a] <= k1[a];
+        }
+        if (!any) continue;
+        std::array<int, D> k = k0;
+        for (;;) {
+            Vec<D> x;
+            for (int a = 0; a < D; ++a) x[a] = float(f.min[a] + (k[a] + 0.5) * d);
+            if (o.signed_distance(x) < 0) {
+                out.push_back({path, format("the body overlaps fluid[%zu] (a particle at %s starts "
+                                            "inside it); fluid cannot start inside a solid",
+                                            j, [&] {
+                                                std::string t = "(";
+                                                for (int a = 0; a < D; ++a)
+                                                    t += (a ? ", " : "") + num(std::round(x[a] * 1e4) / 1e4);
+                                                return t + ")";
+                                            }().c_str())});
+                return;
+            }
+            int a = 0;
+            while (a < D && ++k[a] > k1[a]) k[a] = k0[a], ++a;
+            if (a == D) break;
         }
     }
 }
@@ -420,6 +586,18 @@ std::vector<Problem> validate(const WorldDef& w) {
                 break;
             }
         }
+    }
+    for (std::size_t i = 0; i < w.bodies.size(); ++i) {
+        const std::string path = "bodies[" + std::to_string(i) + "]";
+        const std::size_t before = out.size();
+        for (const auto& p : body_params())
+            if (std::string m = check_value(p, w.bodies[i], dim); !m.empty())
+                out.push_back({path + "." + std::string(p.key), m});
+        if (out.size() != before) continue;
+        if (dim == 2)
+            body_problems<2>(w.bodies[i], i, w, path, out);
+        else
+            body_problems<3>(w.bodies[i], i, w, path, out);
     }
     if (!out.empty()) return out;
 

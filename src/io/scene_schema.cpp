@@ -221,6 +221,7 @@ json scene_schema() {
     add_table(root, world_params());
     add_list(root, fluid_list());
     add_list(root, obstacle_list());
+    add_list(root, body_list());
     add_table(root, scene_params());
     return root;
 }
@@ -231,6 +232,7 @@ std::string parameter_tables_markdown() {
     add_rows(sections, order, world_params(), "");
     add_rows(sections, order, fluid_block_params(), "fluid[i]");
     add_rows(sections, order, obstacle_params(), "obstacles[i]");
+    add_rows(sections, order, body_params(), "bodies[i]");
     add_rows(sections, order, scene_params(), "");
     std::string out;
     for (const std::string& object : order) {
@@ -241,6 +243,8 @@ std::string parameter_tables_markdown() {
                                fluid_list().min_count, escape(std::string(fluid_list().meaning)));
             out += fmt::format("| `obstacles` | array of objects | `[]` | | {} |\n",
                                escape(std::string(obstacle_list().meaning)));
+            out += fmt::format("| `bodies` | array of objects | `[]` | | {} |\n",
+                               escape(std::string(body_list().meaning)));
         }
         out += sections[object] + "\n";
     }

@@ -56,6 +56,11 @@ std::vector<std::pair<std::string, std::string>> definition_lines(const WorldDef
         for (const auto& p : obstacle_params())
             out.emplace_back("obstacles[" + std::to_string(i) + "]." + std::string(p.key),
                              value_text(p.get(def.obstacles[i])));
+    out.emplace_back("bodies", std::to_string(def.bodies.size()));
+    for (std::size_t i = 0; i < def.bodies.size(); ++i)
+        for (const auto& p : body_params())
+            out.emplace_back("bodies[" + std::to_string(i) + "]." + std::string(p.key),
+                             value_text(p.get(def.bodies[i])));
     return out;
 }
 

@@ -115,6 +115,13 @@ void World<D>::set_definition(const WorldDef& next) {
         throw DefinitionError({Problem{"fluid", "cannot change while the world runs"}});
     if (!same_boxes(next.obstacles, def_.obstacles))
         throw DefinitionError({Problem{"obstacles", "cannot change while the world runs"}});
+    if (next.bodies.size() != def_.bodies.size())
+        throw DefinitionError({Problem{"bodies", "cannot change while the world runs"}});
+    for (std::size_t i = 0; i < next.bodies.size(); ++i)
+        for (const auto& p : body_params())
+            if (p.get(next.bodies[i]) != p.get(def_.bodies[i]))
+                throw DefinitionError({Problem{"bodies[" + std::to_string(i) + "]." + std::string(p.key),
+                                               "cannot change while the world runs"}});
     if (std::vector<Problem> problems = validate(next); !problems.empty())
         throw DefinitionError(std::move(problems));
 

@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <variant>
 
+#include "bodies/rigid_dynamics.hpp"
+#include "seiche/bodies.hpp"
 #include "seiche/parallel.hpp"
 
 namespace seiche {
@@ -156,18 +158,126 @@ World<D>::World(const WorldDef& def)
         b_.x.insert(b_.x.end(), faces.x.begin(), faces.x.end());
         objects_.push_back(obj);
     }
-    b_.local = b_.x;  // every object starts at the identity pose
-    b_.volume.assign(b_.x.size(), 0.0f);
-    // Volumes over all boundary particles together: a wall and an obstacle close to it share.
-    compute_boundary_volumes<D>(b_, fluid_.kernel);
+    b_.local = b_.x;  // the container and the obstacles are at the identity pose
+    add_bodies(walls);
+    // Volumes over the fixed boundary particles together (a wall and an obstacle close to it
+    // share); a moving body's over its own particles, in its frame, so they hold wherever it goes.
+    {
+        Boundary<D> fixed;
+        std::vector<std::size_t> index;
+        for (const auto& o : objects_) {
+            if (o.moving) continue;
+            for (std::size_t k = o.first; k < o.first + o.count; ++k) {
+                fixed.x.push_back(b_.x[k]);
+                index.push_back(k);
+            }
+        }
+        fixed.volume.assign(fixed.x.size(), 0.0f);
+        compute_boundary_volumes<D>(fixed, fluid_.kernel);
+        b_.volume.assign(b_.x.size(), 0.0f);
+        for (std::size_t j = 0; j < index.size(); ++j) b_.volume[index[j]] = fixed.volume[j];
+        for (const auto& o : objects_) {
+            if (!o.moving) continue;
+            Boundary<D> own;
+            own.x.assign(b_.local.begin() + std::ptrdiff_t(o.first),
+                         b_.local.begin() + std::ptrdiff_t(o.first + o.count));
+            own.volume.assign(own.x.size(), 0.0f);
+            compute_boundary_volumes<D>(own, fluid_.kernel);
+            std::copy(own.volume.begin(), own.volume.end(), b_.volume.begin() + std::ptrdiff_t(o.first));
+        }
+    }
     boundary_grid_.build(b_.x, fluid_.h);
-    boundary_grid_.mark_neighbourhoods();  // (a moving boundary's rebuilt grids go without)
+    if (!boundary_moves_) boundary_grid_.mark_neighbourhoods();  // (rebuilt grids go without)
     boundary_grid_.release_build_scratch();
     v_scratch_.resize(p_.size());
     derive_from_definition();
 }
 
 // What follows from the definition and may change while the world runs (the live setters).
+template <int D>
+World<D>::~World() = default;
+template <int D>
+World<D>::World(World&&) noexcept = default;
+template <int D>
+World<D>& World<D>::operator=(World&&) noexcept = default;
+
+// The bodies after the container and the obstacles: their particles sampled in their own frames
+// and placed at their poses; the dynamic ones handed to the rigid-body dynamics.
+template <int D>
+void World<D>::add_bodies(const WallSampling& walls) {
+    std::vector<float> density(objects_.size(), 0.0f), friction(objects_.size(), 0.5f);
+    bool any_dynamic = false;
+    for (std::size_t i = 0; i < def_.bodies.size(); ++i) {
+        const BodyDef& def = def_.bodies[i];
+        BoundaryObject<D> o = seiche::body_object<D>(def, i);
+        const Boundary<D> surface = sample_solid<D>(o, walls);
+        o.first = b_.x.size();
+        o.count = surface.x.size();
+        for (const Vec<D>& l : surface.x) {
+            b_.local.push_back(l);
+            b_.x.push_back(o.to_world(l));
+        }
+        boundary_moves_ = boundary_moves_ || o.moving;
+        any_dynamic = any_dynamic || o.motion == ObjectMotion::dynamic;
+        if (o.motion == ObjectMotion::kinematic && def.motion_start > 0) {
+            o.velocity = Vec<D>(0.0f);  // still until its motion starts
+            o.angular_velocity = {};
+        }
+        objects_.push_back(o);
+        density.push_back(float(def.density));
+        friction.push_back(float(def.friction));
+    }
+    if (any_dynamic) {
+        dynamics_ = std::make_unique<RigidDynamics<D>>(objects_, density, friction, gravity_,
+                                                       0.5f * p_.radius);
+        track_boundary_forces(true);
+    }
+}
+
+template <int D>
+float World<D>::body_mass(std::size_t body) const {
+    if (body >= def_.bodies.size())
+        throw std::out_of_range("body " + std::to_string(body) + " of " +
+                                std::to_string(def_.bodies.size()));
+    return dynamics_ ? dynamics_->mass(body_object(body)) : 0.0f;
+}
+
+// Kinematic bodies follow their prescribed velocities inside their motion windows; objects given
+// a velocity through set_object_velocity translate with it.
+template <int D>
+void World<D>::move_kinematic_objects(double dt) {
+    const std::size_t first_body = body_object(0);
+    for (std::size_t o = 0; o < objects_.size(); ++o) {
+        BoundaryObject<D>& obj = objects_[o];
+        if (obj.motion == ObjectMotion::dynamic) continue;
+        if (o >= first_body && obj.motion == ObjectMotion::kinematic) {
+            const BodyDef& b = def_.bodies[o - first_body];
+            // The part of [t, t + dt] inside the window, so a start or stop between steps is exact.
+            const double stop = b.motion_stop < 0 ? 1e300 : b.motion_stop;
+            const double active = std::max(0.0, std::min(time_ + dt, stop) - std::max(time_, b.motion_start));
+            const bool moving_now = time_ + dt > b.motion_start && time_ + dt <= stop;
+            Vec<D> v(0.0f);
+            Torque<D> w{};
+            if (active > 0) {
+                for (int a = 0; a < D; ++a) v[a] = float(b.velocity[a]);
+                if constexpr (D == 3)
+                    w = Vec<3>(float(b.angular_velocity[0]), float(b.angular_velocity[1]),
+                               float(b.angular_velocity[2]));
+                else
+                    w = float(b.angular_velocity[2]);
+            }
+            obj.velocity = moving_now ? v : Vec<D>(0.0f);
+            obj.angular_velocity = moving_now ? w : Torque<D>{};
+            if (active <= 0) continue;
+            set_object_pose(o, obj.position + float(active) * v,
+                            rotation_step<D>(w, float(active)) * obj.rotation);
+            continue;
+        }
+        if (obj.velocity != Vec<D>(0.0f))
+            set_object_pose(o, obj.position + float(dt) * obj.velocity, obj.rotation);
+    }
+}
+
 template <int D>
 void World<D>::derive_from_definition() {
     gravity_ = to_vec<D>(def_.gravity);
@@ -244,11 +354,7 @@ StepStats World<D>::step(double dt) {
     const auto t0 = std::chrono::steady_clock::now();
     StepStats s;
     s.dt = dt;
-    // Kinematic objects move with their velocity (translation; the pose setter turns them).
-    for (std::size_t o = 0; o < objects_.size(); ++o)
-        if (objects_[o].velocity != Vec<D>(0.0f))
-            set_object_pose(o, objects_[o].position + float(dt) * objects_[o].velocity,
-                            objects_[o].rotation);
+    move_kinematic_objects(dt);
     if (track_forces_) {  // a collision is a contact force too: logged, then summed per object
         collision_push_.assign(p_.size(), Vec<D>(0.0f));
         collision_object_.assign(p_.size(), no_object);
@@ -256,6 +362,14 @@ StepStats World<D>::step(double dt) {
     StepContext<D> c(*this, static_cast<float>(dt), s, times_);
     std::visit([&](auto& solver) { solver.step(c); }, solver_);
     if (track_forces_) sum_object_forces(float(dt));
+    if (dynamics_) {
+        // The bodies move under the fluid's force of this step, gravity and their contacts; the
+        // fluid meets them at their new poses in the next step (Akinci et al. 2012, sec. 5).
+        dynamics_->step(float(dt), objects_);
+        for (std::size_t o = 0; o < objects_.size(); ++o)
+            if (objects_[o].motion == ObjectMotion::dynamic)
+                set_object_pose(o, objects_[o].position, objects_[o].rotation);
+    }
     finish_step(dt, s);
     times_.total += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return s;
@@ -265,7 +379,8 @@ StepStats World<D>::step(double dt) {
 
 template <int D>
 void World<D>::track_boundary_forces(bool on) {
-    track_forces_ = on;
+    track_forces_ = on || dynamics_ != nullptr;  // dynamic bodies move by these forces
+    on = track_forces_;
     b_.force.assign(on ? b_.x.size() : 0, Vec<D>(0.0f));
     for (auto& o : objects_) o.force = Vec<D>(0.0f), o.torque = {};
 }

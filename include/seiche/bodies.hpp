@@ -1,0 +1,30 @@
+// Rigid bodies as boundary objects: a BodyDef's shape and pose made into a BoundaryObject, and the
+// shape's surface sampled with boundary particles (Akinci et al. 2012) in the body's own frame.
+#pragma once
+
+#include "seiche/boundary.hpp"
+#include "seiche/boundary_object.hpp"
+#include "seiche/world_def.hpp"
+
+namespace seiche {
+
+// Rotation matrix of the scene's `rotation` (rad): about the world's x axis, then y, then z,
+// R = Rz·Ry·Rx (Blender's XYZ Euler). 2D: the z angle alone.
+template <int D>
+Mat<D> rotation_from_euler(const Vec3d& angles);
+
+// The rotation by angular velocity w (rad/s; 2D: about z) over t seconds.
+template <int D>
+Mat<D> rotation_step(const Torque<D>& w, float t);
+
+// The body's boundary object at its initial pose (name, shape, motion, velocities).
+// `index` names an unnamed body body_N.
+template <int D>
+BoundaryObject<D> body_object(const BodyDef& body, std::size_t index);
+
+// Boundary particles on the surface of the object's solid, in its own frame: layers inward from
+// the surface, as sample_solid_box lays them on a box's faces.
+template <int D>
+Boundary<D> sample_solid(const BoundaryObject<D>& solid, const WallSampling& s);
+
+}  // namespace seiche

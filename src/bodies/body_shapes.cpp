@@ -1,0 +1,214 @@
+// Bodies' shapes: the boundary object of a BodyDef, and its surface sampled with boundary
+// particles (Akinci et al. 2012, sec. 3: one or more layers of particles on the solid's surface)
+// — boxes on a lattice, spheres on Fibonacci spirals, circles and cylinders on rings.
+#include <cmath>
+#include <numbers>
+
+#include "seiche/bodies.hpp"
+
+namespace seiche {
+
+namespace {
+
+template <int D>
+Vec<D> to_vec(const Vec3d& a) {
+    Vec<D> v;
+    for (int k = 0; k < D; ++k) v[k] = static_cast<float>(a[k]);
+    return v;
+}
+
+constexpr double pi = std::numbers::pi;
+
+// n points on a circle of radius r in the plane of axes (a, b) at height y along axis c.
+template <int D>
+void add_ring(std::vector<Vec<D>>& out, double r, double y, int n) {
+    for (int k = 0; k < n; ++k) {
+        const double t = 2.0 * pi * (k + 0.5) / n;
+        Vec<D> p(0.0f);
+        p[0] = float(r * std::cos(t));
+        if constexpr (D == 3) {
+            p[1] = float(y);
+            p[2] = float(r * std::sin(t));
+        } else {
+            p[1] = float(r * std::sin(t));
+        }
+        out.push_back(p);
+    }
+}
+
+int ring_count(double r, double spacing) {
+    return std::max(1, int(std::lround(2.0 * pi * r / spacing)));
+}
+
+// Layer radii inward from the surface: R − offset − l·spacing while positive; a layer that would
+// shrink below a quarter spacing becomes one point at the centre.
+std::vector<double> layer_radii(double surface, const WallSampling& s) {
+    std::vector<double> r;
+    for (int l = 0; l < s.layers; ++l) {
+        const double rl = surface - s.offset - l * double(s.spacing);
+        if (rl < 0.25 * s.spacing) {
+            r.push_back(0.0);
+            break;
+        }
+        r.push_back(rl);
+    }
+    return r;
+}
+
+template <int D>
+void sample_sphere(double radius, const WallSampling& s, std::vector<Vec<D>>& out) {
+    for (double r : layer_radii(radius, s)) {
+        if (r == 0.0) {
+            out.push_back(Vec<D>(0.0f));
+            continue;
+        }
+        if constexpr (D == 2) {
+            add_ring<2>(out, r, 0.0, ring_count(r, s.spacing));
+        } else {
+            // A Fibonacci spiral: n nearly evenly spaced points, one per spacing² of surface.
+            const int n = std::max(1, int(std::lround(4.0 * pi * r * r / (s.spacing * s.spacing))));
+            const double golden = pi * (3.0 - std::sqrt(5.0));
+            for (int k = 0; k < n; ++k) {
+                const double y = 1.0 - 2.0 * (k + 0.5) / n, ring = std::sqrt(1.0 - y * y);
+                const double t = golden * k;
+                out.push_back(Vec<D>(float(r * ring * std::cos(t)), float(r * y),
+                                     float(r * ring * std::sin(t))));
+            }
+        }
+    }
+}
+
+// A cylinder round y: per layer, rings along the side and concentric rings on both caps.
+void sample_cylinder(double radius, double half_height, const WallSampling& s,
+                     std::vector<Vec<3>>& out) {
+    for (int l = 0; l < s.layers; ++l) {
+        const double r = radius - s.offset - l * double(s.spacing),
+                     y = half_height - s.offset - l * double(s.spacing);
+        if (r < 0.25 * s.spacing || y < 0.0) {
+            if (l == 0) out.push_back(Vec<3>(0.0f));  // thinner than the offsets: one particle
+            break;
+        }
+        const int along = std::max(1, int(std::lround(2.0 * y / s.spacing)));
+        for (int k = 0; k <= along; ++k) add_ring<3>(out, r, -y + 2.0 * y * k / along, ring_count(r, s.spacing));
+        for (double side : {-y, y}) {
+            if (y == 0.0 && side > 0) break;
+            for (double rk = r - s.spacing; rk > -0.5 * s.spacing; rk -= s.spacing) {
+                if (rk < 0.5 * s.spacing) {
+                    out.push_back(Vec<3>(0.0f, float(side), 0.0f));
+                    break;
+                }
+                add_ring<3>(out, rk, side, ring_count(rk, s.spacing));
+            }
+        }
+    }
+}
+
+}  // namespace
+
+template <int D>
+Mat<D> rotation_from_euler(const Vec3d& a) {
+    const double cz = std::cos(a[2]), sz = std::sin(a[2]);
+    if constexpr (D == 2) {
+        Mat<2> r;
+        r[0] = Vec<2>(float(cz), float(sz));  // columns: the turned x and y axes
+        r[1] = Vec<2>(float(-sz), float(cz));
+        return r;
+    } else {
+        const double cx = std::cos(a[0]), sx = std::sin(a[0]), cy = std::cos(a[1]),
+                     sy = std::sin(a[1]);
+        // Rz·Ry·Rx, written by columns (glm is column-major).
+        Mat<3> r;
+        r[0] = Vec<3>(float(cz * cy), float(sz * cy), float(-sy));
+        r[1] = Vec<3>(float(cz * sy * sx - sz * cx), float(sz * sy * sx + cz * cx), float(cy * sx));
+        r[2] = Vec<3>(float(cz * sy * cx + sz * sx), float(sz * sy * cx - cz * sx), float(cy * cx));
+        return r;
+    }
+}
+
+template <int D>
+Mat<D> rotation_step(const Torque<D>& w, float t) {
+    if constexpr (D == 2) {
+        return rotation_from_euler<2>({0, 0, double(w) * t});
+    } else {
+        // Rodrigues: R = I + sin θ K + (1 − cos θ) K², K the cross-product matrix of the axis.
+        const double len = glm::length(Vec<3>(w)), theta = len * t;
+        if (!(theta > 0)) return Mat<3>(1.0f);
+        const Vec<3> k = w / float(len);
+        Mat<3> K(0.0f);  // columns
+        K[0] = Vec<3>(0, k.z, -k.y);
+        K[1] = Vec<3>(-k.z, 0, k.x);
+        K[2] = Vec<3>(k.y, -k.x, 0);
+        return Mat<3>(1.0f) + float(std::sin(theta)) * K + float(1.0 - std::cos(theta)) * (K * K);
+    }
+}
+
+template <int D>
+BoundaryObject<D> body_object(const BodyDef& b, std::size_t index) {
+    BoundaryObject<D> o;
+    o.name = b.name.empty() ? "body_" + std::to_string(index) : b.name;
+    o.fluid_inside = false;
+    switch (b.shape) {
+        case BodyShape::box: {
+            const Vec<D> half = 0.5f * to_vec<D>(b.size);
+            o.kind = ShapeKind::box;
+            o.shape = {-half, half};
+            break;
+        }
+        case BodyShape::sphere:
+        case BodyShape::circle:
+            o.kind = ShapeKind::sphere;
+            o.radius = float(b.radius);
+            o.shape = {Vec<D>(-o.radius), Vec<D>(o.radius)};
+            break;
+        case BodyShape::cylinder: {
+            o.kind = ShapeKind::cylinder;
+            o.radius = float(b.radius);
+            o.half_height = float(0.5 * b.height);
+            Vec<D> half(o.radius);
+            half[1] = o.half_height;
+            o.shape = {-half, half};
+            break;
+        }
+    }
+    o.motion = b.motion == BodyMotion::dynamic     ? ObjectMotion::dynamic
+               : b.motion == BodyMotion::kinematic ? ObjectMotion::kinematic
+                                                   : ObjectMotion::fixed;
+    o.set_pose(to_vec<D>(b.position), rotation_from_euler<D>(b.rotation));
+    if (b.motion != BodyMotion::fixed) {
+        o.velocity = to_vec<D>(b.velocity);
+        if constexpr (D == 3)
+            o.angular_velocity = to_vec<3>(b.angular_velocity);
+        else
+            o.angular_velocity = float(b.angular_velocity[2]);
+        o.moving = true;
+    }
+    return o;
+}
+
+template <int D>
+Boundary<D> sample_solid(const BoundaryObject<D>& o, const WallSampling& s) {
+    Boundary<D> b;
+    switch (o.kind) {
+        case ShapeKind::box:
+            return sample_solid_box<D>(o.shape, s);
+        case ShapeKind::sphere:
+            sample_sphere<D>(o.radius, s, b.x);
+            break;
+        case ShapeKind::cylinder:
+            if constexpr (D == 3) sample_cylinder(o.radius, o.half_height, s, b.x);
+            break;
+    }
+    b.volume.assign(b.x.size(), 0.0f);
+    return b;
+}
+
+template Mat<2> rotation_from_euler<2>(const Vec3d&);
+template Mat<3> rotation_from_euler<3>(const Vec3d&);
+template Mat<2> rotation_step<2>(const Torque<2>&, float);
+template Mat<3> rotation_step<3>(const Torque<3>&, float);
+template BoundaryObject<2> body_object<2>(const BodyDef&, std::size_t);
+template BoundaryObject<3> body_object<3>(const BodyDef&, std::size_t);
+template Boundary<2> sample_solid<2>(const BoundaryObject<2>&, const WallSampling&);
+template Boundary<3> sample_solid<3>(const BoundaryObject<3>&, const WallSampling&);
+
+}  // namespace seiche

@@ -1,0 +1,241 @@
+// Rigid bodies moved by Bullet: the fluid's force and torque go in, poses come out (docs/bodies.md).
+// Bullet, not a contact solver of our own: stacking, resting contact and friction between
+// boxes, spheres and cylinders are what a rigid-body library is made for and tested on.
+#include "bodies/rigid_dynamics.hpp"
+
+#include <btBulletDynamicsCommon.h>
+
+#include <cmath>
+#include <vector>
+
+namespace seiche {
+
+namespace {
+
+template <int D>
+btVector3 bt(const Vec<D>& v) {
+    if constexpr (D == 3)
+        return {v.x, v.y, v.z};
+    else
+        return {v.x, v.y, 0.0f};
+}
+
+template <int D>
+btTransform bt_pose(const BoundaryObject<D>& o) {
+    btMatrix3x3 basis;
+    if constexpr (D == 3) {
+        const Mat<3>& r = o.rotation;  // columns are the object's axes
+        basis.setValue(r[0][0], r[1][0], r[2][0], r[0][1], r[1][1], r[2][1], r[0][2], r[1][2],
+                       r[2][2]);
+    } else {
+        const Mat<2>& r = o.rotation;
+        basis.setValue(r[0][0], r[1][0], 0, r[0][1], r[1][1], 0, 0, 0, 1);
+    }
+    return btTransform(basis, bt<D>(o.position));
+}
+
+// Half the slab depth of a 2D scene's solids along z: bodies are 1 m deep (forces in N/m).
+constexpr float half_depth = 0.5f;
+
+}  // namespace
+
+template <int D>
+struct RigidDynamics<D>::Impl {
+    btDefaultCollisionConfiguration config;
+    btCollisionDispatcher dispatcher{&config};
+    btDbvtBroadphase broadphase;
+    btSequentialImpulseConstraintSolver solver;
+    btDiscreteDynamicsWorld world{&dispatcher, &broadphase, &solver, &config};
+    std::vector<std::unique_ptr<btCollisionShape>> shapes;
+    std::vector<std::unique_ptr<btDefaultMotionState>> states;
+    std::vector<std::unique_ptr<btRigidBody>> bodies;
+    std::vector<btRigidBody*> of_object;  //!< per object: its moving body (null: fixed or container)
+    std::vector<float> masses;
+
+    ~Impl() {
+        for (auto& b : bodies) world.removeRigidBody(b.get());
+    }
+
+    btRigidBody* add(std::unique_ptr<btCollisionShape> shape, const btTransform& pose, float mass,
+                     float friction, bool kinematic) {
+        btVector3 inertia(0, 0, 0);
+        if (mass > 0) shape->calculateLocalInertia(mass, inertia);
+        states.push_back(std::make_unique<btDefaultMotionState>(pose));
+        btRigidBody::btRigidBodyConstructionInfo info(mass, states.back().get(), shape.get(),
+                                                      inertia);
+        info.m_friction = friction;
+        info.m_restitution = 0.0f;
+        bodies.push_back(std::make_unique<btRigidBody>(info));
+        btRigidBody* b = bodies.back().get();
+        if (kinematic) b->setCollisionFlags(b->getCollisionFlags() | btCollisionObject::CF_KINEMATIC_OBJECT);
+        if (mass > 0 || kinematic) b->setActivationState(DISABLE_DEACTIVATION);
+        if (D == 2 && mass > 0) {
+            b->setLinearFactor(btVector3(1, 1, 0));
+            b->setAngularFactor(btVector3(0, 0, 1));
+        }
+        shapes.push_back(std::move(shape));
+        world.addRigidBody(b);
+        return b;
+    }
+};
+
+template <int D>
+RigidDynamics<D>::RigidDynamics(std::span<const BoundaryObject<D>> objects,
+                                std::span<const float> density, std::span<const float> friction,
+                                const Vec<D>& gravity, float margin)
+    : impl_(std::make_unique<Impl>()) {
+    Impl& m = *impl_;
+    m.world.setGravity(bt<D>(gravity));
+    m.of_object.assign(objects.size(), nullptr);
+    m.masses.assign(objects.size(), 0.0f);
+    for (std::size_t i = 0; i < objects.size(); ++i) {
+        const BoundaryObject<D>& o = objects[i];
+        const Vec<D> lo = o.shape.min, hi = o.shape.max;
+        if (o.fluid_inside) {
+            // The container: a thick slab beyond each face, overlapping at the edges.
+            const Vec<D> centre = 0.5f * (lo + hi), half = 0.5f * (hi - lo);
+            float thick = 0;
+            for (int a = 0; a < D; ++a) thick = std::max(thick, half[a]);
+            for (int a = 0; a < D; ++a)
+                for (int side : {-1, 1}) {
+                    btVector3 h = bt<D>(half + Vec<D>(thick));
+                    if (D == 2) h.setZ(10 * half_depth + thick);
+                    h[a] = thick;
+                    btVector3 c = bt<D>(centre);
+                    c[a] += float(side) * (half[a] + thick);
+                    auto shape = std::make_unique<btBoxShape>(h);
+                    shape->setMargin(margin);
+                    btTransform t = bt_pose<D>(o);
+                    m.add(std::move(shape), t * btTransform(btMatrix3x3::getIdentity(), c), 0.0f,
+                          friction[i], false);
+                }
+            continue;
+        }
+        std::unique_ptr<btCollisionShape> shape;
+        btVector3 box_centre(0, 0, 0);
+        switch (o.kind) {
+            case ShapeKind::box: {
+                btVector3 h = bt<D>(0.5f * (hi - lo));
+                if (D == 2) h.setZ(half_depth);
+                box_centre = bt<D>(0.5f * (hi + lo));  // obstacles: a box off the frame's origin
+                shape = std::make_unique<btBoxShape>(h);
+                break;
+            }
+            case ShapeKind::sphere:
+                if (D == 3)
+                    shape = std::make_unique<btSphereShape>(o.radius);
+                else
+                    shape = std::make_unique<btCylinderShapeZ>(btVector3(o.radius, o.radius, half_depth));
+                break;
+            case ShapeKind::cylinder:
+                shape = std::make_unique<btCylinderShape>(btVector3(o.radius, o.half_height, o.radius));
+                break;
+        }
+        if (o.kind != ShapeKind::sphere || D == 2) shape->setMargin(margin);
+        btTransform pose = bt_pose<D>(o) * btTransform(btMatrix3x3::getIdentity(), box_centre);
+        const bool dynamic = o.motion == ObjectMotion::dynamic;
+        const bool kinematic = o.motion == ObjectMotion::kinematic;
+        const float mass =
+            dynamic ? density[i] * o.volume() * (D == 2 ? 2.0f * half_depth : 1.0f) : 0.0f;
+        btRigidBody* b = m.add(std::move(shape), pose, mass, friction[i], kinematic);
+        if (dynamic || kinematic) m.of_object[i] = b;
+        m.masses[i] = mass;
+    }
+    reset(objects);
+}
+
+template <int D>
+RigidDynamics<D>::~RigidDynamics() = default;
+
+template <int D>
+void RigidDynamics<D>::set_gravity(const Vec<D>& g) {
+    impl_->world.setGravity(bt<D>(g));
+    for (auto& b : impl_->bodies)
+        if (b->getInvMass() > 0) b->setGravity(bt<D>(g));
+}
+
+template <int D>
+float RigidDynamics<D>::mass(std::size_t i) const {
+    return impl_->masses[i];
+}
+
+template <int D>
+void RigidDynamics<D>::reset(std::span<const BoundaryObject<D>> objects) {
+    for (std::size_t i = 0; i < objects.size(); ++i) {
+        btRigidBody* b = impl_->of_object[i];
+        if (!b) continue;
+        const BoundaryObject<D>& o = objects[i];
+        const btTransform pose = bt_pose<D>(o);
+        b->setWorldTransform(pose);
+        b->setInterpolationWorldTransform(pose);
+        b->getMotionState()->setWorldTransform(pose);
+        b->setLinearVelocity(bt<D>(o.velocity));
+        if constexpr (D == 3)
+            b->setAngularVelocity(bt<3>(o.angular_velocity));
+        else
+            b->setAngularVelocity(btVector3(0, 0, o.angular_velocity));
+        b->clearForces();
+    }
+}
+
+template <int D>
+void RigidDynamics<D>::step(float dt, std::span<BoundaryObject<D>> objects) {
+    Impl& m = *impl_;
+    // Steps of at most 1 ms, each of exactly its length (no fixed-step interpolation), so that
+    // contacts stay stiff. Bullet clears applied forces after every step: the fluid's force and
+    // torque are applied again before each, and kinematic bodies are moved along in equal parts
+    // so Bullet sees their true velocity.
+    const int n = std::max(1, int(std::ceil(dt / 1.0e-3f - 1e-4f)));
+    std::vector<btTransform> from(objects.size());
+    for (std::size_t i = 0; i < objects.size(); ++i)
+        if (m.of_object[i] && objects[i].motion == ObjectMotion::kinematic)
+            m.of_object[i]->getMotionState()->getWorldTransform(from[i]);
+    for (int k = 1; k <= n; ++k) {
+        const float f = float(k) / float(n);
+        for (std::size_t i = 0; i < objects.size(); ++i) {
+            btRigidBody* b = m.of_object[i];
+            if (!b) continue;
+            BoundaryObject<D>& o = objects[i];
+            if (o.motion == ObjectMotion::kinematic) {
+                const btTransform to = bt_pose<D>(o);
+                btTransform t;
+                t.setOrigin(from[i].getOrigin().lerp(to.getOrigin(), f));
+                t.setRotation(from[i].getRotation().slerp(to.getRotation(), f));
+                b->getMotionState()->setWorldTransform(k == n ? to : t);  // Bullet reads it there
+                continue;
+            }
+            b->applyCentralForce(bt<D>(o.force));
+            if constexpr (D == 3)
+                b->applyTorque(bt<3>(o.torque));
+            else
+                b->applyTorque(btVector3(0, 0, o.torque));
+        }
+        m.world.stepSimulation(dt / float(n), 0);
+    }
+    m.world.clearForces();
+    for (std::size_t i = 0; i < objects.size(); ++i) {
+        btRigidBody* b = m.of_object[i];
+        if (!b || objects[i].motion != ObjectMotion::dynamic) continue;
+        BoundaryObject<D>& o = objects[i];
+        const btTransform& t = b->getWorldTransform();
+        const btMatrix3x3& r = t.getBasis();
+        const btVector3 p = t.getOrigin(), v = b->getLinearVelocity(), w = b->getAngularVelocity();
+        Mat<D> rot;
+        Vec<D> pos;
+        for (int a = 0; a < D; ++a) {
+            pos[a] = p[a];
+            for (int c = 0; c < D; ++c) rot[c][a] = r[a][c];
+            o.velocity[a] = v[a];
+        }
+        o.set_pose(pos, rot);
+        if constexpr (D == 3)
+            o.angular_velocity = Vec<3>(w.x(), w.y(), w.z());
+        else
+            o.angular_velocity = w.z();
+    }
+}
+
+template class RigidDynamics<2>;
+template class RigidDynamics<3>;
+
+}  // namespace seiche

@@ -1,0 +1,306 @@
+// Rigid bodies in the fluid (docs/bodies.md): shapes the fluid never enters, Archimedes' draft of
+// floating boxes, a heavy sphere that sinks to the floor, momentum shared between fluid and body,
+// and the definitions that are refused.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "seiche/world.hpp"
+
+namespace seiche {
+namespace {
+
+// A 2D tank with water `depth` deep and a square box `side` wide of density rho_b dropped onto
+// the surface from just above it, at r = 5 mm.
+WorldDef floating_box_2d(double rho_b, SolverType solver, double side = 0.1, double depth = 0.3,
+                         double width = 0.6) {
+    WorldDef def;
+    def.dimension = 2;
+    def.particle_radius = 0.005;
+    def.container_max = {width, depth + 2 * side, 0};
+    def.fluid = {{{0.0, 0.0, 0}, {width, depth, 0}, {}}};
+    BodyDef box;
+    box.shape = BodyShape::box;
+    box.size = {side, side, 0};
+    box.position = {0.5 * width, depth + 0.5 * side + 0.005, 0};
+    box.motion = BodyMotion::dynamic;
+    box.density = rho_b;
+    def.bodies = {box};
+    def.solver.type = solver;
+    return def;
+}
+
+// The water level far from the box: the highest fluid particle near the walls, plus r.
+template <int D>
+double free_surface(const World<D>& w, double near_x0, double near_x1) {
+    double top = 0;
+    for (const auto& x : w.particles().x)
+        if (x.x < near_x0 || x.x > near_x1) top = std::max(top, double(x.y));
+    return top + w.particles().radius;
+}
+
+// The draft of a floating box, time-averaged over the last second of a 4 s run: its bottom
+// under the undisturbed surface (the top fluid particles far from the box, plus r).
+double settled_draft(const WorldDef& def, double height) {
+    const double width = def.container_max[0];
+    World<2> w(def);
+    const std::size_t obj = w.body_object(0);
+    double y = 0, surface = 0, time = 0;
+    AdvanceOptions o;
+    o.on_step = [&](const StepStats& s) {
+        if (s.time <= 3.0) return true;
+        y += s.dt * w.boundary_objects()[obj].position.y;
+        surface += s.dt * free_surface(w, 0.15 * width, 0.85 * width);
+        time += s.dt;
+        return true;
+    };
+    EXPECT_EQ(w.advance_to(4.0, o).status, AdvanceResult::Status::reached);
+    return surface / time - (y / time - 0.5 * height);
+}
+
+class FloatingBox : public ::testing::TestWithParam<SolverType> {};
+
+// Archimedes: a box of density ρb floats with a draft of (ρb/ρ0)·height, within 3% of its
+// height for PBF and WCSPH. DDR's boundary holds the fluid further off the box (a submerged box
+// feels +6% of ρ0·g·V, test_boundary_forces.cpp), so its box floats high: within 8%
+// (docs/bodies.md). The box is 20 spacings wide: the error is a fraction of a spacing.
+TEST_P(FloatingBox, DraftIsTheDensityRatioTimesTheHeight) {
+    const double side = 0.2, tolerance = GetParam() == SolverType::ddr ? 0.08 : 0.03;
+    for (double rho_b : {500.0, 800.0}) {
+        const double draft = settled_draft(floating_box_2d(rho_b, GetParam(), side, 0.4, 0.8), side);
+        std::printf("%s, rho_b %.0f: draft %.4f m, Archimedes %.4f m\n",
+                    std::string(solver_name(GetParam())).c_str(), rho_b, draft, rho_b / 1000.0 * side);
+        EXPECT_NEAR(draft, rho_b / 1000.0 * side, tolerance * side);
+    }
+}
+
+// The same in 3D with PBF: a cube 10 spacings wide.
+TEST(Bodies, FloatingCubeArchimedes3D) {
+    WorldDef def;
+    def.dimension = 3;
+    def.particle_radius = 0.0075;
+    def.container_max = {0.45, 0.45, 0.45};
+    def.fluid = {{{0.0, 0.0, 0.0}, {0.45, 0.25, 0.45}, {}}};
+    BodyDef box;
+    box.size = {0.15, 0.15, 0.15};
+    box.position = {0.225, 0.25 + 0.075 + 0.005, 0.225};
+    box.motion = BodyMotion::dynamic;
+    box.density = 500;
+    def.bodies = {box};
+    World<3> w(def);
+    const std::size_t obj = w.body_object(0);
+    double y = 0, surface = 0, time = 0;
+    AdvanceOptions o;
+    o.on_step = [&](const StepStats& s) {
+        if (s.time <= 2.0) return true;
+        y += s.dt * w.boundary_objects()[obj].position.y;
+        double top = 0;  // the highest particle in the corners, far from the cube
+        for (const auto& x : w.particles().x)
+            if ((x.x < 0.07 || x.x > 0.38) && (x.z < 0.07 || x.z > 0.38)) top = std::max(top, double(x.y));
+        surface += s.dt * (top + def.particle_radius);
+        time += s.dt;
+        return true;
+    };
+    EXPECT_EQ(w.advance_to(2.5, o).status, AdvanceResult::Status::reached);
+    const double draft = surface / time - (y / time - 0.075);
+    std::printf("3D pbf, rho_b 500: draft %.4f m, Archimedes %.4f m\n", draft, 0.075);
+    EXPECT_NEAR(draft, 0.075, 0.03 * 0.15);
+}
+
+INSTANTIATE_TEST_SUITE_P(All, FloatingBox,
+                         ::testing::Values(SolverType::pbf, SolverType::wcsph, SolverType::ddr),
+                         [](const auto& info) { return std::string(solver_name(info.param)); });
+
+// A heavy body dropped into the tank sinks, comes to rest on the floor and never enters it.
+TEST(Bodies, HeavySphereSinksAndRestsOnTheFloor) {
+    WorldDef def;
+    def.dimension = 3;
+    def.particle_radius = 0.01;
+    def.container_max = {0.4, 0.5, 0.4};
+    def.fluid = {{{0.0, 0.0, 0.0}, {0.4, 0.2, 0.4}, {}}};
+    BodyDef ball;
+    ball.shape = BodyShape::sphere;
+    ball.radius = 0.05;
+    ball.position = {0.2, 0.3, 0.2};
+    ball.motion = BodyMotion::dynamic;
+    ball.density = 2000;
+    def.bodies = {ball};
+    World<3> w(def);
+    const std::size_t obj = w.body_object(0);
+    float lowest = 1;
+    AdvanceOptions o;
+    o.on_step = [&](const StepStats&) {
+        lowest = std::min(lowest, w.boundary_objects()[obj].position.y);
+        return true;
+    };
+    EXPECT_EQ(w.advance_to(1.5, o).status, AdvanceResult::Status::reached);
+    const auto& b = w.boundary_objects()[obj];
+    std::printf("sphere: y %.4f m (radius 0.05), lowest %.4f, speed %.4f m/s\n", b.position.y,
+                lowest, glm::length(b.velocity));
+    EXPECT_NEAR(b.position.y, 0.05, 0.005);  // on the floor (Bullet's margin is r/2)
+    EXPECT_GE(lowest, 0.05 - 0.005);         // and never through it
+    EXPECT_LT(glm::length(b.velocity), 0.02);
+}
+
+// Zero gravity: a block of fluid thrown at a free box. Fluid and box exchange momentum through
+// the boundary particles' forces; the sum stays what it was.
+TEST(Bodies, FluidAndBodyConserveMomentum) {
+    WorldDef def;
+    def.dimension = 2;
+    def.particle_radius = 0.005;
+    def.gravity = {0, 0, 0};
+    def.container_max = {2.0, 1.0, 0};
+    def.fluid = {{{0.2, 0.35, 0}, {0.5, 0.65, 0}, {0.5, 0, 0}}};
+    BodyDef box;
+    box.size = {0.1, 0.2, 0};
+    box.position = {0.7, 0.5, 0};
+    box.motion = BodyMotion::dynamic;
+    box.density = 500;
+    def.bodies = {box};
+    World<2> w(def);
+    const std::size_t obj = w.body_object(0);
+    auto momentum = [&] {
+        double px = 0;
+        for (const auto& v : w.particles().v) px += double(w.particles().mass) * v.x;
+        return px + double(w.body_mass(0)) * w.boundary_objects()[obj].velocity.x;
+    };
+    const double p0 = momentum();
+    EXPECT_EQ(w.advance_to(1.0).status, AdvanceResult::Status::reached);
+    const double p1 = momentum();
+    const double body = double(w.body_mass(0)) * w.boundary_objects()[obj].velocity.x;
+    std::printf("momentum %.4f → %.4f N·s/m (the box carries %.4f)\n", p0, p1, body);
+    EXPECT_GT(body, 0.05 * p0);  // the fluid did hit the box
+    EXPECT_NEAR(p1, p0, 0.01 * p0);
+}
+
+// No fluid particle centre is ever inside a solid, for every shape, fixed and turned.
+template <int D>
+void expect_never_inside(WorldDef def, double end_time) {
+    World<D> w(def);
+    std::size_t worst_step = 0;
+    float worst = 0;
+    AdvanceOptions o;
+    o.on_step = [&](const StepStats& s) {
+        for (std::size_t b = 0; b < def.bodies.size(); ++b) {
+            const auto& obj = w.boundary_objects()[w.body_object(b)];
+            for (const auto& x : w.particles().x) {
+                const float d = obj.signed_distance(x);
+                if (d < worst) worst = d, worst_step = std::size_t(s.step);
+            }
+        }
+        return true;
+    };
+    EXPECT_EQ(w.advance_to(end_time, o).status, AdvanceResult::Status::reached);
+    EXPECT_GE(worst, 0.0f) << "deepest " << worst << " m inside at step " << worst_step;
+}
+
+TEST(Bodies, FluidNeverEntersACircleOrATurnedBox2D) {
+    WorldDef def;
+    def.dimension = 2;
+    def.particle_radius = 0.005;
+    def.container_max = {1.0, 0.6, 0};
+    def.fluid = {{{0.0, 0.0, 0}, {0.3, 0.5, 0}, {}}};
+    BodyDef circle;
+    circle.shape = BodyShape::circle;
+    circle.radius = 0.06;
+    circle.position = {0.55, 0.06, 0};
+    BodyDef box;
+    box.size = {0.1, 0.05, 0};
+    box.position = {0.8, 0.1, 0};
+    box.rotation = {0, 0, 0.6};
+    def.bodies = {circle, box};
+    expect_never_inside<2>(def, 1.0);
+}
+
+TEST(Bodies, FluidNeverEntersASphereACylinderOrATurnedBox3D) {
+    WorldDef def;
+    def.dimension = 3;
+    def.particle_radius = 0.01;
+    def.container_max = {0.8, 0.4, 0.3};
+    def.fluid = {{{0.0, 0.0, 0.0}, {0.2, 0.3, 0.3}, {}}};
+    BodyDef sphere;
+    sphere.shape = BodyShape::sphere;
+    sphere.radius = 0.05;
+    sphere.position = {0.35, 0.05, 0.15};
+    BodyDef cylinder;
+    cylinder.shape = BodyShape::cylinder;
+    cylinder.radius = 0.04;
+    cylinder.height = 0.12;
+    cylinder.position = {0.5, 0.1, 0.1};
+    cylinder.rotation = {0.4, 0, 0.3};
+    BodyDef box;
+    box.size = {0.08, 0.05, 0.1};
+    box.position = {0.65, 0.06, 0.2};
+    box.rotation = {0.3, 0.5, 0.2};
+    def.bodies = {sphere, cylinder, box};
+    expect_never_inside<3>(def, 0.6);
+}
+
+// A kinematic box moves with its velocity inside its motion window and is still outside it.
+TEST(Bodies, KinematicBodyFollowsItsMotionWindow) {
+    WorldDef def = floating_box_2d(500, SolverType::pbf);
+    def.bodies[0].motion = BodyMotion::kinematic;
+    def.bodies[0].velocity = {0, 0.2, 0};
+    def.bodies[0].angular_velocity = {0, 0, 1.0};
+    def.bodies[0].motion_start = 0.1;
+    def.bodies[0].motion_stop = 0.3;
+    World<2> w(def);
+    const std::size_t obj = w.body_object(0);
+    w.advance_to(0.5);
+    const auto& b = w.boundary_objects()[obj];
+    EXPECT_NEAR(b.position.y, 0.355 + 0.2 * 0.2, 1e-4);
+    EXPECT_NEAR(std::atan2(b.rotation[0][1], b.rotation[0][0]), 0.2, 1e-4);  // 1 rad/s for 0.2 s
+    EXPECT_EQ(b.velocity, Vec<2>(0.0f));  // stopped
+    // Its particles went with it: the first one is where its frame puts it.
+    const Vec<2> expected = b.to_world(w.boundary().local[b.first]);
+    EXPECT_NEAR(glm::length(w.boundary().x[b.first] - expected), 0.0f, 1e-5f);
+}
+
+// Definitions that are refused, each with the key path and what was expected.
+std::string first_problem(const WorldDef& def) {
+    const std::vector<Problem> p = validate(def);
+    return p.empty() ? "accepted" : p[0].path + ": " + p[0].message;
+}
+
+TEST(Bodies, BadBodiesAreRefusedWithTheirPath) {
+    WorldDef def = floating_box_2d(500, SolverType::pbf);
+    EXPECT_EQ(first_problem(def), "accepted");
+
+    WorldDef d = def;
+    d.bodies[0].density = 0;
+    EXPECT_EQ(first_problem(d), "bodies[0].density: a dynamic body needs a positive density (kg/m³), got 0");
+    d = def;
+    d.bodies[0].position = {0.3, 0.25, 0};  // half under the water's surface
+    EXPECT_TRUE(first_problem(d).starts_with("bodies[0]: the body overlaps fluid[0]")) << first_problem(d);
+    d = def;
+    d.bodies[0].position = {0.58, 0.45, 0};
+    EXPECT_TRUE(first_problem(d).starts_with("bodies[0]: the body is outside the container on axis x"))
+        << first_problem(d);
+    d = def;
+    d.bodies[0].shape = BodyShape::sphere;
+    EXPECT_EQ(first_problem(d), "bodies[0].shape: 2D scenes take box or circle");
+    d = def;
+    d.bodies[0].size = {0.1, 0.001, 0};
+    EXPECT_TRUE(first_problem(d).starts_with("bodies[0].size: a box needs every extent at least one"))
+        << first_problem(d);
+    d = def;
+    d.bodies[0].motion_start = 1.0;
+    d.bodies[0].motion_stop = 0.5;
+    EXPECT_EQ(first_problem(d), "bodies[0].motion_stop: must not be before motion_start (1 s), got 0.5");
+    d = def;
+    d.bodies[0].rotation = {0.1, 0, 0};
+    EXPECT_EQ(first_problem(d), "bodies[0].rotation: a 2D body turns about z only: give [0, 0, z]");
+    d = def;
+    d.dimension = 3;
+    d.container_max = {0.6, 0.6, 0.6};
+    d.fluid[0].max = {0.6, 0.3, 0.6};
+    d.bodies[0].size = {0.1, 0.1, 0.1};
+    d.bodies[0].position = {0.3, 0.355, 0.3};
+    d.bodies[0].shape = BodyShape::circle;
+    EXPECT_EQ(first_problem(d), "bodies[0].shape: circle is a 2D shape; 3D scenes take box, sphere or cylinder");
+    EXPECT_THROW(World<2>{d}, DefinitionError);
+}
+
+}  // namespace
+}  // namespace seiche
