@@ -10,11 +10,13 @@
 
 #include "seiche/world.hpp"
 
+#include "bodies/rigid_dynamics.hpp"
+
 namespace seiche {
 
 namespace {
 
-constexpr std::string_view magic = "SEICHE checkpoint 1\n";
+constexpr std::string_view magic = "SEICHE checkpoint 2\n";  // 2: bodies' angular velocities
 constexpr std::uint32_t byte_order = 0x01020304u;
 // A front end's own state and the definition are small; anything larger is a damaged file.
 constexpr std::uint64_t max_text = 64u << 20;
@@ -160,6 +162,7 @@ void World<D>::save(std::ostream& out, std::string_view extra) const {
         w.put(o.position);
         w.put(o.rotation);
         w.put(o.velocity);
+        w.put(o.angular_velocity);
         w.put(std::uint8_t(o.moving));
     }
     w.put(fnv1a(w.bytes()));
@@ -173,7 +176,7 @@ RestoreResult World<D>::restore(std::istream& in) {
     const std::size_t n = p_.size();
     const std::uint64_t expected = magic.size() + 4 + 4 + 8 + 8 + 8 + 8 + 8 + 8 +
                                    n * (3 * sizeof(Vec<D>) + sizeof(float) + 4) + 8 +
-                                   objects_.size() * (2 * sizeof(Vec<D>) + sizeof(Mat<D>) + 1) + 8;
+                                   objects_.size() * (2 * sizeof(Vec<D>) + sizeof(Mat<D>) + sizeof(Torque<D>) + 1) + 8;
     std::string bytes;
     const std::uint64_t limit = expected + 2 * max_text;
     char buf[1 << 16];
@@ -238,6 +241,7 @@ RestoreResult World<D>::restore(std::istream& in) {
         const auto rotation = r.get<Mat<D>>();
         o.set_pose(position, rotation);
         o.velocity = r.get<Vec<D>>();
+        o.angular_velocity = r.get<Torque<D>>();
         o.moving = r.get<std::uint8_t>() != 0;
     }
     if (r.left() != 0 || !std::isfinite(time) || time < 0 || steps < 0)
@@ -251,7 +255,11 @@ RestoreResult World<D>::restore(std::istream& in) {
         if (!objects[i].moving) continue;
         set_object_pose(i, objects[i].position, objects[i].rotation);
         objects_[i].velocity = objects[i].velocity;
+        objects_[i].angular_velocity = objects[i].angular_velocity;
     }
+    // Bullet restarts from the poses and velocities; its contact caches are not saved, so a body
+    // resting on another continues from there rather than bit for bit (docs/bodies.md).
+    if (dynamics_) dynamics_->reset(objects_);
     return result;
 }
 
