@@ -52,6 +52,7 @@ template <int D>
 int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
     using clock = std::chrono::steady_clock;
     World<D> world(scene);
+    if (!scene.bodies.empty()) world.track_boundary_forces(true);  // bodies.csv's fluid forces
     std::optional<RunResume> resume;
     if (!o.resume.empty()) {
         try {

@@ -8,6 +8,9 @@
 #include <regex>
 #include <sstream>
 
+#include <glm/gtc/quaternion.hpp>
+
+#include "seiche/bodies.hpp"
 #include "seiche/io/scene_loader.hpp"
 #include "seiche/surface.hpp"
 
@@ -22,8 +25,9 @@ namespace {
 bool only_seiche_files(const fs::path& dir) {
     static const std::regex top(
         R"((\.seiche-run|scene\.json|summary\.json|stats\.csv|particles\.pvd|surface\.pvd|)"
+        R"(bodies\.csv|bodies\.pvd|)"
         R"(checkpoint\.bin|preview_first\.png|preview_last\.png|frames|render|.*\.part))");
-    static const std::regex frames(R"((frame|surface)_[0-9]+\.(vtp|ply|obj)|.*\.part)");
+    static const std::regex frames(R"((frame|surface|bodies)_[0-9]+\.(vtp|ply|obj)|.*\.part)");
     static const std::regex render(R"(frame_[0-9]+\.png|movie\.mp4|.*\.part)");
     auto all_match = [](const fs::path& d, const std::regex& names) {
         for (const auto& e : fs::directory_iterator(d))
@@ -51,12 +55,13 @@ void remove_temporaries(const fs::path& dir) {
 // never claims a frame that is gone.
 void clear_in_place(const fs::path& dir) {
     for (const char* index : {"summary.json", "particles.pvd", "surface.pvd", "stats.csv",
-                              checkpoint_file})
+                              "bodies.csv", "bodies.pvd", checkpoint_file})
         fs::remove(dir / index);
     if (fs::is_directory(dir / "frames"))
         for (const auto& e : fs::directory_iterator(dir / "frames")) {
             const std::string name = e.path().filename().string();
-            if (name.rfind("frame_", 0) == 0 || name.rfind("surface_", 0) == 0)
+            if (name.rfind("frame_", 0) == 0 || name.rfind("surface_", 0) == 0 ||
+                name.rfind("bodies_", 0) == 0)
                 fs::remove(e.path());
         }
     clear_pictures(dir);
@@ -66,7 +71,7 @@ void clear_in_place(const fs::path& dir) {
 // Removes frame files numbered `first` or later: frames/frame_N.*, frames/surface_N.*,
 // render/frame_N.png, and the movie made from them.
 void remove_frames_from(const fs::path& dir, int first) {
-    static const std::regex numbered(R"((frame|surface)_([0-9]+)\.[a-z]+)");
+    static const std::regex numbered(R"((frame|surface|bodies)_([0-9]+)\.[a-z]+)");
     for (const fs::path& d : {dir / "frames", dir / "render"}) {
         if (!fs::is_directory(d)) continue;
         for (const auto& e : fs::directory_iterator(d)) {
@@ -142,6 +147,14 @@ RunOutput::RunOutput(const Scene& s, fs::path dir, const RunResume* resume)
         if (s.output.mesh && s.output.mesh_vtk && !resume->surfaces.empty())
             io::write_pvd(dir_ / "surface.pvd", resume->surfaces);
         stats_rows_ = stats_rows_until(dir_ / "stats.csv", resume->steps);
+        body_frames_ = resume->bodies;
+        if (!body_frames_.empty()) io::write_pvd(dir_ / "bodies.pvd", body_frames_);
+        // bodies.csv: the rows of the frames up to the checkpoint.
+        std::ifstream in(dir_ / "bodies.csv");
+        std::string line;
+        std::getline(in, line);
+        for (int k = 0; k < resume->body_rows && std::getline(in, line); ++k) body_rows_ += line + "\n";
+        body_row_count_ = resume->body_rows;
     }
     io::write_file_atomic(staging_ / "scene.json", [&](std::ostream& out) {
         out << io::scene_to_json(s).dump(2) << "\n";
@@ -175,10 +188,56 @@ void RunOutput::publish() {
     if (scene_.output.stats) stats_.open(dir_ / "stats.csv", stats_rows_);
 }
 
+// bodies.csv's columns: pose (position, the unit quaternion of the rotation), velocities and the
+// fluid's force and torque, per body per frame.
+constexpr const char* bodies_header =
+    "time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz,fx,fy,fz,tx,ty,tz";
+
+template <int D>
+void RunOutput::bodies(const World<D>& w, int index, const fs::path& dir, io::FrameData& f) {
+    const std::size_t n = w.definition().bodies.size();
+    if (n == 0) return;
+    SurfaceMesh mesh;
+    for (std::size_t b = 0; b < n; ++b) {
+        const BoundaryObject<D>& o = w.boundary_objects()[w.body_object(b)];
+        append_outline<D>(o, f.solid_edges);
+        append_surface<D>(o, mesh);
+        std::array<float, 3> x{}, v{}, om{}, force{}, torque{};
+        std::array<float, 4> q{1, 0, 0, 0};  // w x y z
+        for (int a = 0; a < D; ++a) x[a] = o.position[a], v[a] = o.velocity[a], force[a] = o.force[a];
+        if constexpr (D == 3) {
+            const glm::quat r = glm::quat_cast(o.rotation);
+            q = {r.w, r.x, r.y, r.z};
+            for (int a = 0; a < 3; ++a) om[a] = o.angular_velocity[a], torque[a] = o.torque[a];
+        } else {
+            const float angle = std::atan2(o.rotation[0][1], o.rotation[0][0]);
+            q = {std::cos(0.5f * angle), 0, 0, std::sin(0.5f * angle)};
+            om[2] = o.angular_velocity;
+            torque[2] = o.torque;
+        }
+        body_rows_ += fmt::format(
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", w.time(), o.name,
+            x[0], x[1], x[2], q[0], q[1], q[2], q[3], v[0], v[1], v[2], om[0], om[1], om[2],
+            force[0], force[1], force[2], torque[0], torque[1], torque[2]);
+        ++body_row_count_;
+    }
+    io::write_file_atomic(dir / "bodies.csv",
+                          [&](std::ostream& out) { out << bodies_header << "\n" << body_rows_; });
+    const std::string stem = fmt::format("bodies_{:06}", index);
+    io::write_obj(dir / "frames" / (stem + ".obj"), mesh);
+    if (scene_.output.ply) io::write_mesh_ply(dir / "frames" / (stem + ".ply"), mesh);
+    if (scene_.output.vtk) {
+        io::write_mesh_vtp(dir / "frames" / (stem + ".vtp"), mesh);
+        body_frames_.push_back({w.time(), "frames/" + stem + ".vtp"});
+        io::write_pvd(dir / "bodies.pvd", body_frames_);
+    }
+}
+
 template <int D>
 void RunOutput::frame(const World<D>& w, int index) {
     const fs::path& dir = published_ ? dir_ : staging_;
-    const io::FrameData f = io::frame_data(w.particles(), w.time());
+    io::FrameData f = io::frame_data(w.particles(), w.time());
+    bodies(w, index, dir, f);
     const std::string stem = fmt::format("frame_{:06}", index);
     if (scene_.output.vtk) {
         io::write_vtp(dir / "frames" / (stem + ".vtp"), f);
@@ -201,6 +260,8 @@ void RunOutput::checkpoint(const World<D>& w, nlohmann::json state) {
     stats_.snapshot();
     state["frames"] = entries_json(pvd_);
     state["surfaces"] = entries_json(surface_ ? surface_->entries() : std::vector<io::PvdEntry>{});
+    state["bodies"] = entries_json(body_frames_);
+    state["body_rows"] = body_row_count_;
     const std::string extra = state.dump();
     io::write_file_atomic(dir_ / checkpoint_file,
                           [&](std::ostream& out) { w.save(out, extra); });
@@ -228,6 +289,8 @@ RunResume restore_run(World<D>& w, const fs::path& dir) {
         if (r.next_frame < 1) throw CheckpointError("its frame counter is damaged");
         r.frames = entries_from(r.state.at("frames"));
         r.surfaces = entries_from(r.state.at("surfaces"));
+        r.bodies = entries_from(r.state.value("bodies", nlohmann::json::array()));
+        r.body_rows = r.state.value("body_rows", 0);
     } catch (const CheckpointError& e) {
         throw CheckpointError(file.string() + ": " + e.what());
     } catch (const nlohmann::json::exception& e) {

@@ -26,7 +26,8 @@ inline constexpr const char* checkpoint_file = "checkpoint.bin";
 struct RunResume {
     int next_frame = 0;      //!< frames 0 .. next_frame − 1 are on disk
     std::int64_t steps = 0;  //!< stats.csv rows to keep
-    std::vector<io::PvdEntry> frames, surfaces;
+    std::vector<io::PvdEntry> frames, surfaces, bodies;
+    int body_rows = 0;       //!< bodies.csv rows to keep
     nlohmann::json state;    //!< the run's own totals, as given to RunOutput::checkpoint
     std::vector<std::string> changed;  //!< live keys the scene now sets differently
 };
@@ -59,13 +60,18 @@ class RunOutput {
 
   private:
     void publish();
+    // The bodies of frame `index`: bodies.csv rows, a mesh of them all, their outlines in f.
+    template <int D>
+    void bodies(const World<D>& w, int index, const std::filesystem::path& dir, io::FrameData& f);
 
     const Scene& scene_;
     std::filesystem::path dir_, staging_;  //!< staging_: where the files go until published
     bool published_ = false;
     io::StatsWriter stats_;
     std::string stats_rows_;  //!< a resumed run's rows up to its checkpoint
-    std::vector<io::PvdEntry> pvd_;
+    std::vector<io::PvdEntry> pvd_, body_frames_;
+    std::string body_rows_;  //!< bodies.csv without its header
+    int body_row_count_ = 0;
     std::optional<SurfaceOutput> surface_;
     PictureOutput pictures_;
 };

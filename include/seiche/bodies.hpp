@@ -2,8 +2,11 @@
 // shape's surface sampled with boundary particles (Akinci et al. 2012) in the body's own frame.
 #pragma once
 
+#include <vector>
+
 #include "seiche/boundary.hpp"
 #include "seiche/boundary_object.hpp"
+#include "seiche/surface.hpp"
 #include "seiche/world_def.hpp"
 
 namespace seiche {
@@ -26,5 +29,16 @@ BoundaryObject<D> body_object(const BodyDef& body, std::size_t index);
 // the surface, as sample_solid_box lays them on a box's faces.
 template <int D>
 Boundary<D> sample_solid(const BoundaryObject<D>& solid, const WallSampling& s);
+
+// The solid's surface at its pose, in world coordinates, appended to `mesh` (3D: triangles with
+// outward normals, flat on a box's faces; 2D: the outline as segments): for the body meshes of
+// each frame.
+template <int D>
+void append_surface(const BoundaryObject<D>& solid, SurfaceMesh& mesh);
+
+// A few lines that show the solid's form in a picture (a box's edges; a sphere's three great
+// circles; a cylinder's rims and four lines along it), world coordinates, 6 floats per segment.
+template <int D>
+void append_outline(const BoundaryObject<D>& solid, std::vector<float>& segments);
 
 }  // namespace seiche

@@ -211,4 +211,196 @@ template BoundaryObject<3> body_object<3>(const BodyDef&, std::size_t);
 template Boundary<2> sample_solid<2>(const BoundaryObject<2>&, const WallSampling&);
 template Boundary<3> sample_solid<3>(const BoundaryObject<3>&, const WallSampling&);
 
+namespace {
+
+// Points of a closed loop round `axis` (0 x, 1 y, 2 z) through the local origin, radius r, at
+// offset h along the axis; n points.
+std::vector<Vec<3>> loop(int axis, float r, float h, int n) {
+    std::vector<Vec<3>> out;
+    const int a = (axis + 1) % 3, b = (axis + 2) % 3;
+    for (int k = 0; k < n; ++k) {
+        const double t = 2.0 * pi * k / n;
+        Vec<3> p(0.0f);
+        p[axis] = h;
+        p[a] = float(r * std::cos(t));
+        p[b] = float(r * std::sin(t));
+        out.push_back(p);
+    }
+    return out;
+}
+
+template <int D>
+void push_point(std::vector<float>& v, const Vec<D>& p) {
+    v.push_back(p[0]);
+    v.push_back(p[1]);
+    v.push_back(D == 3 ? p[D - 1] : 0.0f);
+}
+
+}  // namespace
+
+template <int D>
+void append_surface(const BoundaryObject<D>& o, SurfaceMesh& m) {
+    m.dimension = D;
+    auto vertex = [&](const Vec<D>& local, const Vec<D>& normal_local) {
+        push_point<D>(m.position, o.to_world(local));
+        push_point<D>(m.normal, o.rotation * normal_local);
+        return std::uint32_t(m.position.size() / 3 - 1);
+    };
+    if constexpr (D == 2) {
+        std::vector<Vec<2>> pts, normals;
+        if (o.kind == ShapeKind::box) {
+            const Vec<2> lo = o.shape.min, hi = o.shape.max;
+            // Counter-clockwise, fluid (outside) on the left of each segment seen from outside:
+            // clockwise round the solid.
+            const Vec<2> c[4] = {{lo.x, lo.y}, {lo.x, hi.y}, {hi.x, hi.y}, {hi.x, lo.y}};
+            for (int k = 0; k < 4; ++k) {
+                const Vec<2> e = c[(k + 1) % 4] - c[k];
+                const Vec<2> n = glm::normalize(Vec<2>(-e.y, e.x));
+                const std::uint32_t a = vertex(c[k], n), b = vertex(c[(k + 1) % 4], n);
+                m.index.insert(m.index.end(), {a, b});
+            }
+            return;
+        }
+        const int n = 64;
+        const std::uint32_t first = std::uint32_t(m.position.size() / 3);
+        for (int k = 0; k < n; ++k) {
+            const double t = -2.0 * pi * k / n;  // clockwise
+            const Vec<2> dir(float(std::cos(t)), float(std::sin(t)));
+            vertex(o.radius * dir, dir);
+        }
+        for (int k = 0; k < n; ++k)
+            m.index.insert(m.index.end(), {first + std::uint32_t(k), first + std::uint32_t((k + 1) % n)});
+    } else {
+        auto tri = [&](std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+            m.index.insert(m.index.end(), {a, b, c});
+        };
+        switch (o.kind) {
+            case ShapeKind::box: {
+                const Vec<3> lo = o.shape.min, hi = o.shape.max;
+                for (int axis = 0; axis < 3; ++axis)
+                    for (int side = 0; side < 2; ++side) {
+                        Vec<3> n(0.0f);
+                        n[axis] = side ? 1.0f : -1.0f;
+                        const int a = (axis + 1) % 3, b = (axis + 2) % 3;
+                        std::uint32_t v[4];
+                        for (int k = 0; k < 4; ++k) {
+                            Vec<3> p;
+                            p[axis] = side ? hi[axis] : lo[axis];
+                            p[a] = (k == 1 || k == 2) ? hi[a] : lo[a];
+                            p[b] = (k >= 2) ? hi[b] : lo[b];
+                            v[k] = vertex(p, n);
+                        }
+                        // (a, b) turn counter-clockwise seen from +axis: flip on the low side.
+                        if (side) {
+                            tri(v[0], v[1], v[2]);
+                            tri(v[0], v[2], v[3]);
+                        } else {
+                            tri(v[0], v[2], v[1]);
+                            tri(v[0], v[3], v[2]);
+                        }
+                    }
+                return;
+            }
+            case ShapeKind::sphere: {
+                const int rings = 16, segments = 32;
+                const std::uint32_t first = std::uint32_t(m.position.size() / 3);
+                for (int i = 0; i <= rings; ++i) {
+                    const double phi = pi * i / rings;
+                    for (int j = 0; j <= segments; ++j) {
+                        const double t = 2.0 * pi * j / segments;
+                        const Vec<3> dir(float(std::sin(phi) * std::cos(t)), float(std::cos(phi)),
+                                         float(-std::sin(phi) * std::sin(t)));
+                        vertex(o.radius * dir, dir);
+                    }
+                }
+                for (int i = 0; i < rings; ++i)
+                    for (int j = 0; j < segments; ++j) {
+                        const std::uint32_t a = first + std::uint32_t(i * (segments + 1) + j),
+                                            b = a + std::uint32_t(segments + 1);
+                        tri(a, b, b + 1);
+                        tri(a, b + 1, a + 1);
+                    }
+                return;
+            }
+            case ShapeKind::cylinder: {
+                const int n = 48;
+                const float h = o.half_height, r = o.radius;
+                const std::uint32_t side = std::uint32_t(m.position.size() / 3);
+                for (int k = 0; k <= n; ++k) {
+                    const double t = 2.0 * pi * k / n;
+                    const Vec<3> dir(float(std::cos(t)), 0.0f, float(-std::sin(t)));
+                    vertex(Vec<3>(r * dir.x, -h, r * dir.z), dir);
+                    vertex(Vec<3>(r * dir.x, h, r * dir.z), dir);
+                }
+                for (int k = 0; k < n; ++k) {
+                    const std::uint32_t a = side + 2 * std::uint32_t(k);
+                    tri(a, a + 2, a + 3);
+                    tri(a, a + 3, a + 1);
+                }
+                for (float y : {-h, h}) {
+                    const Vec<3> n_cap(0.0f, y > 0 ? 1.0f : -1.0f, 0.0f);
+                    const std::uint32_t centre = vertex(Vec<3>(0.0f, y, 0.0f), n_cap);
+                    for (int k = 0; k <= n; ++k) {
+                        const double t = 2.0 * pi * k / n;
+                        vertex(Vec<3>(float(r * std::cos(t)), y, float(-r * std::sin(t))), n_cap);
+                    }
+                    for (int k = 0; k < n; ++k) {
+                        const std::uint32_t a = centre + 1 + std::uint32_t(k);
+                        if (y > 0)
+                            tri(centre, a, a + 1);
+                        else
+                            tri(centre, a + 1, a);
+                    }
+                }
+                return;
+            }
+        }
+    }
+}
+
+template <int D>
+void append_outline(const BoundaryObject<D>& o, std::vector<float>& seg) {
+    auto line = [&](const Vec<D>& a, const Vec<D>& b) {
+        push_point<D>(seg, o.to_world(a));
+        push_point<D>(seg, o.to_world(b));
+    };
+    if (o.kind == ShapeKind::box) {
+        for (int k = 0; k < (1 << D); ++k)
+            for (int a = 0; a < D; ++a) {
+                if (k >> a & 1) continue;
+                Vec<D> p, q;
+                for (int c = 0; c < D; ++c) {
+                    p[c] = (k >> c & 1) ? o.shape.max[c] : o.shape.min[c];
+                    q[c] = ((k | 1 << a) >> c & 1) ? o.shape.max[c] : o.shape.min[c];
+                }
+                line(p, q);
+            }
+        return;
+    }
+    if constexpr (D == 2) {
+        const int n = 48;
+        for (int k = 0; k < n; ++k) {
+            const double t0 = 2.0 * pi * k / n, t1 = 2.0 * pi * (k + 1) / n;
+            line(o.radius * Vec<2>(float(std::cos(t0)), float(std::sin(t0))),
+                 o.radius * Vec<2>(float(std::cos(t1)), float(std::sin(t1))));
+        }
+    } else {
+        std::vector<std::vector<Vec<3>>> loops;
+        if (o.kind == ShapeKind::sphere) {
+            for (int axis = 0; axis < 3; ++axis) loops.push_back(loop(axis, o.radius, 0.0f, 48));
+        } else {
+            loops.push_back(loop(1, o.radius, -o.half_height, 48));
+            loops.push_back(loop(1, o.radius, o.half_height, 48));
+            for (int k = 0; k < 4; ++k) line(loops[0][std::size_t(12 * k)], loops[1][std::size_t(12 * k)]);
+        }
+        for (const auto& l : loops)
+            for (std::size_t k = 0; k < l.size(); ++k) line(l[k], l[(k + 1) % l.size()]);
+    }
+}
+
+template void append_surface<2>(const BoundaryObject<2>&, SurfaceMesh&);
+template void append_surface<3>(const BoundaryObject<3>&, SurfaceMesh&);
+template void append_outline<2>(const BoundaryObject<2>&, std::vector<float>&);
+template void append_outline<3>(const BoundaryObject<3>&, std::vector<float>&);
+
 }  // namespace seiche

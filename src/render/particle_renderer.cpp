@@ -276,6 +276,10 @@ Image render_frame(const io::FrameData& f, const Scene& s, const std::string& ca
     };
     add_box(s.container_min, s.container_max);
     for (const Obstacle& o : s.obstacles) add_box(o.min, o.max);
+    for (std::size_t k = 0; k + 6 <= f.solid_edges.size(); k += 6) {
+        const float* e = &f.solid_edges[k];
+        edges.push_back({V3{e[0], e[1], e[2]}, V3{e[3], e[4], e[5]}});
+    }
     const double thick = 0.75 * ss;
     for (const auto& [a, b] : edges) {
         const auto pa = cam.project(a), pb = cam.project(b);

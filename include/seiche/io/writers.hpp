@@ -27,6 +27,7 @@ struct FrameData {
     std::vector<float> density;   //!< kg/m³
     std::vector<std::uint32_t> id;  //!< creation id per row (empty: the row number)
     double time = 0.0;              //!< s, simulated time of the frame
+    std::vector<float> solid_edges;  //!< the bodies' outlines for pictures: x y z x y z per line, m
     std::size_t size() const { return density.size(); }
 };
 
