@@ -57,9 +57,7 @@ struct RigidDynamics<D>::Impl {
     }
 
     btRigidBody* add(std::unique_ptr<btCollisionShape> shape, const btTransform& pose, float mass,
-                     float friction, bool kinematic) {
-        btVector3 inertia(0, 0, 0);
-        if (mass > 0) shape->calculateLocalInertia(mass, inertia);
+                     const btVector3& inertia, float friction, bool kinematic) {
         states.push_back(std::make_unique<btDefaultMotionState>(pose));
         btRigidBody::btRigidBodyConstructionInfo info(mass, states.back().get(), shape.get(),
                                                       inertia);
@@ -82,7 +80,7 @@ struct RigidDynamics<D>::Impl {
 template <int D>
 RigidDynamics<D>::RigidDynamics(std::span<const BoundaryObject<D>> objects,
                                 std::span<const float> density, std::span<const float> friction,
-                                const Vec<D>& gravity, float margin)
+                                const Vec<D>& gravity, float skin)
     : impl_(std::make_unique<Impl>()) {
     Impl& m = *impl_;
     m.world.setGravity(bt<D>(gravity));
@@ -102,42 +100,46 @@ RigidDynamics<D>::RigidDynamics(std::span<const BoundaryObject<D>> objects,
                     if (D == 2) h.setZ(10 * half_depth + thick);
                     h[a] = thick;
                     btVector3 c = bt<D>(centre);
-                    c[a] += float(side) * (half[a] + thick);
+                    c[a] += float(side) * (half[a] + thick - skin);
                     auto shape = std::make_unique<btBoxShape>(h);
-                    shape->setMargin(margin);
+                    shape->setMargin(0.5f * skin);
                     btTransform t = bt_pose<D>(o);
                     m.add(std::move(shape), t * btTransform(btMatrix3x3::getIdentity(), c), 0.0f,
-                          friction[i], false);
+                          btVector3(0, 0, 0), friction[i], false);
                 }
             continue;
         }
-        std::unique_ptr<btCollisionShape> shape;
-        btVector3 box_centre(0, 0, 0);
-        switch (o.kind) {
-            case ShapeKind::box: {
-                btVector3 h = bt<D>(0.5f * (hi - lo));
-                if (D == 2) h.setZ(half_depth);
-                box_centre = bt<D>(0.5f * (hi + lo));  // obstacles: a box off the frame's origin
-                shape = std::make_unique<btBoxShape>(h);
-                break;
+        // The shape grown by `grow` on every side.
+        auto make_shape = [&](float grow) -> std::unique_ptr<btCollisionShape> {
+            switch (o.kind) {
+                case ShapeKind::box: {
+                    btVector3 h = bt<D>(0.5f * (hi - lo) + Vec<D>(grow));
+                    if (D == 2) h.setZ(half_depth);
+                    return std::make_unique<btBoxShape>(h);
+                }
+                case ShapeKind::sphere:
+                    if (D == 3) return std::make_unique<btSphereShape>(o.radius + grow);
+                    return std::make_unique<btCylinderShapeZ>(
+                        btVector3(o.radius + grow, o.radius + grow, half_depth));
+                case ShapeKind::cylinder:
+                    return std::make_unique<btCylinderShape>(
+                        btVector3(o.radius + grow, o.half_height + grow, o.radius + grow));
             }
-            case ShapeKind::sphere:
-                if (D == 3)
-                    shape = std::make_unique<btSphereShape>(o.radius);
-                else
-                    shape = std::make_unique<btCylinderShapeZ>(btVector3(o.radius, o.radius, half_depth));
-                break;
-            case ShapeKind::cylinder:
-                shape = std::make_unique<btCylinderShape>(btVector3(o.radius, o.half_height, o.radius));
-                break;
-        }
-        if (o.kind != ShapeKind::sphere || D == 2) shape->setMargin(margin);
+            return nullptr;
+        };
+        std::unique_ptr<btCollisionShape> shape = make_shape(skin);
+        const btVector3 box_centre =
+            o.kind == ShapeKind::box ? bt<D>(0.5f * (hi + lo)) : btVector3(0, 0, 0);  // obstacles
+        if (o.kind != ShapeKind::sphere || D == 2) shape->setMargin(0.5f * skin);
         btTransform pose = bt_pose<D>(o) * btTransform(btMatrix3x3::getIdentity(), box_centre);
         const bool dynamic = o.motion == ObjectMotion::dynamic;
         const bool kinematic = o.motion == ObjectMotion::kinematic;
         const float mass =
             dynamic ? density[i] * o.volume() * (D == 2 ? 2.0f * half_depth : 1.0f) : 0.0f;
-        btRigidBody* b = m.add(std::move(shape), pose, mass, friction[i], kinematic);
+        // Inertia of the true shape (the contact shape is grown by the skin).
+        btVector3 inertia(0, 0, 0);
+        if (mass > 0) make_shape(0.0f)->calculateLocalInertia(mass, inertia);
+        btRigidBody* b = m.add(std::move(shape), pose, mass, inertia, friction[i], kinematic);
         if (dynamic || kinematic) m.of_object[i] = b;
         m.masses[i] = mass;
     }

@@ -16,9 +16,11 @@ class RigidDynamics {
   public:
     // One Bullet body per object: the container as walls around its box, obstacles and static
     // and kinematic bodies as fixed or driven solids, dynamic ones of mass density × volume
-    // (2D: a slab 1 m deep that only moves in the plane). `margin`: Bullet's contact margin, m.
+    // (2D: a slab 1 m deep that only moves in the plane). Every contact shape is grown by
+    // `skin` (m; the particle radius): solids come to rest one particle diameter apart, the one
+    // layer of fluid particles a particle method cannot squeeze out.
     RigidDynamics(std::span<const BoundaryObject<D>> objects, std::span<const float> density,
-                  std::span<const float> friction, const Vec<D>& gravity, float margin);
+                  std::span<const float> friction, const Vec<D>& gravity, float skin);
     ~RigidDynamics();
     RigidDynamics(const RigidDynamics&) = delete;
     RigidDynamics& operator=(const RigidDynamics&) = delete;

@@ -229,7 +229,7 @@ void World<D>::add_bodies(const WallSampling& walls) {
     }
     if (any_dynamic) {
         dynamics_ = std::make_unique<RigidDynamics<D>>(objects_, density, friction, gravity_,
-                                                       0.5f * p_.radius);
+                                                       p_.radius);
         track_boundary_forces(true);
     }
 }
