@@ -12,10 +12,10 @@
 namespace seiche {
 namespace {
 
-// A 2D tank with water `depth` deep and a square box `side` wide of density rho_b dropped onto
-// the surface from just above it, at r = 5 mm.
+// A 2D tank with water `depth` deep and a box `side` high (and `aspect` times as wide) of
+// density rho_b dropped onto the surface from just above it, at r = 5 mm.
 WorldDef floating_box_2d(double rho_b, SolverType solver, double side = 0.1, double depth = 0.3,
-                         double width = 0.6) {
+                         double width = 0.6, double aspect = 1.0) {
     WorldDef def;
     def.dimension = 2;
     def.particle_radius = 0.005;
@@ -23,7 +23,7 @@ WorldDef floating_box_2d(double rho_b, SolverType solver, double side = 0.1, dou
     def.fluid = {{{0.0, 0.0, 0}, {width, depth, 0}, {}}};
     BodyDef box;
     box.shape = BodyShape::box;
-    box.size = {side, side, 0};
+    box.size = {aspect * side, side, 0};
     box.position = {0.5 * width, depth + 0.5 * side + 0.005, 0};
     box.motion = BodyMotion::dynamic;
     box.density = rho_b;
@@ -48,15 +48,19 @@ double settled_draft(const WorldDef& def, double height) {
     World<2> w(def);
     const std::size_t obj = w.body_object(0);
     double y = 0, surface = 0, time = 0;
+    float tilt = 0;
     AdvanceOptions o;
     o.on_step = [&](const StepStats& s) {
         if (s.time <= 3.0) return true;
+        const auto& r = w.boundary_objects()[obj].rotation;
+        tilt = std::max(tilt, std::abs(std::atan2(r[0][1], r[0][0])));
         y += s.dt * w.boundary_objects()[obj].position.y;
         surface += s.dt * free_surface(w, 0.15 * width, 0.85 * width);
         time += s.dt;
         return true;
     };
     EXPECT_EQ(w.advance_to(4.0, o).status, AdvanceResult::Status::reached);
+    EXPECT_LT(tilt, 0.1f);  // it floats flat, rocking a little (twice as wide as high, it is stable so)
     return surface / time - (y / time - 0.5 * height);
 }
 
@@ -65,18 +69,20 @@ class FloatingBox : public ::testing::TestWithParam<SolverType> {};
 // Archimedes: a box of density ρb floats with a draft of (ρb/ρ0)·height, within 3% of its
 // height for PBF and WCSPH. DDR's boundary holds the fluid further off the box (a submerged box
 // feels +6% of ρ0·g·V, test_boundary_forces.cpp), so its box floats high: within 8%
-// (docs/bodies.md). The box is 20 spacings wide: the error is a fraction of a spacing.
+// (docs/bodies.md). The box is 0.3 m × 0.15 m, 30 × 15 spacings: the error is a fraction of a
+// spacing. Twice as wide as high, it floats flat (a square of 500 kg/m³ turns corner down).
 TEST_P(FloatingBox, DraftIsTheDensityRatioTimesTheHeight) {
-    const double side = 0.2, tolerance = GetParam() == SolverType::ddr ? 0.08 : 0.03;
+    const double side = 0.15, tolerance = GetParam() == SolverType::ddr ? 0.08 : 0.03;
     for (double rho_b : {500.0, 800.0}) {
-        const double draft = settled_draft(floating_box_2d(rho_b, GetParam(), side, 0.4, 0.8), side);
+        const double draft =
+            settled_draft(floating_box_2d(rho_b, GetParam(), side, 0.35, 0.9, 2.0), side);
         std::printf("%s, rho_b %.0f: draft %.4f m, Archimedes %.4f m\n",
                     std::string(solver_name(GetParam())).c_str(), rho_b, draft, rho_b / 1000.0 * side);
         EXPECT_NEAR(draft, rho_b / 1000.0 * side, tolerance * side);
     }
 }
 
-// The same in 3D with PBF: a cube 10 spacings wide.
+// The same in 3D with PBF: a box 0.24 m × 0.12 m × 0.24 m, 8 spacings high.
 TEST(Bodies, FloatingCubeArchimedes3D) {
     WorldDef def;
     def.dimension = 3;
@@ -84,8 +90,8 @@ TEST(Bodies, FloatingCubeArchimedes3D) {
     def.container_max = {0.45, 0.45, 0.45};
     def.fluid = {{{0.0, 0.0, 0.0}, {0.45, 0.25, 0.45}, {}}};
     BodyDef box;
-    box.size = {0.15, 0.15, 0.15};
-    box.position = {0.225, 0.25 + 0.075 + 0.005, 0.225};
+    box.size = {0.24, 0.12, 0.24};
+    box.position = {0.225, 0.25 + 0.06 + 0.005, 0.225};
     box.motion = BodyMotion::dynamic;
     box.density = 500;
     def.bodies = {box};
@@ -98,15 +104,16 @@ TEST(Bodies, FloatingCubeArchimedes3D) {
         y += s.dt * w.boundary_objects()[obj].position.y;
         double top = 0;  // the highest particle in the corners, far from the cube
         for (const auto& x : w.particles().x)
-            if ((x.x < 0.07 || x.x > 0.38) && (x.z < 0.07 || x.z > 0.38)) top = std::max(top, double(x.y));
+            if ((x.x < 0.06 || x.x > 0.39) && (x.z < 0.06 || x.z > 0.39)) top = std::max(top, double(x.y));
         surface += s.dt * (top + def.particle_radius);
         time += s.dt;
         return true;
     };
     EXPECT_EQ(w.advance_to(2.5, o).status, AdvanceResult::Status::reached);
-    const double draft = surface / time - (y / time - 0.075);
-    std::printf("3D pbf, rho_b 500: draft %.4f m, Archimedes %.4f m\n", draft, 0.075);
-    EXPECT_NEAR(draft, 0.075, 0.03 * 0.15);
+    const double draft = surface / time - (y / time - 0.06);
+    std::printf("3D pbf, rho_b 500: draft %.4f m, Archimedes %.4f m\n", draft, 0.06);
+    EXPECT_NEAR(draft, 0.06, 0.03 * 0.12);
+    EXPECT_GT(w.boundary_objects()[obj].rotation[1][1], 0.999f);  // flat
 }
 
 INSTANTIATE_TEST_SUITE_P(All, FloatingBox,
@@ -144,6 +151,47 @@ TEST(Bodies, HeavySphereSinksAndRestsOnTheFloor) {
     EXPECT_NEAR(b.position.y, 0.05 + 0.02, 0.003);
     EXPECT_GE(lowest, 0.05 + 0.02 - 0.003);
     EXPECT_LT(glm::length(b.velocity), 0.02);
+}
+
+// Three heavy boxes stacked in still water stay stacked: Bullet's contacts hold them, the fluid
+// around them does not shake them apart, and none passes through another or the floor.
+TEST(Bodies, StackOfThreeBoxesStaysStacked) {
+    WorldDef def;
+    def.dimension = 2;
+    def.particle_radius = 0.005;
+    def.container_max = {0.6, 0.6, 0};
+    def.fluid = {{{0.0, 0.0, 0}, {0.2, 0.4, 0}, {}}, {{0.4, 0.0, 0}, {0.6, 0.4, 0}, {}}};
+    const double side = 0.08, gap = 0.01;  // 2r between boxes: where the contacts put them
+    for (int k = 0; k < 3; ++k) {
+        BodyDef box;
+        box.size = {side, side, 0};
+        box.position = {0.3, gap + 0.5 * side + k * (side + gap), 0};
+        box.motion = BodyMotion::dynamic;
+        box.density = 2000;
+        def.bodies.push_back(box);
+    }
+    World<2> w(def);
+    float closest = 1;  // the smallest gap between neighbours in the stack, m
+    AdvanceOptions o;
+    o.on_step = [&](const StepStats&) {
+        float below = 0;
+        for (std::size_t k = 0; k < 3; ++k) {
+            const auto& b = w.boundary_objects()[w.body_object(k)];
+            closest = std::min(closest, b.position.y - 0.5f * float(side) - below);
+            below = b.position.y + 0.5f * float(side);
+        }
+        return true;
+    };
+    EXPECT_EQ(w.advance_to(1.5, o).status, AdvanceResult::Status::reached);
+    for (std::size_t k = 0; k < 3; ++k) {
+        const auto& b = w.boundary_objects()[w.body_object(k)];
+        std::printf("box %zu: (%.4f, %.4f), angle %.4f\n", k, b.position.x, b.position.y,
+                    std::atan2(b.rotation[0][1], b.rotation[0][0]));
+        EXPECT_NEAR(b.position.x, 0.3, 0.01);
+        EXPECT_NEAR(b.position.y, gap + 0.5 * side + double(k) * (side + gap), 0.005);
+        EXPECT_NEAR(std::atan2(b.rotation[0][1], b.rotation[0][0]), 0.0, 0.05);
+    }
+    EXPECT_GT(closest, 0.5f * float(gap));  // never into each other or the floor
 }
 
 // Zero gravity: a block of fluid thrown at a free box. Fluid and box exchange momentum through

@@ -37,6 +37,7 @@ struct BoundaryObject {
     Box<D> shape;               //!< the box, else the shape's bounds; in the object's frame, m
     float radius = 0;           //!< sphere, circle, cylinder, m
     float half_height = 0;      //!< cylinder: half its length along its own y axis, m
+    float reach = 0;            //!< radius of a sphere round `position` holding it (0: not known), m
     ObjectMotion motion = ObjectMotion::fixed;
     Vec<D> position{0.0f};      //!< the frame's origin in the world, m
     Mat<D> rotation{1.0f};      //!< the frame's axes in the world (columns)
@@ -75,9 +76,15 @@ struct BoundaryObject {
         if (collides_by_clamp()) {
             const Box<D> room = centre_room(radius);
             x = glm::clamp(x, room.min, room.max);
-        } else {
+        } else if (!beyond_reach(x, radius)) {
             collide_other(x, radius);
         }
+    }
+    // x is further than `gap` from the solid (a quick test before the exact one).
+    bool beyond_reach(const Vec<D>& x, float gap) const {
+        if (reach <= 0) return false;
+        const Vec<D> d = x - position;
+        return glm::dot(d, d) > (reach + gap) * (reach + gap);
     }
     // When collide() is a clamp of the centre into centre_room(radius) (a pass over many
     // particles may do that clamp several lanes at a time, as PBF's Δx pass does).
@@ -91,7 +98,7 @@ struct BoundaryObject {
     // true when it was moved. Run for every particle every step: an unposed container's test is
     // here, the rest is contain_other.
     bool contain(Vec<D>& x, float margin) const {
-        if (!collides_by_clamp()) return contain_other(x, margin);
+        if (!collides_by_clamp()) return !beyond_reach(x, margin) && contain_other(x, margin);
         bool inside = true;
         for (int a = 0; a < D; ++a)
             inside = inside && x[a] >= shape.min[a] + margin && x[a] <= shape.max[a] - margin;

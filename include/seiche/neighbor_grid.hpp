@@ -170,10 +170,13 @@ void build_neighbor_list(const NeighborGrid<D>& grid, std::span<const Vec<D>> qu
 // The same, cell by cell: `queries` must be the points of `query_grid`, already put in its
 // order (points_were_sorted). The 3^D neighbour cells are looked up once per cell, not once per
 // point. target may be query_grid itself (with exclude_self) or another grid of the same h.
+// With `second`, each list goes on with that grid's points, their indices + second_offset (the
+// boundary: a static grid built once and a small one of the moving bodies rebuilt every step).
 template <int D>
 void build_neighbor_list_by_cell(const NeighborGrid<D>& query_grid, std::span<const Vec<D>> queries,
                                  const NeighborGrid<D>& target, bool exclude_self,
-                                 NeighborList& out);
+                                 NeighborList& out, const NeighborGrid<D>* second = nullptr,
+                                 std::uint32_t second_offset = 0);
 
 
 // ---- inline implementation of the queries ----

@@ -202,7 +202,11 @@ class World {
     static constexpr std::uint32_t no_object = 0xffffffffu;
     mutable std::vector<Vec<D>> collision_push_;  //!< per fluid particle, this step (forces tracked)
     mutable std::vector<std::uint32_t> collision_object_;
-    NeighborGrid<D> fluid_grid_, boundary_grid_;
+    // The boundary in two grids: the fixed particles [0, first_moving_) built once (with its
+    // neighbourhood mask), the moving bodies' particles after them rebuilt every step.
+    NeighborGrid<D> fluid_grid_, boundary_grid_, moving_grid_;
+    std::size_t first_moving_ = 0;
+    bool fixed_moves_ = false;  //!< an object of the fixed range was moved (set_object_pose)
     NeighborList fluid_nb_, boundary_nb_;
     Solver<D> solver_;
     std::vector<Vec<D>> v_scratch_;  //!< reorder, PBF position corrections, XSPH velocities

@@ -170,6 +170,7 @@ BoundaryObject<D> body_object(const BodyDef& b, std::size_t index) {
             break;
         }
     }
+    o.reach = glm::length(o.shape.max);  // the shapes are centred on the frame's origin
     o.motion = b.motion == BodyMotion::dynamic     ? ObjectMotion::dynamic
                : b.motion == BodyMotion::kinematic ? ObjectMotion::kinematic
                                                    : ObjectMotion::fixed;

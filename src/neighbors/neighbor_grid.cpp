@@ -271,56 +271,77 @@ void build_neighbor_list(const NeighborGrid<D>& grid, std::span<const Vec<D>> qu
 template <int D>
 void build_neighbor_list_by_cell(const NeighborGrid<D>& query_grid, std::span<const Vec<D>> queries,
                                  const NeighborGrid<D>& target, bool exclude_self,
-                                 NeighborList& out) {
+                                 NeighborList& out, const NeighborGrid<D>* second,
+                                 std::uint32_t second_offset) {
     if (!query_grid.points_sorted() || query_grid.point_count() != queries.size())
         throw std::logic_error("build_neighbor_list_by_cell: queries are not in grid order");
     using Cell = typename NeighborGrid<D>::Cell;
     const float h2 = target.support() * target.support();
     const auto runs = query_grid.runs();
+    // One source of candidates around a run's cell: its grid's 3^D cell ranges.
+    struct Source {
+        const NeighborGrid<D>* grid = nullptr;
+        std::uint32_t offset = 0;
+        std::pair<std::uint32_t, std::uint32_t> ranges[27];
+        int n_ranges = 0;
+        std::size_t candidates = 0;
+        bool in_block = false;
+    };
     build_chunked(
         runs.size(), queries.size(), 64, out,
         [&](std::size_t r) { return std::size_t(runs[r].begin); },
         [&](std::size_t r, IndexBuffer& buf, std::vector<std::uint32_t>& counts) {
-            if (!target.may_have_points_around(runs[r].cell)) {
-                for (std::uint32_t i = runs[r].begin; i < runs[r].end; ++i) counts[i + 1] = 0;
-                return;
+            thread_local CandidateBlock blocks[2];
+            Source sources[2];
+            int n_sources = 0;
+            for (int t = 0; t < (second ? 2 : 1); ++t) {
+                const NeighborGrid<D>& g = t == 0 ? target : *second;
+                if (!g.may_have_points_around(runs[r].cell)) continue;
+                Source& src = sources[n_sources];
+                src.grid = &g;
+                src.offset = t == 0 ? 0 : second_offset;
+                NeighborGrid<D>::for_each_cell_around(runs[r].cell, [&](const Cell& c) {
+                    const auto range = g.find(c);
+                    if (range.first < range.second) src.ranges[src.n_ranges++] = range;
+                });
+                for (int k = 0; k < src.n_ranges; ++k)
+                    src.candidates += src.ranges[k].second - src.ranges[k].first;
+                if (src.n_ranges == 0) continue;
+                src.in_block = src.candidates <= CandidateBlock::capacity;
+                if (src.in_block) blocks[n_sources].fill<D>(g, src.ranges, src.n_ranges);
+                ++n_sources;
             }
-            std::pair<std::uint32_t, std::uint32_t> ranges[27];
-            int n_ranges = 0;
-            NeighborGrid<D>::for_each_cell_around(runs[r].cell, [&](const Cell& c) {
-                const auto range = target.find(c);
-                if (range.first < range.second) ranges[n_ranges++] = range;
-            });
-            std::size_t candidates = 0;
-            for (int k = 0; k < n_ranges; ++k) candidates += ranges[k].second - ranges[k].first;
-            if (candidates <= CandidateBlock::capacity) {
-                thread_local CandidateBlock block;
-                block.fill<D>(target, ranges, n_ranges);
-                for (std::uint32_t i = runs[r].begin; i < runs[r].end; ++i) {
-                    const std::uint32_t self = exclude_self ? i : CandidateBlock::nobody;
-                    const std::uint32_t hits =
-                        block.collect<D>(queries[i], h2, self,
-                                        buf.reserve_more(candidates + CandidateBlock::out_slack));
-                    buf.commit(hits);
-                    counts[i + 1] = hits;
-                }
-                return;
-            }
-            // A crowded neighbourhood (a collapsed or piled-up fluid): the plain scan.
             for (std::uint32_t i = runs[r].begin; i < runs[r].end; ++i) {
-                const Vec<D> xi = queries[i];
-                // Branch-free: write every candidate, advance past the hits.
-                std::uint32_t* out = buf.reserve_more(candidates);
-                std::uint32_t hits = 0;
-                for (int k = 0; k < n_ranges; ++k)
-                    for (std::uint32_t e = ranges[k].first; e < ranges[k].second; ++e) {
-                        const std::uint32_t j = target.entry_index(e);
-                        out[hits] = j;
-                        hits += within_support<D>(xi, target.entry_x(e), h2) &&
-                                !(exclude_self && j == i);
+                std::uint32_t total = 0;
+                for (int t = 0; t < n_sources; ++t) {
+                    const Source& src = sources[t];
+                    // Self-exclusion applies to the first target only (the query grid itself).
+                    const bool skip_self = exclude_self && src.offset == 0 && src.grid == &target;
+                    std::uint32_t* dst;
+                    std::uint32_t hits = 0;
+                    if (src.in_block) {
+                        dst = buf.reserve_more(src.candidates + CandidateBlock::out_slack);
+                        hits = blocks[t].collect<D>(queries[i], h2,
+                                                    skip_self ? i : CandidateBlock::nobody, dst);
+                    } else {
+                        // A crowded neighbourhood (a collapsed or piled-up fluid): the plain
+                        // scan, branch-free: write every candidate, advance past the hits.
+                        const Vec<D> xi = queries[i];
+                        dst = buf.reserve_more(src.candidates);
+                        for (int k = 0; k < src.n_ranges; ++k)
+                            for (std::uint32_t e = src.ranges[k].first; e < src.ranges[k].second; ++e) {
+                                const std::uint32_t j = src.grid->entry_index(e);
+                                dst[hits] = j;
+                                hits += within_support<D>(xi, src.grid->entry_x(e), h2) &&
+                                        !(skip_self && j == i);
+                            }
                     }
-                buf.commit(hits);
-                counts[i + 1] = hits;
+                    if (src.offset != 0)
+                        for (std::uint32_t k = 0; k < hits; ++k) dst[k] += src.offset;
+                    buf.commit(hits);
+                    total += hits;
+                }
+                counts[i + 1] = total;
             }
         });
 }
@@ -352,9 +373,11 @@ template void build_neighbor_list<2>(const NeighborGrid<2>&, std::span<const Vec
 template void build_neighbor_list<3>(const NeighborGrid<3>&, std::span<const Vec<3>>, bool,
                                      NeighborList&);
 template void build_neighbor_list_by_cell<2>(const NeighborGrid<2>&, std::span<const Vec<2>>,
-                                             const NeighborGrid<2>&, bool, NeighborList&);
+                                             const NeighborGrid<2>&, bool, NeighborList&,
+                                             const NeighborGrid<2>*, std::uint32_t);
 template void build_neighbor_list_by_cell<3>(const NeighborGrid<3>&, std::span<const Vec<3>>,
-                                             const NeighborGrid<3>&, bool, NeighborList&);
+                                             const NeighborGrid<3>&, bool, NeighborList&,
+                                             const NeighborGrid<3>*, std::uint32_t);
 template NeighborList brute_force_neighbors<2>(std::span<const Vec<2>>, std::span<const Vec<2>>,
                                                float, bool);
 template NeighborList brute_force_neighbors<3>(std::span<const Vec<3>>, std::span<const Vec<3>>,

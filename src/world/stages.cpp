@@ -18,14 +18,23 @@ void World<D>::predict_positions(float dt) {
 
 template <int D>
 void World<D>::find_neighbors() {
-    // Static objects keep the grid built once; moving ones are re-binned every step.
-    if (boundary_moves_) boundary_grid_.build(b_.x, fluid_.h);
+    // Static objects keep the grid built once (unless one of them was moved through
+    // set_object_pose); moving bodies are re-binned every step.
+    const std::span<const Vec<D>> bx(b_.x);
+    if (fixed_moves_) boundary_grid_.build(bx.first(first_moving_), fluid_.h);
+    const bool bodies_move = first_moving_ < b_.x.size();
+    if (bodies_move) {
+        moving_grid_.build(bx.subspan(first_moving_), fluid_.h);
+        moving_grid_.mark_neighbourhoods();
+    }
     fluid_grid_.build(p_.x, fluid_.h);
     // Keep particles in the grid's Z-curve order so that neighbours are near in memory.
     p_.reorder(fluid_grid_.order(), v_scratch_, f_scratch_, id_scratch_);
     fluid_grid_.points_were_sorted();
     build_neighbor_list_by_cell<D>(fluid_grid_, p_.x, fluid_grid_, true, fluid_nb_);
-    build_neighbor_list_by_cell<D>(fluid_grid_, p_.x, boundary_grid_, false, boundary_nb_);
+    build_neighbor_list_by_cell<D>(fluid_grid_, p_.x, boundary_grid_, false, boundary_nb_,
+                                   bodies_move ? &moving_grid_ : nullptr,
+                                   static_cast<std::uint32_t>(first_moving_));
 }
 
 template <int D>

@@ -186,8 +186,8 @@ World<D>::World(const WorldDef& def)
             std::copy(own.volume.begin(), own.volume.end(), b_.volume.begin() + std::ptrdiff_t(o.first));
         }
     }
-    boundary_grid_.build(b_.x, fluid_.h);
-    if (!boundary_moves_) boundary_grid_.mark_neighbourhoods();  // (rebuilt grids go without)
+    boundary_grid_.build(std::span<const Vec<D>>(b_.x.data(), first_moving_), fluid_.h);
+    boundary_grid_.mark_neighbourhoods();
     boundary_grid_.release_build_scratch();
     v_scratch_.resize(p_.size());
     derive_from_definition();
@@ -207,25 +207,39 @@ template <int D>
 void World<D>::add_bodies(const WallSampling& walls) {
     std::vector<float> density(objects_.size(), 0.0f), friction(objects_.size(), 0.5f);
     bool any_dynamic = false;
+    std::vector<BoundaryObject<D>> bodies;
+    std::vector<Boundary<D>> surfaces;
     for (std::size_t i = 0; i < def_.bodies.size(); ++i) {
         const BodyDef& def = def_.bodies[i];
-        BoundaryObject<D> o = seiche::body_object<D>(def, i);
-        const Boundary<D> surface = sample_solid<D>(o, walls);
-        o.first = b_.x.size();
-        o.count = surface.x.size();
-        for (const Vec<D>& l : surface.x) {
-            b_.local.push_back(l);
-            b_.x.push_back(o.to_world(l));
-        }
-        boundary_moves_ = boundary_moves_ || o.moving;
+        bodies.push_back(seiche::body_object<D>(def, i));
+        BoundaryObject<D>& o = bodies.back();
+        surfaces.push_back(sample_solid<D>(o, walls));
         any_dynamic = any_dynamic || o.motion == ObjectMotion::dynamic;
         if (o.motion == ObjectMotion::kinematic && def.motion_start > 0) {
             o.velocity = Vec<D>(0.0f);  // still until its motion starts
             o.angular_velocity = {};
         }
-        objects_.push_back(o);
         density.push_back(float(def.density));
         friction.push_back(float(def.friction));
+    }
+    // The particles of fixed bodies first, then the moving ones': the boundary grid of the fixed
+    // ones is built once, the moving ones' is small.
+    for (int pass = 0; pass < 2; ++pass) {
+        if (pass == 1) first_moving_ = b_.x.size();
+        for (std::size_t i = 0; i < bodies.size(); ++i) {
+            BoundaryObject<D>& o = bodies[i];
+            if (o.moving != (pass == 1)) continue;
+            o.first = b_.x.size();
+            o.count = surfaces[i].x.size();
+            for (const Vec<D>& l : surfaces[i].x) {
+                b_.local.push_back(l);
+                b_.x.push_back(o.to_world(l));
+            }
+        }
+    }
+    for (auto& o : bodies) {
+        boundary_moves_ = boundary_moves_ || o.moving;
+        objects_.push_back(std::move(o));
     }
     if (any_dynamic) {
         dynamics_ = std::make_unique<RigidDynamics<D>>(objects_, density, friction, gravity_,
@@ -439,6 +453,7 @@ void World<D>::set_object_pose(std::size_t index, const Vec<D>& position, const 
     o.set_pose(position, rotation);
     o.moving = true;
     boundary_moves_ = true;
+    if (o.count > 0 && o.first < first_moving_) fixed_moves_ = true;
     for (std::size_t k = o.first; k < o.first + o.count; ++k) b_.x[k] = o.to_world(b_.local[k]);
 }
 
@@ -450,6 +465,7 @@ void World<D>::set_object_velocity(std::size_t index, const Vec<D>& velocity) {
     objects_[index].velocity = velocity;
     objects_[index].moving = true;
     boundary_moves_ = true;
+    if (objects_[index].count > 0 && objects_[index].first < first_moving_) fixed_moves_ = true;
 }
 
 template <int D>
