@@ -68,6 +68,10 @@ const ParamList<WorldDef, FluidBlock>& fluid_list();
 const ParamList<WorldDef, Obstacle>& obstacle_list();
 std::span<const Param<BodyDef>> body_params();
 const ParamList<WorldDef, BodyDef>& body_list();
+std::span<const Param<Emitter>> emitter_params();
+const ParamList<WorldDef, Emitter>& emitter_list();
+std::span<const Param<Sink>> sink_params();
+const ParamList<WorldDef, Sink>& sink_list();
 
 // "solver.pbf.max_iterations" → {"solver", "pbf", "max_iterations"}.
 std::vector<std::string> key_parts(std::string_view key);

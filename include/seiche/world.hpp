@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "seiche/boundary.hpp"
+#include "seiche/emitters.hpp"
 #include "seiche/forces.hpp"
 #include "seiche/kernels.hpp"
 #include "seiche/neighbor_grid.hpp"
@@ -97,6 +98,11 @@ class World {
     float max_speed() const { return max_speed_; }
     double kinetic_energy() const;
     std::size_t total_contained() const { return total_contained_; }
+    // Emitters and sinks: particles added and removed so far; the next creation id (ids are
+    // unique over the run; with sinks they are no longer 0 .. size − 1).
+    std::size_t total_emitted() const { return total_emitted_; }
+    std::size_t total_removed() const { return total_removed_; }
+    std::uint32_t next_id() const { return next_id_; }
     const StageTimes& stage_times() const { return times_; }
 
     float speed_of_sound() const { return fluid_.speed_of_sound; }
@@ -173,6 +179,9 @@ class World {
     void transpose_boundary_neighbors();
     void sum_object_forces(float dt);
     void move_kinematic_objects(double dt);  // before the fluid step: prescribed motions
+    void emit(double dt);                    // before the step: the emitters' new layers
+    void drain();                            // after it: fluid in the sinks is removed
+    void particles_resized();                // the solver's and the world's scratch follow
     void add_bodies(const WallSampling& walls);
     // The first bad particle, if any; with kinetic (and potential), also the energies, J.
     std::optional<Instability> check_stability(double* kinetic = nullptr,
@@ -218,6 +227,10 @@ class World {
     double time_ = 0;
     std::int64_t steps_ = 0;
     std::size_t total_contained_ = 0;
+    std::size_t total_emitted_ = 0, total_removed_ = 0;
+    std::uint32_t next_id_ = 0;
+    std::vector<EmitterSites<D>> emitter_sites_;
+    std::vector<double> emitter_travel_;  //!< per emitter: how far its last layer has moved, m
     StageTimes times_;
 };
 

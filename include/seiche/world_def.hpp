@@ -45,6 +45,29 @@ struct BodyDef {
     double friction = 0.5;              // Coulomb coefficient of its contacts with solids
 };
 
+// A nozzle that adds fluid (docs/bodies.md): new particles on a lattice of spacing 2r across its
+// opening, a layer each time the last one has moved one spacing out, at `speed` along
+// `direction`, between `start` and `stop`. A site still occupied by fluid is skipped.
+enum class EmitterShape { rectangle, circle };
+
+struct Emitter {
+    EmitterShape shape = EmitterShape::rectangle;
+    Vec3d position{0, 0, 0};    // centre of the opening, m
+    Vec3d direction{0, -1, 0};  // the way the fluid leaves (normalised when used)
+    double width = 0;           // rectangle: across the opening (2D: its length), m
+    double height = 0;          // rectangle, 3D: its other side (0: = width), m
+    double radius = 0;          // circle (3D), m
+    double speed = 1.0;         // m/s
+    double start = 0;           // s
+    double stop = -1;           // s (−1: to the end)
+};
+
+// A box where fluid leaves the simulation: particles whose centre is in it are removed.
+struct Sink {
+    Vec3d min{0, 0, 0};  // m
+    Vec3d max{0, 0, 0};  // m
+};
+
 struct FluidBlock {
     Vec3d min{0, 0, 0};       // m
     Vec3d max{0, 0, 0};       // m
@@ -129,6 +152,8 @@ struct WorldDef {
     std::vector<FluidBlock> fluid;
     std::vector<Obstacle> obstacles;
     std::vector<BodyDef> bodies;
+    std::vector<Emitter> emitters;
+    std::vector<Sink> sinks;
     SolverParams solver;
     TimeParams time;
 };

@@ -3,6 +3,7 @@
 #include "seiche/parameters.hpp"
 
 #include "seiche/bodies.hpp"
+#include "seiche/emitters.hpp"
 
 #include <unistd.h>
 
@@ -267,6 +268,55 @@ const ParamList<WorldDef, BodyDef>& body_list() {
     return list;
 }
 
+std::span<const Param<Emitter>> emitter_params() {
+    using E = Emitter;
+    static const std::vector<Param<E>> table = {
+        choice_param<E, &E::shape>("shape", {"rectangle", "circle"},
+                                   "the opening: a rectangle (2D: a slot) or a circle (3D)"),
+        required(vector_param<E, &E::position>("position", "m", closed(-1e6, 1e6),
+                                               "centre of the opening, inside the container")),
+        vector_param<E, &E::direction>("direction", "", closed(-1e6, 1e6),
+                                       "the way the fluid leaves (any length but zero)"),
+        number_param<E, &E::width>("width", "m", closed(0, 1e6),
+                                   "rectangle: across the opening (2D: its length)"),
+        with_automatic(number_param<E, &E::height>("height", "m", closed(0, 1e6),
+                                                   "rectangle, 3D: its other side"),
+                       0, "0: the width"),
+        number_param<E, &E::radius>("radius", "m", closed(0, 1e6), "circle"),
+        number_param<E, &E::speed>("speed", "m/s", positive(1000), "of the fluid leaving it"),
+        number_param<E, &E::start>("start", "s", closed(0, 1e9), "when it opens"),
+        with_automatic(number_param<E, &E::stop>("stop", "s", closed(0, 1e9), "when it closes"),
+                       -1, "-1: never"),
+    };
+    return table;
+}
+
+const ParamList<WorldDef, Emitter>& emitter_list() {
+    static const ParamList<WorldDef, Emitter> list{
+        "emitters", "emitters", "nozzles that add fluid during the run (docs/bodies.md)", 0,
+        &emitter_params, [](WorldDef& w) -> std::vector<Emitter>& { return w.emitters; },
+        [](const WorldDef& w) -> const std::vector<Emitter>& { return w.emitters; }};
+    return list;
+}
+
+std::span<const Param<Sink>> sink_params() {
+    using K = Sink;
+    static const std::vector<Param<K>> table = {
+        required(vector_param<K, &K::min>("min", "m", closed(-1e6, 1e6),
+                                          "lower corner of a box where fluid is removed")),
+        required(vector_param<K, &K::max>("max", "m", closed(-1e6, 1e6), "upper corner")),
+    };
+    return table;
+}
+
+const ParamList<WorldDef, Sink>& sink_list() {
+    static const ParamList<WorldDef, Sink> list{
+        "sinks", "sinks", "boxes where fluid leaves the simulation", 0, &sink_params,
+        [](WorldDef& w) -> std::vector<Sink>& { return w.sinks; },
+        [](const WorldDef& w) -> const std::vector<Sink>& { return w.sinks; }};
+    return list;
+}
+
 const ParamList<WorldDef, FluidBlock>& fluid_list() {
     static const ParamList<WorldDef, FluidBlock> list{
         "fluid", "fluid blocks", "boxes of fluid, seeded on a lattice of spacing 2r", 1, &fluid_block_params,
@@ -485,6 +535,49 @@ void body_problems(const BodyDef& b, std::size_t index, const WorldDef& w, const
     }
 }
 
+// An emitter: an opening of the dimension, at least one site, every site inside the container.
+template <int D>
+void emitter_problems(const Emitter& e, const WorldDef& w, const std::string& path,
+                      std::vector<Problem>& out) {
+    const double d = 2.0 * w.particle_radius;
+    if (D == 2 && e.shape == EmitterShape::circle) {
+        out.push_back({path + ".shape", "2D emitters are slots: give rectangle and width"});
+        return;
+    }
+    double dir2 = 0;
+    for (int a = 0; a < D; ++a) dir2 += e.direction[a] * e.direction[a];
+    if (!(dir2 > 0)) {
+        out.push_back({path + ".direction", "must not be zero"});
+        return;
+    }
+    if (e.shape == EmitterShape::rectangle && e.width < d * (1 - 1e-6)) {
+        out.push_back({path + ".width", format("expected at least one particle diameter (%s m), got %s",
+                                               num(d).c_str(), num(e.width).c_str())});
+        return;
+    }
+    if (e.shape == EmitterShape::circle && e.radius < 0.5 * d * (1 - 1e-6)) {
+        out.push_back({path + ".radius", format("expected at least one particle radius (%s m), got %s",
+                                                num(0.5 * d).c_str(), num(e.radius).c_str())});
+        return;
+    }
+    if (e.stop >= 0 && e.stop < e.start) {
+        out.push_back({path + ".stop", format("must not be before start (%s s), got %s",
+                                              num(e.start).c_str(), num(e.stop).c_str())});
+        return;
+    }
+    for (const Vec<D>& x : emitter_sites<D>(e, float(d)).x)
+        for (int a = 0; a < D; ++a)
+            if (x[a] < w.container_min[a] + 0.5 * d * (1 - 1e-4) ||
+                x[a] > w.container_max[a] - 0.5 * d * (1 - 1e-4)) {
+                out.push_back({path, format("the emitter is outside the container on axis %c (a "
+                                            "site at %s, the fluid may be in [%s, %s])",
+                                            axis_name[a], num(x[a]).c_str(),
+                                            num(w.container_min[a] + 0.5 * d).c_str(),
+                                            num(w.container_max[a] - 0.5 * d).c_str())});
+                return;
+            }
+}
+
 double physical_memory_bytes() {
     const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     return pages > 0 && page > 0 ? double(pages) * double(page) : 0.0;
@@ -510,8 +603,16 @@ std::size_t count_fluid_particles(const WorldDef& def) {
 
 double estimated_bytes(const WorldDef& def) {
     // Measured at 1M particles (docs/performance.md): 292 B per fluid particle with everything the
-    // step holds; a boundary particle keeps its position, volume and grid entry.
-    return 300.0 * double(count_fluid_particles(def)) + 24.0 * boundary_particle_estimate(def);
+    // step holds; a boundary particle keeps its position, volume and grid entry. Emitters add up
+    // to rate × open time (sinks may remove some; not counted).
+    double fluid = double(count_fluid_particles(def));
+    for (const Emitter& e : def.emitters) {
+        const double stop = e.stop >= 0 ? std::min(e.stop, def.time.end_time) : def.time.end_time;
+        const float d = float(2.0 * def.particle_radius);
+        const double rate = def.dimension == 2 ? emitter_rate<2>(e, d) : emitter_rate<3>(e, d);
+        fluid += rate * std::max(0.0, stop - e.start);
+    }
+    return 300.0 * fluid + 24.0 * boundary_particle_estimate(def);
 }
 
 std::vector<Problem> validate(const WorldDef& w) {
@@ -598,6 +699,26 @@ std::vector<Problem> validate(const WorldDef& w) {
             body_problems<2>(w.bodies[i], i, w, path, out);
         else
             body_problems<3>(w.bodies[i], i, w, path, out);
+    }
+    for (std::size_t i = 0; i < w.emitters.size(); ++i) {
+        const std::string path = "emitters[" + std::to_string(i) + "]";
+        const std::size_t before = out.size();
+        for (const auto& p : emitter_params())
+            if (std::string m = check_value(p, w.emitters[i], dim); !m.empty())
+                out.push_back({path + "." + std::string(p.key), m});
+        if (out.size() != before) continue;
+        if (dim == 2)
+            emitter_problems<2>(w.emitters[i], w, path, out);
+        else
+            emitter_problems<3>(w.emitters[i], w, path, out);
+    }
+    for (std::size_t i = 0; i < w.sinks.size(); ++i) {
+        const std::string path = "sinks[" + std::to_string(i) + "]";
+        const std::size_t before = out.size();
+        for (const auto& p : sink_params())
+            if (std::string m = check_value(p, w.sinks[i], dim); !m.empty())
+                out.push_back({path + "." + std::string(p.key), m});
+        if (out.size() == before) box_problem(w.sinks[i].min, w.sinks[i].max, dim, path, out);
     }
     if (!out.empty()) return out;
 

@@ -126,6 +126,8 @@ const KeyTree& scene_keys() {
         add_key(t, fluid_list().key);
         add_key(t, obstacle_list().key);
         add_key(t, body_list().key);
+        add_key(t, emitter_list().key);
+        add_key(t, sink_list().key);
         return t;
     }();
     return tree;
@@ -353,6 +355,8 @@ Scene parse_scene(const json& doc, const std::string& name) {
     read_list(doc, fluid_list(), static_cast<WorldDef&>(s), s.dimension);
     read_list(doc, obstacle_list(), static_cast<WorldDef&>(s), s.dimension);
     read_list(doc, body_list(), static_cast<WorldDef&>(s), s.dimension);
+    read_list(doc, emitter_list(), static_cast<WorldDef&>(s), s.dimension);
+    read_list(doc, sink_list(), static_cast<WorldDef&>(s), s.dimension);
     read_table(doc, "", scene_params(), s, s.dimension);
     // An optional group is on when its object is in the file.
     if (doc.contains("render") && doc["render"].is_object() && doc["render"].contains("camera"))
@@ -500,6 +504,8 @@ json scene_to_json(const Scene& s) {
     write_list(fluid_list());
     write_list(obstacle_list());
     write_list(body_list());
+    write_list(emitter_list());
+    write_list(sink_list());
     write_table(j, scene_params(), s, s.dimension);
     return j;
 }

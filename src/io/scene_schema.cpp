@@ -222,6 +222,8 @@ json scene_schema() {
     add_list(root, fluid_list());
     add_list(root, obstacle_list());
     add_list(root, body_list());
+    add_list(root, emitter_list());
+    add_list(root, sink_list());
     add_table(root, scene_params());
     return root;
 }
@@ -233,6 +235,8 @@ std::string parameter_tables_markdown() {
     add_rows(sections, order, fluid_block_params(), "fluid[i]");
     add_rows(sections, order, obstacle_params(), "obstacles[i]");
     add_rows(sections, order, body_params(), "bodies[i]");
+    add_rows(sections, order, emitter_params(), "emitters[i]");
+    add_rows(sections, order, sink_params(), "sinks[i]");
     add_rows(sections, order, scene_params(), "");
     std::string out;
     for (const std::string& object : order) {
@@ -245,6 +249,10 @@ std::string parameter_tables_markdown() {
                                escape(std::string(obstacle_list().meaning)));
             out += fmt::format("| `bodies` | array of objects | `[]` | | {} |\n",
                                escape(std::string(body_list().meaning)));
+            out += fmt::format("| `emitters` | array of objects | `[]` | | {} |\n",
+                               escape(std::string(emitter_list().meaning)));
+            out += fmt::format("| `sinks` | array of objects | `[]` | | {} |\n",
+                               escape(std::string(sink_list().meaning)));
         }
         out += sections[object] + "\n";
     }

@@ -16,7 +16,7 @@ namespace seiche {
 
 namespace {
 
-constexpr std::string_view magic = "SEICHE checkpoint 2\n";  // 2: bodies' angular velocities
+constexpr std::string_view magic = "SEICHE checkpoint 2\n";  // 2: bodies, emitters
 constexpr std::uint32_t byte_order = 0x01020304u;
 // A front end's own state and the definition are small; anything larger is a damaged file.
 constexpr std::uint64_t max_text = 64u << 20;
@@ -63,6 +63,16 @@ std::vector<std::pair<std::string, std::string>> definition_lines(const WorldDef
         for (const auto& p : body_params())
             out.emplace_back("bodies[" + std::to_string(i) + "]." + std::string(p.key),
                              value_text(p.get(def.bodies[i])));
+    out.emplace_back("emitters", std::to_string(def.emitters.size()));
+    for (std::size_t i = 0; i < def.emitters.size(); ++i)
+        for (const auto& p : emitter_params())
+            out.emplace_back("emitters[" + std::to_string(i) + "]." + std::string(p.key),
+                             value_text(p.get(def.emitters[i])));
+    out.emplace_back("sinks", std::to_string(def.sinks.size()));
+    for (std::size_t i = 0; i < def.sinks.size(); ++i)
+        for (const auto& p : sink_params())
+            out.emplace_back("sinks[" + std::to_string(i) + "]." + std::string(p.key),
+                             value_text(p.get(def.sinks[i])));
     return out;
 }
 
@@ -151,6 +161,10 @@ void World<D>::save(std::ostream& out, std::string_view extra) const {
     w.put(time_);
     w.put(steps_);
     w.put(std::uint64_t(total_contained_));
+    w.put(std::uint64_t(total_emitted_));
+    w.put(std::uint64_t(total_removed_));
+    w.put(next_id_);
+    for (double travel : emitter_travel_) w.put(travel);
     w.put(std::uint64_t(p_.size()));
     w.put_array(p_.x);
     w.put_array(p_.v);
@@ -173,10 +187,16 @@ void World<D>::save(std::ostream& out, std::string_view extra) const {
 template <int D>
 RestoreResult World<D>::restore(std::istream& in) {
     // Everything is read and checked before the world changes: a refused checkpoint leaves it.
-    const std::size_t n = p_.size();
-    const std::uint64_t expected = magic.size() + 4 + 4 + 8 + 8 + 8 + 8 + 8 + 8 +
-                                   n * (3 * sizeof(Vec<D>) + sizeof(float) + 4) + 8 +
-                                   objects_.size() * (2 * sizeof(Vec<D>) + sizeof(Mat<D>) + sizeof(Torque<D>) + 1) + 8;
+    // With emitters or sinks the particle count changes: the checkpoint may hold another one,
+    // up to what the definition can reach.
+    const bool flows = !def_.emitters.empty() || !def_.sinks.empty();
+    const std::size_t n_most =
+        flows ? std::max<std::size_t>(p_.size(), std::size_t(estimated_bytes(def_) / 300.0) + 1)
+              : p_.size();
+    const std::uint64_t expected =
+        magic.size() + 4 + 4 + 8 + 8 + 8 + 8 + 8 + 8 + 8 + 8 + 4 + 8 * emitter_travel_.size() +
+        n_most * (3 * sizeof(Vec<D>) + sizeof(float) + 4) + 8 +
+        objects_.size() * (2 * sizeof(Vec<D>) + sizeof(Mat<D>) + sizeof(Torque<D>) + 1) + 8;
     std::string bytes;
     const std::uint64_t limit = expected + 2 * max_text;
     char buf[1 << 16];
@@ -221,16 +241,24 @@ RestoreResult World<D>::restore(std::istream& in) {
     const auto time = r.get<double>();
     const auto steps = r.get<std::int64_t>();
     const auto contained = r.get<std::uint64_t>();
-    if (r.get<std::uint64_t>() != n) throw CheckpointError("its particle count differs");
+    const auto emitted = r.get<std::uint64_t>();
+    const auto removed = r.get<std::uint64_t>();
+    const auto next_id = r.get<std::uint32_t>();
+    std::vector<double> travel(emitter_travel_.size());
+    for (double& t : travel) t = r.get<double>();
+    const auto n = r.get<std::uint64_t>();
+    if (n != p_.size() && (!flows || n > n_most)) throw CheckpointError("its particle count differs");
     ParticleSet<D> p = p_;
+    p.resize(n);
     r.get_array(p.x);
     r.get_array(p.v);
     r.get_array(p.x_prev);
     r.get_array(p.rho);
     r.get_array(p.id);
-    std::vector<std::uint8_t> seen(n, 0);
+    if (next_id < n || next_id > n_most) throw CheckpointError("its particle ids are damaged");
+    std::vector<std::uint8_t> seen(next_id, 0);
     for (const std::uint32_t id : p.id) {
-        if (id >= n || seen[id]) throw CheckpointError("its particle ids are damaged");
+        if (id >= next_id || seen[id]) throw CheckpointError("its particle ids are damaged");
         seen[id] = 1;
     }
     if (r.get<std::uint64_t>() != objects_.size())
@@ -251,6 +279,11 @@ RestoreResult World<D>::restore(std::istream& in) {
     time_ = time;
     steps_ = steps;
     total_contained_ = contained;
+    total_emitted_ = emitted;
+    total_removed_ = removed;
+    next_id_ = next_id;
+    emitter_travel_ = travel;
+    particles_resized();
     for (std::size_t i = 0; i < objects.size(); ++i) {
         if (!objects[i].moving) continue;
         set_object_pose(i, objects[i].position, objects[i].rotation);

@@ -122,6 +122,17 @@ void World<D>::set_definition(const WorldDef& next) {
             if (p.get(next.bodies[i]) != p.get(def_.bodies[i]))
                 throw DefinitionError({Problem{"bodies[" + std::to_string(i) + "]." + std::string(p.key),
                                                "cannot change while the world runs"}});
+    auto same_list = [](const auto& a, const auto& b, auto params) {
+        if (a.size() != b.size()) return false;
+        for (std::size_t i = 0; i < a.size(); ++i)
+            for (const auto& p : params())
+                if (p.get(a[i]) != p.get(b[i])) return false;
+        return true;
+    };
+    if (!same_list(next.emitters, def_.emitters, emitter_params))
+        throw DefinitionError({Problem{"emitters", "cannot change while the world runs"}});
+    if (!same_list(next.sinks, def_.sinks, sink_params))
+        throw DefinitionError({Problem{"sinks", "cannot change while the world runs"}});
     if (std::vector<Problem> problems = validate(next); !problems.empty())
         throw DefinitionError(std::move(problems));
 

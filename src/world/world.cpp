@@ -4,6 +4,7 @@
 // live_changes.cpp.
 #include "seiche/world.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
@@ -55,6 +56,7 @@ namespace {
 
 float max_initial_speed(const WorldDef& def) {
     float v = 0.0f;
+    for (const Emitter& e : def.emitters) v = std::max(v, float(e.speed));
     for (const auto& blk : def.fluid) {
         double v2 = 0;
         for (int a = 0; a < def.dimension; ++a) v2 += blk.velocity[a] * blk.velocity[a];
@@ -190,6 +192,11 @@ World<D>::World(const WorldDef& def)
     boundary_grid_.mark_neighbourhoods();
     boundary_grid_.release_build_scratch();
     v_scratch_.resize(p_.size());
+    next_id_ = static_cast<std::uint32_t>(p_.size());
+    for (const Emitter& e : def_.emitters) {
+        emitter_sites_.push_back(emitter_sites<D>(e, fluid_.spacing));
+        emitter_travel_.push_back(0.0);  // the first layer once a spacing of fluid has come out
+    }
     derive_from_definition();
 }
 
@@ -246,6 +253,87 @@ void World<D>::add_bodies(const WallSampling& walls) {
                                                        p_.radius);
         track_boundary_forces(true);
     }
+}
+
+// Each open emitter's fluid moves out at its speed; each time the last layer is one spacing out,
+// a new layer goes in at the opening, placed where the fluid it stands for has got to since.
+template <int D>
+void World<D>::emit(double dt) {
+    const float d = fluid_.spacing;
+    const std::size_t before = p_.size();
+    for (std::size_t k = 0; k < def_.emitters.size(); ++k) {
+        const Emitter& e = def_.emitters[k];
+        const double stop = e.stop < 0 ? 1e300 : e.stop;
+        const double open = std::max(0.0, std::min(time_ + dt, stop) - std::max(time_, e.start));
+        if (open <= 0) continue;
+        emitter_travel_[k] += e.speed * open;
+        const EmitterSites<D>& sites = emitter_sites_[k];
+        const Vec<D> v = float(e.speed) * sites.direction;
+        while (emitter_travel_[k] >= d) {
+            emitter_travel_[k] -= d;
+            const Vec<D> shift = float(emitter_travel_[k]) * sites.direction;
+            // A site is free when no particle is within 0.75 d of it (fluid pooled at the
+            // opening, or the last layer held back): the layer is emitted without it.
+            Box<D> near{Vec<D>(1e30f), Vec<D>(-1e30f)};
+            for (const Vec<D>& x : sites.x) {
+                near.min = glm::min(near.min, x + shift - Vec<D>(d));
+                near.max = glm::max(near.max, x + shift + Vec<D>(d));
+            }
+            std::vector<std::uint8_t> taken(sites.x.size(), 0);
+            const float r2 = 0.75f * d * 0.75f * d;
+            for (std::size_t i = 0; i < p_.size(); ++i) {
+                if (!near.contains(p_.x[i])) continue;
+                for (std::size_t s = 0; s < sites.x.size(); ++s) {
+                    const Vec<D> dx = p_.x[i] - (sites.x[s] + shift);
+                    if (glm::dot(dx, dx) < r2) taken[s] = 1;
+                }
+            }
+            for (std::size_t s = 0; s < sites.x.size(); ++s) {
+                if (taken[s]) continue;
+                p_.x.push_back(sites.x[s] + shift);
+                p_.x_prev.push_back(sites.x[s] + shift);
+                p_.v.push_back(v);
+                p_.rho.push_back(fluid_.rest_density);
+                p_.id.push_back(next_id_++);
+            }
+        }
+    }
+    if (p_.size() != before) {
+        total_emitted_ += p_.size() - before;
+        particles_resized();
+    }
+}
+
+// Particles whose centre is in a sink leave; the others keep their order.
+template <int D>
+void World<D>::drain() {
+    if (def_.sinks.empty()) return;
+    std::vector<Box<D>> boxes;
+    for (const Sink& k : def_.sinks) boxes.push_back({to_vec<D>(k.min), to_vec<D>(k.max)});
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < p_.size(); ++i) {
+        bool in = false;
+        for (const Box<D>& b : boxes) in = in || b.contains(p_.x[i]);
+        if (in) continue;
+        if (kept != i) {
+            p_.x[kept] = p_.x[i];
+            p_.x_prev[kept] = p_.x_prev[i];
+            p_.v[kept] = p_.v[i];
+            p_.rho[kept] = p_.rho[i];
+            p_.id[kept] = p_.id[i];
+        }
+        ++kept;
+    }
+    if (kept == p_.size()) return;
+    total_removed_ += p_.size() - kept;
+    p_.resize(kept);
+    particles_resized();
+}
+
+template <int D>
+void World<D>::particles_resized() {
+    std::visit([&](auto& solver) { solver.state.resize(p_.size()); }, solver_);
+    v_scratch_.resize(p_.size());
 }
 
 template <int D>
@@ -360,7 +448,11 @@ void World<D>::set_positions(std::span<const Vec<D>> x) {
             if (!std::isfinite(x[k][a]))
                 throw std::invalid_argument("set_positions: position " + std::to_string(k) +
                                             " is not finite");
-    for (std::size_t k = 0; k < p_.size(); ++k) p_.x[k] = p_.x_prev[k] = x[p_.id[k]];
+    // The k-th of the live particles in creation order (ids are dense unless a sink removed some).
+    std::vector<std::uint32_t> by_id(p_.size());
+    for (std::size_t k = 0; k < by_id.size(); ++k) by_id[k] = std::uint32_t(k);
+    std::sort(by_id.begin(), by_id.end(), [&](std::uint32_t a, std::uint32_t b) { return p_.id[a] < p_.id[b]; });
+    for (std::size_t r = 0; r < by_id.size(); ++r) p_.x[by_id[r]] = p_.x_prev[by_id[r]] = x[r];
 }
 
 template <int D>
@@ -368,6 +460,7 @@ StepStats World<D>::step(double dt) {
     const auto t0 = std::chrono::steady_clock::now();
     StepStats s;
     s.dt = dt;
+    emit(dt);
     move_kinematic_objects(dt);
     if (track_forces_) {  // a collision is a contact force too: logged, then summed per object
         collision_push_.assign(p_.size(), Vec<D>(0.0f));
@@ -384,6 +477,7 @@ StepStats World<D>::step(double dt) {
             if (objects_[o].motion == ObjectMotion::dynamic)
                 set_object_pose(o, objects_[o].position, objects_[o].rotation);
     }
+    drain();
     finish_step(dt, s);
     times_.total += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return s;

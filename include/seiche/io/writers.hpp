@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <ostream>
@@ -39,9 +40,22 @@ FrameData frame_data(const ParticleSet<D>& p, double time = 0.0) {
     f.velocity.assign(3 * p.size(), 0.0f);
     f.density.assign(p.size(), 0.0f);
     f.id.assign(p.size(), 0);
-    // Written in creation order, so particle k is the same particle in every frame.
+    // Written in creation order, so a row is the same particle in every frame (while no sink has
+    // removed particles and no emitter added any, row k is creation id k).
+    std::vector<std::uint32_t> row(p.size());
+    bool dense = true;
+    for (std::size_t i = 0; i < p.size(); ++i) dense = dense && p.id[i] < p.size();
+    if (dense) {
+        for (std::size_t i = 0; i < p.size(); ++i) row[i] = p.id[i];
+    } else {
+        std::vector<std::uint32_t> order(p.size());
+        for (std::size_t i = 0; i < p.size(); ++i) order[i] = std::uint32_t(i);
+        std::sort(order.begin(), order.end(),
+                  [&](std::uint32_t a, std::uint32_t b) { return p.id[a] < p.id[b]; });
+        for (std::size_t k = 0; k < p.size(); ++k) row[order[k]] = std::uint32_t(k);
+    }
     for (std::size_t i = 0; i < p.size(); ++i) {
-        const std::size_t k = p.id[i];
+        const std::size_t k = row[i];
         f.density[k] = p.rho[i];
         f.id[k] = p.id[i];
         for (int a = 0; a < D; ++a) {
