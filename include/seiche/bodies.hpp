@@ -21,9 +21,10 @@ template <int D>
 Mat<D> rotation_step(const Torque<D>& w, float t);
 
 // The body's boundary object at its initial pose (name, shape, motion, velocities).
-// `index` names an unnamed body body_N.
+// `index` names an unnamed body body_N. A mesh body gets its signed-distance grid with nodes
+// sdf_cell apart (0: none, enough to validate a definition).
 template <int D>
-BoundaryObject<D> body_object(const BodyDef& body, std::size_t index);
+BoundaryObject<D> body_object(const BodyDef& body, std::size_t index, float sdf_cell = 0);
 
 // Boundary particles on the surface of the object's solid, in its own frame: layers inward from
 // the surface, as sample_solid_box lays them on a box's faces.

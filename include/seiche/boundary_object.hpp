@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <type_traits>
 
@@ -15,6 +16,9 @@
 
 namespace seiche {
 
+struct SdfGrid;
+struct MeshData;
+
 template <int D>
 using Mat = glm::mat<D, D, float, glm::defaultp>;
 
@@ -23,8 +27,8 @@ template <int D>
 using Torque = std::conditional_t<D == 3, Vec<3>, float>;
 
 // The solid's form in its own frame: a box, a sphere (a circle in 2D) or a cylinder (3D) round
-// its own y axis, the last two centred on the frame's origin.
-enum class ShapeKind { box, sphere, cylinder };
+// its own y axis, the last two centred on the frame's origin, or a closed triangle mesh (3D).
+enum class ShapeKind { box, sphere, cylinder, mesh };
 
 // How an object moves: fixed, along a prescribed path, or under forces (a dynamic body).
 enum class ObjectMotion { fixed, kinematic, dynamic };
@@ -38,6 +42,10 @@ struct BoundaryObject {
     float radius = 0;           //!< sphere, circle, cylinder, m
     float half_height = 0;      //!< cylinder: half its length along its own y axis, m
     float reach = 0;            //!< radius of a sphere round `position` holding it (0: not known), m
+    std::shared_ptr<const MeshData> mesh;  //!< mesh: the triangles (exact tests)
+    std::shared_ptr<const SdfGrid> sdf;    //!< mesh: its signed distance (collisions); null while
+                                           //!< only validating
+    float mesh_volume = 0;                 //!< mesh: enclosed volume, m³
     ObjectMotion motion = ObjectMotion::fixed;
     Vec<D> position{0.0f};      //!< the frame's origin in the world, m
     Mat<D> rotation{1.0f};      //!< the frame's axes in the world (columns)

@@ -6,6 +6,8 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -25,7 +27,14 @@ struct Obstacle {
 
 // A rigid body in the fluid (docs/bodies.md). Its frame's origin is `position`, the centre of the
 // shape and of its mass; `rotation` turns the shape from its own axes into the world's.
-enum class BodyShape { box, sphere, cylinder, circle };
+enum class BodyShape { box, sphere, cylinder, circle, mesh };
+
+// A closed triangle mesh in its own frame, m: a body's shape (read by io::read_mesh from OBJ or
+// STL, or filled by the program). Triangles counter-clockwise seen from outside.
+struct MeshData {
+    std::vector<std::array<float, 3>> vertices;
+    std::vector<std::array<std::uint32_t, 3>> triangles;
+};
 enum class BodyMotion { fixed, kinematic, dynamic };  // "static", "kinematic", "dynamic"
 
 struct BodyDef {
@@ -34,6 +43,8 @@ struct BodyDef {
     Vec3d size{0, 0, 0};                // box: the full extents along its own axes, m
     double radius = 0;                  // sphere, circle, cylinder, m
     double height = 0;                  // cylinder: along its own y axis, m
+    std::string mesh_file;              // mesh: OBJ or STL, relative to the scene file
+    std::shared_ptr<const MeshData> mesh;  // mesh: its triangles (the loader reads mesh_file)
     Vec3d position{0, 0, 0};            // m
     Vec3d rotation{0, 0, 0};            // rad: about x, then y, then z (world axes); 2D: z only
     BodyMotion motion = BodyMotion::fixed;

@@ -2,9 +2,11 @@
 // particles (Akinci et al. 2012, sec. 3: one or more layers of particles on the solid's surface)
 // — boxes on a lattice, spheres on Fibonacci spirals, circles and cylinders on rings.
 #include <cmath>
+#include <map>
 #include <numbers>
 
 #include "seiche/bodies.hpp"
+#include "seiche/mesh_sdf.hpp"
 
 namespace seiche {
 
@@ -143,7 +145,7 @@ Mat<D> rotation_step(const Torque<D>& w, float t) {
 }
 
 template <int D>
-BoundaryObject<D> body_object(const BodyDef& b, std::size_t index) {
+BoundaryObject<D> body_object(const BodyDef& b, std::size_t index, float sdf_cell) {
     BoundaryObject<D> o;
     o.name = b.name.empty() ? "body_" + std::to_string(index) : b.name;
     o.fluid_inside = false;
@@ -160,6 +162,25 @@ BoundaryObject<D> body_object(const BodyDef& b, std::size_t index) {
             o.radius = float(b.radius);
             o.shape = {Vec<D>(-o.radius), Vec<D>(o.radius)};
             break;
+        case BodyShape::mesh:
+            if constexpr (D == 3) {
+                o.kind = ShapeKind::mesh;
+                o.mesh = b.mesh;
+                if (!o.mesh) break;
+                o.shape = mesh_bounds(*o.mesh);
+                // Enclosed volume: the divergence theorem over the triangles.
+                double v = 0;
+                for (const auto& t : o.mesh->triangles) {
+                    const auto& p0 = o.mesh->vertices[t[0]];
+                    const auto& p1 = o.mesh->vertices[t[1]];
+                    const auto& p2 = o.mesh->vertices[t[2]];
+                    v += glm::dot(glm::dvec3(p0[0], p0[1], p0[2]),
+                                  glm::cross(glm::dvec3(p1[0], p1[1], p1[2]), glm::dvec3(p2[0], p2[1], p2[2])));
+                }
+                o.mesh_volume = float(std::abs(v) / 6.0);
+                if (sdf_cell > 0) o.sdf = build_sdf(*o.mesh, sdf_cell, 4.0f * sdf_cell);
+            }
+            break;
         case BodyShape::cylinder: {
             o.kind = ShapeKind::cylinder;
             o.radius = float(b.radius);
@@ -170,7 +191,7 @@ BoundaryObject<D> body_object(const BodyDef& b, std::size_t index) {
             break;
         }
     }
-    o.reach = glm::length(o.shape.max);  // the shapes are centred on the frame's origin
+    o.reach = glm::length(glm::max(glm::abs(o.shape.min), glm::abs(o.shape.max)));
     o.motion = b.motion == BodyMotion::dynamic     ? ObjectMotion::dynamic
                : b.motion == BodyMotion::kinematic ? ObjectMotion::kinematic
                                                    : ObjectMotion::fixed;
@@ -198,6 +219,10 @@ Boundary<D> sample_solid(const BoundaryObject<D>& o, const WallSampling& s) {
         case ShapeKind::cylinder:
             if constexpr (D == 3) sample_cylinder(o.radius, o.half_height, s, b.x);
             break;
+        case ShapeKind::mesh:
+            if constexpr (D == 3)
+                if (o.sdf) b.x = sample_mesh_surface(*o.sdf, o.shape, s);
+            break;
     }
     b.volume.assign(b.x.size(), 0.0f);
     return b;
@@ -207,8 +232,8 @@ template Mat<2> rotation_from_euler<2>(const Vec3d&);
 template Mat<3> rotation_from_euler<3>(const Vec3d&);
 template Mat<2> rotation_step<2>(const Torque<2>&, float);
 template Mat<3> rotation_step<3>(const Torque<3>&, float);
-template BoundaryObject<2> body_object<2>(const BodyDef&, std::size_t);
-template BoundaryObject<3> body_object<3>(const BodyDef&, std::size_t);
+template BoundaryObject<2> body_object<2>(const BodyDef&, std::size_t, float);
+template BoundaryObject<3> body_object<3>(const BodyDef&, std::size_t, float);
 template Boundary<2> sample_solid<2>(const BoundaryObject<2>&, const WallSampling&);
 template Boundary<3> sample_solid<3>(const BoundaryObject<3>&, const WallSampling&);
 
@@ -276,6 +301,20 @@ void append_surface(const BoundaryObject<D>& o, SurfaceMesh& m) {
             m.index.insert(m.index.end(), {a, b, c});
         };
         switch (o.kind) {
+            case ShapeKind::mesh: {
+                if (!o.mesh) return;
+                for (const auto& t : o.mesh->triangles) {  // flat: three vertices per triangle
+                    Vec<3> p[3];
+                    for (int k = 0; k < 3; ++k)
+                        p[k] = Vec<3>(o.mesh->vertices[t[k]][0], o.mesh->vertices[t[k]][1],
+                                      o.mesh->vertices[t[k]][2]);
+                    const Vec<3> c = glm::cross(p[1] - p[0], p[2] - p[0]);
+                    const Vec<3> n = glm::length(c) > 0 ? glm::normalize(c) : Vec<3>(0, 1, 0);
+                    const std::uint32_t a = vertex(p[0], n), b = vertex(p[1], n), cc = vertex(p[2], n);
+                    tri(a, b, cc);
+                }
+                return;
+            }
             case ShapeKind::box: {
                 const Vec<3> lo = o.shape.min, hi = o.shape.max;
                 for (int axis = 0; axis < 3; ++axis)
@@ -377,6 +416,29 @@ void append_outline(const BoundaryObject<D>& o, std::vector<float>& seg) {
                 line(p, q);
             }
         return;
+    }
+    if constexpr (D == 3) {
+        if (o.kind == ShapeKind::mesh) {
+            // Feature edges: where the two triangles' normals differ by more than 40°, and any
+            // edge of one triangle only.
+            if (!o.mesh) return;
+            const auto& m = *o.mesh;
+            auto vtx = [&](std::uint32_t i) {
+                return Vec<3>(m.vertices[i][0], m.vertices[i][1], m.vertices[i][2]);
+            };
+            std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<Vec<3>>> faces;
+            for (const auto& t : m.triangles) {
+                const Vec<3> c = glm::cross(vtx(t[1]) - vtx(t[0]), vtx(t[2]) - vtx(t[0]));
+                const Vec<3> n = glm::length(c) > 0 ? glm::normalize(c) : Vec<3>(0.0f);
+                for (int k = 0; k < 3; ++k) {
+                    const std::uint32_t a = t[k], b = t[(k + 1) % 3];
+                    faces[{std::min(a, b), std::max(a, b)}].push_back(n);
+                }
+            }
+            for (const auto& [e, ns] : faces)
+                if (ns.size() != 2 || glm::dot(ns[0], ns[1]) < 0.766f) line(vtx(e.first), vtx(e.second));
+            return;
+        }
     }
     if constexpr (D == 2) {
         const int n = 48;

@@ -5,6 +5,8 @@
 
 #include <btBulletDynamicsCommon.h>
 
+#include "seiche/world_def.hpp"
+
 #include <cmath>
 #include <vector>
 
@@ -47,6 +49,7 @@ struct RigidDynamics<D>::Impl {
     btSequentialImpulseConstraintSolver solver;
     btDiscreteDynamicsWorld world{&dispatcher, &broadphase, &solver, &config};
     std::vector<std::unique_ptr<btCollisionShape>> shapes;
+    std::vector<std::unique_ptr<btTriangleIndexVertexArray>> meshes;  //!< mesh shapes' triangles
     std::vector<std::unique_ptr<btDefaultMotionState>> states;
     std::vector<std::unique_ptr<btRigidBody>> bodies;
     std::vector<btRigidBody*> of_object;  //!< per object: its moving body (null: fixed or container)
@@ -124,6 +127,26 @@ RigidDynamics<D>::RigidDynamics(std::span<const BoundaryObject<D>> objects,
                 case ShapeKind::cylinder:
                     return std::make_unique<btCylinderShape>(
                         btVector3(o.radius + grow, o.half_height + grow, o.radius + grow));
+                case ShapeKind::mesh: {
+                    // Fixed or kinematic only: Bullet's triangle-mesh shape, on the body's own
+                    // vertex and index arrays (no skin; its margin does that).
+                    if (!o.mesh) return nullptr;
+                    const MeshData& md = *o.mesh;
+                    btIndexedMesh im;
+                    im.m_numTriangles = int(md.triangles.size());
+                    im.m_triangleIndexBase = reinterpret_cast<const unsigned char*>(md.triangles.data());
+                    im.m_triangleIndexStride = 3 * sizeof(std::uint32_t);
+                    im.m_numVertices = int(md.vertices.size());
+                    im.m_vertexBase = reinterpret_cast<const unsigned char*>(md.vertices.data());
+                    im.m_vertexStride = 3 * sizeof(float);
+                    im.m_indexType = PHY_INTEGER;
+                    im.m_vertexType = PHY_FLOAT;
+                    auto array = std::make_unique<btTriangleIndexVertexArray>();
+                    array->addIndexedMesh(im, PHY_INTEGER);
+                    auto shape = std::make_unique<btBvhTriangleMeshShape>(array.get(), true);
+                    m.meshes.push_back(std::move(array));
+                    return shape;
+                }
             }
             return nullptr;
         };

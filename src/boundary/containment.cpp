@@ -9,6 +9,7 @@
 
 #include "seiche/boundary.hpp"
 #include "seiche/boundary_object.hpp"
+#include "seiche/mesh_sdf.hpp"
 #include "seiche/parallel.hpp"
 
 namespace seiche {
@@ -64,6 +65,13 @@ std::size_t contain(std::span<Vec<D>> x, const Box<D>& box, float margin,
 template <int D>
 float BoundaryObject<D>::solid_distance(const Vec<D>& l) const {
     switch (kind) {
+        case ShapeKind::mesh:
+            if constexpr (D == 3) {
+                if (sdf) return sdf->distance(l);
+                const float d = mesh_distance(*mesh, l);
+                return inside_mesh(*mesh, l) ? -d : d;
+            }
+            break;
         case ShapeKind::sphere:
             return glm::length(l) - radius;
         case ShapeKind::cylinder:
@@ -99,6 +107,8 @@ template <int D>
 float BoundaryObject<D>::volume() const {
     constexpr float pi = 3.14159265358979f;
     switch (kind) {
+        case ShapeKind::mesh:
+            return mesh_volume;
         case ShapeKind::sphere:
             return D == 3 ? 4.0f / 3.0f * pi * radius * radius * radius : pi * radius * radius;
         case ShapeKind::cylinder:
@@ -114,6 +124,15 @@ float BoundaryObject<D>::volume() const {
 template <int D>
 bool BoundaryObject<D>::push_out_of_solid(Vec<D>& l, float gap) const {
     switch (kind) {
+        case ShapeKind::mesh:
+            if constexpr (D == 3) {
+                if (!sdf) return false;
+                const float d = sdf->distance(l);
+                if (d >= gap) return false;
+                l += (gap - d) * sdf->normal(l);
+                return true;
+            }
+            break;
         case ShapeKind::sphere: {
             const float r = glm::length(l), target = radius + gap;
             if (r >= target) return false;

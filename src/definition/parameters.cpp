@@ -4,6 +4,7 @@
 
 #include "seiche/bodies.hpp"
 #include "seiche/emitters.hpp"
+#include "seiche/mesh_sdf.hpp"
 
 #include <unistd.h>
 
@@ -222,13 +223,16 @@ std::span<const Param<BodyDef>> body_params() {
     static const std::vector<Param<B>> table = {
         text_param<B, &B::name>("name", "names the body in bodies.csv and the body meshes; "
                                         "default body_N, N its index"),
-        choice_param<B, &B::shape>("shape", {"box", "sphere", "cylinder", "circle"},
-                                   "3D: box, sphere or cylinder; 2D: box or circle"),
+        choice_param<B, &B::shape>("shape", {"box", "sphere", "cylinder", "circle", "mesh"},
+                                   "3D: box, sphere, cylinder or mesh; 2D: box or circle"),
         vector_param<B, &B::size>("size", "m", closed(0, 1e6),
                                   "box: its full extents along its own axes"),
         number_param<B, &B::radius>("radius", "m", closed(0, 1e6), "sphere, circle, cylinder"),
         number_param<B, &B::height>("height", "m", closed(0, 1e6),
                                     "cylinder: its length along its own y axis"),
+        text_param<B, &B::mesh_file>("mesh", "mesh: a closed triangle mesh, OBJ or STL, in m, "
+                                             "its path relative to the scene file; placed by "
+                                             "position and rotation (static or kinematic)"),
         required(vector_param<B, &B::position>("position", "m", closed(-1e6, 1e6),
                                                "the centre of the shape and of its mass")),
         vector_param<B, &B::rotation>(
@@ -393,6 +397,12 @@ double boundary_particle_estimate(const WorldDef& w) {
             case BodyShape::circle: n += 2.0 * 2.0 * pi * r / d; break;
             case BodyShape::sphere: n += 2.0 * 4.0 * pi * r * r / (d * d); break;
             case BodyShape::cylinder: n += 2.0 * 2.0 * pi * r * (r + b.height) / (d * d); break;
+            case BodyShape::mesh:
+                if (b.mesh) {
+                    const Box<3> mb = mesh_bounds(*b.mesh);
+                    n += 2.0 * surface({mb.min.x, mb.min.y, mb.min.z}, {mb.max.x, mb.max.y, mb.max.z});
+                }
+                break;
         }
     }
     return n;
@@ -437,7 +447,8 @@ template <int D>
 void body_problems(const BodyDef& b, std::size_t index, const WorldDef& w, const std::string& path,
                    std::vector<Problem>& out) {
     const double d = 2.0 * w.particle_radius;
-    const bool shape_3d = b.shape == BodyShape::sphere || b.shape == BodyShape::cylinder;
+    const bool shape_3d = b.shape == BodyShape::sphere || b.shape == BodyShape::cylinder ||
+                          b.shape == BodyShape::mesh;
     if (D == 2 && shape_3d) {
         out.push_back({path + ".shape", "2D scenes take box or circle"});
         return;
@@ -446,7 +457,25 @@ void body_problems(const BodyDef& b, std::size_t index, const WorldDef& w, const
         out.push_back({path + ".shape", "circle is a 2D shape; 3D scenes take box, sphere or cylinder"});
         return;
     }
-    if (b.shape == BodyShape::box) {
+    if (b.shape == BodyShape::mesh) {
+        if (!b.mesh || b.mesh->triangles.empty()) {
+            out.push_back({path + ".mesh", b.mesh_file.empty()
+                                               ? std::string("a mesh body needs a mesh file")
+                                               : "no triangles were read from " + b.mesh_file});
+            return;
+        }
+        if (b.motion == BodyMotion::dynamic) {
+            out.push_back({path + ".motion", "mesh bodies are static or kinematic (dynamic ones "
+                                             "are not supported yet)"});
+            return;
+        }
+        if (const std::size_t open = open_edges(*b.mesh); open > 0) {
+            out.push_back({path + ".mesh", format("%s is not closed: %zu edges belong to one "
+                                                  "triangle only (a solid needs a closed surface)",
+                                                  b.mesh_file.c_str(), open)});
+            return;
+        }
+    } else if (b.shape == BodyShape::box) {
         for (int a = 0; a < D; ++a)
             if (b.size[a] < d * (1 - 1e-6)) {
                 out.push_back({path + ".size", format("a box needs every extent at least one particle "

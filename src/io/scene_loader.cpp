@@ -4,6 +4,8 @@
 // validate_scene, so a file and a hand-built definition are held to the same rules.
 #include "seiche/io/scene_loader.hpp"
 
+#include "seiche/io/mesh_reader.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -341,7 +343,7 @@ void write_table(json& obj, std::span<const Param<T>> table, const T& in, int di
 
 }  // namespace
 
-Scene parse_scene(const json& doc, const std::string& name) {
+Scene parse_scene(const json& doc, const std::string& name, const std::filesystem::path& mesh_base) {
     if (!doc.is_object()) throw SceneError("(top level)", "expected an object, got " + shown(doc));
     check_keys(doc, "", "", scene_keys());
     Scene s;
@@ -365,6 +367,7 @@ Scene parse_scene(const json& doc, const std::string& name) {
     if (s.solver.xsph < 0) s.solver.xsph = default_xsph(s.solver.type);
     if (s.output.directory.empty()) s.output.directory = "out/" + s.name;
 
+    read_body_meshes(s, mesh_base.empty() ? std::filesystem::current_path() : mesh_base);
     if (const std::vector<Problem> problems = validate_scene(s); !problems.empty())
         throw SceneError(problems.front().path, problems.front().message);
     return s;
@@ -470,11 +473,29 @@ Scene load_scene(const std::filesystem::path& file, const std::vector<std::strin
     if (text.size() > max_bytes)
         throw SceneError("", file.string() + " is larger than " +
                                  std::to_string(max_bytes >> 20) + " MiB; not a scene file");
-    return load_scene_text(text, file.stem().string(), overrides, file.string());
+    return load_scene_text(text, file.stem().string(), overrides, file.string(),
+                           file.parent_path());
+}
+
+void read_body_meshes(Scene& s, const std::filesystem::path& base) {
+    for (std::size_t i = 0; i < s.bodies.size(); ++i) {
+        BodyDef& b = s.bodies[i];
+        if (b.shape != BodyShape::mesh || b.mesh_file.empty()) continue;
+        // Relative to the scene file; kept absolute, so the run's scene.json still finds it.
+        std::filesystem::path f(b.mesh_file);
+        if (f.is_relative()) f = std::filesystem::absolute(base / f).lexically_normal();
+        b.mesh_file = f.string();
+        try {
+            b.mesh = std::make_shared<const MeshData>(read_mesh(f));
+        } catch (const std::exception& e) {
+            throw SceneError("bodies[" + std::to_string(i) + "].mesh", e.what());
+        }
+    }
 }
 
 Scene load_scene_text(const std::string& text, const std::string& name,
-                      const std::vector<std::string>& overrides, const std::string& source) {
+                      const std::vector<std::string>& overrides, const std::string& source,
+                      const std::filesystem::path& mesh_base) {
     if (text.size() > max_bytes)
         throw SceneError("", source + " is larger than " + std::to_string(max_bytes >> 20) +
                                  " MiB; not a scene file");
@@ -485,7 +506,7 @@ Scene load_scene_text(const std::string& text, const std::string& name,
     if (bad_utf8_at(name) != std::string_view::npos && !doc.contains("name"))
         throw SceneError("name", "the file name is not valid UTF-8, so it cannot be the scene's "
                                  "name; give \"name\" in the scene");
-    return parse_scene(doc, name);
+    return parse_scene(doc, name, mesh_base);
 }
 
 json scene_to_json(const Scene& s) {

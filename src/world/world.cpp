@@ -218,7 +218,8 @@ void World<D>::add_bodies(const WallSampling& walls) {
     std::vector<Boundary<D>> surfaces;
     for (std::size_t i = 0; i < def_.bodies.size(); ++i) {
         const BodyDef& def = def_.bodies[i];
-        bodies.push_back(seiche::body_object<D>(def, i));
+        // A mesh's distance grid at half the particle spacing: collisions keep centres r off.
+        bodies.push_back(seiche::body_object<D>(def, i, 0.5f * fluid_.spacing));
         BoundaryObject<D>& o = bodies.back();
         surfaces.push_back(sample_solid<D>(o, walls));
         any_dynamic = any_dynamic || o.motion == ObjectMotion::dynamic;

@@ -30,13 +30,19 @@ class SceneError : public std::runtime_error {
 Scene load_scene(const std::filesystem::path& file, const std::vector<std::string>& overrides = {});
 
 // The same from a scene's text; `name` is the default scene name, `source` names the text in
-// messages.
+// messages; mesh files of bodies are found relative to mesh_base (empty: the current directory).
 Scene load_scene_text(const std::string& text, const std::string& name,
                       const std::vector<std::string>& overrides = {},
-                      const std::string& source = "the scene");
+                      const std::string& source = "the scene",
+                      const std::filesystem::path& mesh_base = {});
+// Reads every mesh body's file, relative to `base`, into BodyDef::mesh, and makes its path
+// absolute (so the run's scene.json still finds it). Throws SceneError at "bodies[i].mesh" for a
+// missing or unreadable file.
+void read_body_meshes(Scene& s, const std::filesystem::path& base);
 
-// Validates a parsed document.
-Scene parse_scene(const nlohmann::json& doc, const std::string& name);
+// Reads the bodies' meshes (relative to mesh_base, empty: the current directory) and validates.
+Scene parse_scene(const nlohmann::json& doc, const std::string& name,
+                  const std::filesystem::path& mesh_base = {});
 
 // Sets one "a.b[2].c=value" override in a document.
 void apply_override(nlohmann::json& doc, const std::string& assignment);

@@ -1,0 +1,195 @@
+// Mesh solids: exact point–triangle distances (Ericson, Real-Time Collision Detection, 5.1.5),
+// the sign from the generalised winding number (Jacobson, Kavan & Sorkine-Hornung 2013, eq. 6:
+// the solid angles of the triangles seen from the point, summed over 4π), both sampled once on a
+// grid; collisions then read the grid.
+#include "seiche/mesh_sdf.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numbers>
+#include <unordered_map>
+
+#include "seiche/parallel.hpp"
+
+namespace seiche {
+
+namespace {
+
+using V = Vec<3>;
+
+V vertex(const MeshData& m, std::uint32_t i) {
+    return {m.vertices[i][0], m.vertices[i][1], m.vertices[i][2]};
+}
+
+// Closest point on triangle abc to p.
+V closest_on_triangle(const V& p, const V& a, const V& b, const V& c) {
+    const V ab = b - a, ac = c - a, ap = p - a;
+    const float d1 = glm::dot(ab, ap), d2 = glm::dot(ac, ap);
+    if (d1 <= 0 && d2 <= 0) return a;
+    const V bp = p - b;
+    const float d3 = glm::dot(ab, bp), d4 = glm::dot(ac, bp);
+    if (d3 >= 0 && d4 <= d3) return b;
+    const float vc = d1 * d4 - d3 * d2;
+    if (vc <= 0 && d1 >= 0 && d3 <= 0) return a + ab * (d1 / (d1 - d3));
+    const V cp = p - c;
+    const float d5 = glm::dot(ab, cp), d6 = glm::dot(ac, cp);
+    if (d6 >= 0 && d5 <= d6) return c;
+    const float vb = d5 * d2 - d1 * d6;
+    if (vb <= 0 && d2 >= 0 && d6 <= 0) return a + ac * (d2 / (d2 - d6));
+    const float va = d3 * d6 - d5 * d4;
+    if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0)
+        return b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6)));
+    const float denom = 1.0f / (va + vb + vc);
+    return a + ab * (vb * denom) + ac * (vc * denom);
+}
+
+double winding_number(const MeshData& m, const V& p) {
+    double sum = 0;
+    for (const auto& t : m.triangles) {
+        const glm::dvec3 a = glm::dvec3(vertex(m, t[0]) - p), b = glm::dvec3(vertex(m, t[1]) - p),
+                         c = glm::dvec3(vertex(m, t[2]) - p);
+        const double la = glm::length(a), lb = glm::length(b), lc = glm::length(c);
+        const double det = glm::dot(a, glm::cross(b, c));
+        const double div = la * lb * lc + glm::dot(a, b) * lc + glm::dot(b, c) * la + glm::dot(c, a) * lb;
+        sum += 2.0 * std::atan2(det, div);
+    }
+    return sum / (4.0 * std::numbers::pi);
+}
+
+}  // namespace
+
+std::size_t open_edges(const MeshData& m) {
+    std::map<std::pair<std::uint32_t, std::uint32_t>, int> uses;
+    for (const auto& t : m.triangles)
+        for (int k = 0; k < 3; ++k) {
+            const std::uint32_t a = t[k], b = t[(k + 1) % 3];
+            ++uses[{std::min(a, b), std::max(a, b)}];
+        }
+    std::size_t open = 0;
+    for (const auto& [edge, n] : uses) open += n != 2 ? 1 : 0;
+    return open;
+}
+
+Box<3> mesh_bounds(const MeshData& m) {
+    Box<3> b{V(1e30f), V(-1e30f)};
+    for (std::size_t i = 0; i < m.vertices.size(); ++i) {
+        b.min = glm::min(b.min, vertex(m, std::uint32_t(i)));
+        b.max = glm::max(b.max, vertex(m, std::uint32_t(i)));
+    }
+    return b;
+}
+
+float mesh_distance(const MeshData& m, const V& p) {
+    float best = 1e30f;
+    for (const auto& t : m.triangles) {
+        const V q = closest_on_triangle(p, vertex(m, t[0]), vertex(m, t[1]), vertex(m, t[2]));
+        best = std::min(best, glm::dot(p - q, p - q));
+    }
+    return std::sqrt(best);
+}
+
+bool inside_mesh(const MeshData& m, const V& p) {
+    return winding_number(m, p) > 0.5;
+}
+
+float SdfGrid::distance(const V& p) const {
+    V g = (p - origin) / cell;
+    V clamped = glm::clamp(g, V(0.0f), V(float(n[0] - 1), float(n[1] - 1), float(n[2] - 1)));
+    const float beyond = glm::length(g - clamped) * cell;
+    int i[3];
+    float f[3];
+    for (int a = 0; a < 3; ++a) {
+        i[a] = std::min(int(clamped[a]), n[a] - 2);
+        f[a] = clamped[a] - float(i[a]);
+    }
+    auto at = [&](int x, int y, int z) {
+        return value[(std::size_t(z) * n[1] + y) * n[0] + x];
+    };
+    float v = 0;
+    for (int c = 0; c < 8; ++c) {
+        const int dx = c & 1, dy = (c >> 1) & 1, dz = (c >> 2) & 1;
+        const float w = (dx ? f[0] : 1 - f[0]) * (dy ? f[1] : 1 - f[1]) * (dz ? f[2] : 1 - f[2]);
+        v += w * at(i[0] + dx, i[1] + dy, i[2] + dz);
+    }
+    return v + beyond;
+}
+
+V SdfGrid::normal(const V& p) const {
+    const float e = 0.5f * cell;
+    V g;
+    for (int a = 0; a < 3; ++a) {
+        V d(0.0f);
+        d[a] = e;
+        g[a] = distance(p + d) - distance(p - d);
+    }
+    const float len = glm::length(g);
+    return len > 0 ? g / len : V(0, 1, 0);
+}
+
+std::shared_ptr<const SdfGrid> build_sdf(const MeshData& m, float cell, float pad) {
+    auto g = std::make_shared<SdfGrid>();
+    const Box<3> b = mesh_bounds(m);
+    g->cell = cell;
+    g->origin = b.min - V(pad);
+    for (int a = 0; a < 3; ++a)
+        g->n[a] = std::max(2, int(std::ceil((b.max[a] - b.min[a] + 2 * pad) / cell)) + 1);
+    const std::size_t nodes = std::size_t(g->n[0]) * g->n[1] * g->n[2];
+    g->value.resize(nodes);
+    parallel_for(nodes, [&](std::size_t k) {
+        const int x = int(k % g->n[0]), y = int(k / g->n[0] % g->n[1]),
+                  z = int(k / (std::size_t(g->n[0]) * g->n[1]));
+        const V p = g->origin + cell * V(float(x), float(y), float(z));
+        const float d = mesh_distance(m, p);
+        g->value[k] = inside_mesh(m, p) ? -d : d;
+    });
+    return g;
+}
+
+std::vector<V> sample_mesh_surface(const SdfGrid& sdf, const Box<3>& bounds, const WallSampling& s) {
+    std::vector<V> out;
+    const float d = s.spacing;
+    // A hash of accepted points by cell of size d/2... thinned at 0.6 d.
+    std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> cells;
+    const float thin = 0.6f * d;
+    auto key = [&](const V& p) {
+        const auto c = glm::floor((p - bounds.min) / thin);
+        return (std::uint64_t(std::int64_t(c.x) + 100000) * 200003ull + std::uint64_t(std::int64_t(c.y) + 100000)) *
+                   200003ull + std::uint64_t(std::int64_t(c.z) + 100000);
+    };
+    auto free_at = [&](const V& p) {
+        const auto c = glm::floor((p - bounds.min) / thin);
+        for (int dz = -1; dz <= 1; ++dz)
+            for (int dy = -1; dy <= 1; ++dy)
+                for (int dx = -1; dx <= 1; ++dx) {
+                    const V q = bounds.min + thin * (c + V(float(dx), float(dy), float(dz))) + V(0.5f * thin);
+                    const auto it = cells.find(key(q));
+                    if (it == cells.end()) continue;
+                    for (std::uint32_t j : it->second)
+                        if (glm::dot(out[j] - p, out[j] - p) < thin * thin) return false;
+                }
+        return true;
+    };
+    std::array<int, 3> n;
+    for (int a = 0; a < 3; ++a) n[a] = int(std::ceil((bounds.max[a] - bounds.min[a]) / d)) + 1;
+    for (int l = 0; l < s.layers; ++l) {
+        const float level = -(s.offset + float(l) * d);
+        for (int z = 0; z < n[2]; ++z)
+            for (int y = 0; y < n[1]; ++y)
+                for (int x = 0; x < n[0]; ++x) {
+                    V p = bounds.min + d * V(float(x), float(y), float(z));
+                    float v = sdf.distance(p);
+                    if (std::abs(v - level) > 0.5f * d) continue;
+                    for (int it = 0; it < 3; ++it) {  // onto the level set along the normal
+                        p -= (v - level) * sdf.normal(p);
+                        v = sdf.distance(p);
+                    }
+                    if (std::abs(v - level) > 0.1f * d || !free_at(p)) continue;
+                    cells[key(p)].push_back(std::uint32_t(out.size()));
+                    out.push_back(p);
+                }
+    }
+    return out;
+}
+
+}  // namespace seiche
