@@ -169,6 +169,11 @@ int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
         {"density_error_max", totals.density_error_max},
         {"containment_corrections", totals.contained},
     };
+    if (!scene.emitters.empty() || !scene.sinks.empty()) {
+        summary["emitted_particles"] = world.total_emitted();
+        summary["removed_particles"] = world.total_removed();
+    }
+    if (!scene.bodies.empty()) summary["bodies"] = scene.bodies.size();
     if (resume) summary["resumed_at"] = {{"step", resume->steps}, {"time", resumed_time}};
     if (failure) {
         const Instability& b = failure->second;
@@ -182,8 +187,15 @@ int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
 
     std::printf("%s (%s): %s\n", scene.name.c_str(),
                 std::string(solver_name(scene.solver.type)).c_str(), status.c_str());
-    std::printf("  particles      %zu fluid, %zu boundary\n", world.particles().size(),
+    std::printf("  particles      %zu fluid, %zu boundary", world.particles().size(),
                 world.boundary().x.size());
+    if (!scene.emitters.empty() || !scene.sinks.empty())
+        std::printf(" (%zu emitted, %zu removed over the run)", world.total_emitted(),
+                    world.total_removed());
+    std::printf("\n");
+    if (!scene.bodies.empty())
+        std::printf("  bodies         %zu (bodies.csv, bodies.pvd, frames/bodies_*)\n",
+                    scene.bodies.size());
     std::printf("  steps          %lld (%.3f s simulated, %d frames, %.2f iterations per step)\n",
                 totals.steps, world.time(), totals.frames,
                 totals.steps > 0 ? double(totals.iterations) / totals.steps : 0.0);

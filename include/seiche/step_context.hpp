@@ -44,6 +44,7 @@ struct StepStats {
     double kinetic_energy = 0;    //!< J (J/m in 2D)
     double potential_energy = 0;  //!< J, −Σ m g·x
     std::size_t contained = 0;    //!< particles put back by the last-resort containment
+    std::size_t particles = 0;    //!< fluid particles at the end of the step (emitters, sinks)
     std::optional<Instability> instability;
 };
 

@@ -13,7 +13,7 @@ namespace seiche::io {
 
 const char* StatsWriter::header() {
     return "step,time,dt,iterations,density_error_mean,density_error_max,kinetic_energy,"
-           "potential_energy,contained";
+           "potential_energy,contained,particles";
 }
 
 void StatsWriter::open(const std::filesystem::path& path, std::string_view rows) {
@@ -40,9 +40,10 @@ void StatsWriter::snapshot() {
 
 void StatsWriter::append(const StepStats& s) {
     if (!file_) return;
-    std::fprintf(file_, "%lld,%.9g,%.9g,%d,%.6g,%.6g,%.9g,%.9g,%zu\n",
+    std::fprintf(file_, "%lld,%.9g,%.9g,%d,%.6g,%.6g,%.9g,%.9g,%zu,%zu\n",
                  static_cast<long long>(s.step), s.time, s.dt, s.iterations, s.density_error_mean,
-                 s.density_error_max, s.kinetic_energy, s.potential_energy, s.contained);
+                 s.density_error_max, s.kinetic_energy, s.potential_energy, s.contained,
+                 s.particles);
 }
 
 void StatsWriter::close() {

@@ -569,6 +569,7 @@ void World<D>::finish_step(double dt, StepStats& s) {
     ++steps_;
     s.step = steps_;
     s.time = time_;
+    s.particles = p_.size();
     s.instability = check_stability(&s.kinetic_energy, &s.potential_energy);
 }
 
