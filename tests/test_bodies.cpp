@@ -565,6 +565,7 @@ TEST(Emitters, BadEmittersAreRefusedWithTheirPath) {
 }  // namespace
 }  // namespace seiche
 
+#include "seiche/bodies.hpp"
 #include "seiche/io/mesh_reader.hpp"
 #include "seiche/io/scene_loader.hpp"
 #include "seiche/mesh_sdf.hpp"
@@ -695,6 +696,68 @@ TEST(MeshBodies, MissingOpenOrDynamicMeshesAreRefused) {
     const std::string open = error({"bodies[0].mesh=" + open_file.string()});
     EXPECT_TRUE(open.starts_with("bodies[0].mesh: ") && open.find("is not closed") != std::string::npos) << open;
     std::filesystem::remove(open_file);
+}
+
+}  // namespace
+}  // namespace seiche
+
+namespace seiche {
+namespace {
+
+// A paddle on keyframes (CSV beside the scene): at a keyframe's time it is at that pose, halfway
+// between two it is at the linear position and the slerped rotation, after the last it stays.
+TEST(Keyframes, KinematicBodyFollowsItsKeyframes) {
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "seiche_keyframes";
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "paddle.csv") << "time,x,y,z,rx,ry,rz\n"
+                                         "0,0.2,0.35,0.15,0,0,0\n"
+                                         "0.2,0.3,0.35,0.15,0,1.2,0\n"
+                                         "0.4,0.3,0.30,0.15,0,1.2,0.4\n";
+    std::ofstream(dir / "scene.json") << R"({
+      "dimension": 3, "particle_radius": 0.01,
+      "container": {"min": [0, 0, 0], "max": [0.5, 0.5, 0.3]},
+      "fluid": [{"min": [0, 0, 0], "max": [0.5, 0.15, 0.3]}],
+      "bodies": [{"shape": "box", "size": [0.1, 0.04, 0.04], "position": [0.2, 0.35, 0.15],
+                  "motion": "kinematic", "keyframes": "paddle.csv"}]})";
+    const Scene s = io::load_scene(dir / "scene.json");
+    ASSERT_TRUE(s.bodies[0].keyframes);
+    ASSERT_EQ(s.bodies[0].keyframes->size(), 3u);
+    World<3> w(s);
+    const auto& b = w.boundary_objects()[w.body_object(0)];
+    w.advance_to(0.1);
+    EXPECT_NEAR(b.position.x, 0.25f, 1e-5f);
+    // Halfway through a turn of 1.2 rad about y: 0.6 rad.
+    EXPECT_NEAR(std::atan2(-b.rotation[0][2], b.rotation[0][0]), 0.6f, 1e-3f);
+    EXPECT_NEAR(b.velocity.x, 0.5f, 1e-3f);  // 0.1 m in 0.2 s
+    w.advance_to(0.6);
+    EXPECT_NEAR(b.position.y, 0.30f, 1e-5f);  // held at the last keyframe
+    const Mat<3> last = rotation_from_euler<3>({0, 1.2, 0.4});
+    for (int c = 0; c < 3; ++c)
+        EXPECT_NEAR(glm::length(b.rotation[c] - last[c]), 0.0f, 1e-4f);
+    EXPECT_EQ(b.velocity, Vec<3>(0.0f));
+
+    auto error = [&](const std::string& csv) {
+        std::ofstream(dir / "paddle.csv") << csv;
+        try {
+            io::load_scene(dir / "scene.json");
+        } catch (const io::SceneError& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    EXPECT_EQ(error("0,0.2,0.35,0.15,0,0,0\n0.3,0.3,0.35,0.15,0,0,0\n0.2,0.3,0.3,0.15,0,0,0\n"),
+              "bodies[0].keyframes: keyframes out of order: keyframe 3 at 0.2 s is not after "
+              "keyframe 2 at 0.3 s");
+    EXPECT_TRUE(error("0,0.2,0.35\n").find("line 1: expected 7 numbers") != std::string::npos);
+    EXPECT_EQ(error(""), "bodies[0].keyframes: no keyframes were read from " + (dir / "paddle.csv").string());
+    try {
+        io::load_scene(dir / "scene.json", {"bodies[0].keyframes=missing.csv"});
+        ADD_FAILURE() << "a missing keyframe file was accepted";
+    } catch (const io::SceneError& e) {
+        EXPECT_TRUE(std::string(e.what()).starts_with("bodies[0].keyframes: ")) << e.what();
+        EXPECT_NE(std::string(e.what()).find("cannot read the keyframe file"), std::string::npos);
+    }
+    std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -20,6 +20,11 @@ Mat<D> rotation_from_euler(const Vec3d& angles);
 template <int D>
 Mat<D> rotation_step(const Torque<D>& w, float t);
 
+// The pose of keyframes at time t: positions linearly, rotations by quaternion slerp (2D: the
+// angle linearly), the first pose before the first time and the last after the last.
+template <int D>
+void keyframe_pose(const std::vector<Keyframe>& keys, double t, Vec<D>& position, Mat<D>& rotation);
+
 // The body's boundary object at its initial pose (name, shape, motion, velocities).
 // `index` names an unnamed body body_N. A mesh body gets its signed-distance grid with nodes
 // sdf_cell apart (0: none, enough to validate a definition).

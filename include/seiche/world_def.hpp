@@ -37,6 +37,13 @@ struct MeshData {
 };
 enum class BodyMotion { fixed, kinematic, dynamic };  // "static", "kinematic", "dynamic"
 
+// A kinematic body's pose at a time: position (m) and rotation (rad, the `rotation` convention).
+struct Keyframe {
+    double time = 0;  // s
+    Vec3d position{0, 0, 0};
+    Vec3d rotation{0, 0, 0};
+};
+
 struct BodyDef {
     std::string name;                   // "" = body_N (N its index)
     BodyShape shape = BodyShape::box;   // 3D: box, sphere, cylinder; 2D: box, circle
@@ -52,6 +59,8 @@ struct BodyDef {
     Vec3d angular_velocity{0, 0, 0};    // rad/s about the world axes through `position`; 2D: z
     double motion_start = 0;            // s: a kinematic body moves from then ...
     double motion_stop = -1;            // s: ... until then (−1: to the end)
+    std::string keyframe_file;          // kinematic: CSV time,x,y,z,rx,ry,rz, relative to the scene
+    std::shared_ptr<const std::vector<Keyframe>> keyframes;  // read from keyframe_file (or given)
     double density = 0;                 // kg/m³: dynamic bodies (their mass is density × volume)
     double friction = 0.5;              // Coulomb coefficient of its contacts with solids
 };

@@ -2,7 +2,10 @@
 // particles (Akinci et al. 2012, sec. 3: one or more layers of particles on the solid's surface)
 // — boxes on a lattice, spheres on Fibonacci spirals, circles and cylinders on rings.
 #include <cmath>
+#include <algorithm>
 #include <map>
+
+#include <glm/gtc/quaternion.hpp>
 #include <numbers>
 
 #include "seiche/bodies.hpp"
@@ -145,6 +148,23 @@ Mat<D> rotation_step(const Torque<D>& w, float t) {
 }
 
 template <int D>
+void keyframe_pose(const std::vector<Keyframe>& keys, double t, Vec<D>& position, Mat<D>& rotation) {
+    std::size_t j = 0;
+    while (j + 1 < keys.size() && keys[j + 1].time <= t) ++j;
+    const Keyframe& a = keys[j];
+    const Keyframe& b = j + 1 < keys.size() ? keys[j + 1] : keys[j];
+    const double f = b.time > a.time ? std::clamp((t - a.time) / (b.time - a.time), 0.0, 1.0) : 0.0;
+    for (int k = 0; k < D; ++k) position[k] = float(a.position[k] + f * (b.position[k] - a.position[k]));
+    if constexpr (D == 2) {
+        rotation = rotation_from_euler<2>({0, 0, a.rotation[2] + f * (b.rotation[2] - a.rotation[2])});
+    } else {
+        const glm::quat qa = glm::quat_cast(rotation_from_euler<3>(a.rotation));
+        const glm::quat qb = glm::quat_cast(rotation_from_euler<3>(b.rotation));
+        rotation = glm::mat3_cast(glm::slerp(qa, qb, float(f)));
+    }
+}
+
+template <int D>
 BoundaryObject<D> body_object(const BodyDef& b, std::size_t index, float sdf_cell) {
     BoundaryObject<D> o;
     o.name = b.name.empty() ? "body_" + std::to_string(index) : b.name;
@@ -195,7 +215,14 @@ BoundaryObject<D> body_object(const BodyDef& b, std::size_t index, float sdf_cel
     o.motion = b.motion == BodyMotion::dynamic     ? ObjectMotion::dynamic
                : b.motion == BodyMotion::kinematic ? ObjectMotion::kinematic
                                                    : ObjectMotion::fixed;
-    o.set_pose(to_vec<D>(b.position), rotation_from_euler<D>(b.rotation));
+    if (b.keyframes && !b.keyframes->empty()) {
+        Vec<D> p;
+        Mat<D> r;
+        keyframe_pose<D>(*b.keyframes, 0.0, p, r);
+        o.set_pose(p, r);
+    } else {
+        o.set_pose(to_vec<D>(b.position), rotation_from_euler<D>(b.rotation));
+    }
     if (b.motion != BodyMotion::fixed) {
         o.velocity = to_vec<D>(b.velocity);
         if constexpr (D == 3)
@@ -230,6 +257,8 @@ Boundary<D> sample_solid(const BoundaryObject<D>& o, const WallSampling& s) {
 
 template Mat<2> rotation_from_euler<2>(const Vec3d&);
 template Mat<3> rotation_from_euler<3>(const Vec3d&);
+template void keyframe_pose<2>(const std::vector<Keyframe>&, double, Vec<2>&, Mat<2>&);
+template void keyframe_pose<3>(const std::vector<Keyframe>&, double, Vec<3>&, Mat<3>&);
 template Mat<2> rotation_step<2>(const Torque<2>&, float);
 template Mat<3> rotation_step<3>(const Torque<3>&, float);
 template BoundaryObject<2> body_object<2>(const BodyDef&, std::size_t, float);

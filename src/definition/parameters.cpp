@@ -255,6 +255,10 @@ std::span<const Param<BodyDef>> body_params() {
         with_automatic(number_param<B, &B::motion_stop>("motion_stop", "s", closed(0, 1e9),
                                                         "kinematic: the time it stops"),
                        -1, "-1: never"),
+        text_param<B, &B::keyframe_file>(
+            "keyframes", "kinematic: a CSV file of poses over time (time,x,y,z,rx,ry,rz; s, m, "
+                         "rad), relative to the scene file; positions interpolated linearly, "
+                         "rotations by quaternion slerp; held before the first and after the last"),
         number_param<B, &B::density>("density", "kg/m³", closed(0, 1e6),
                                      "dynamic bodies: mass = density × volume (2D: per metre of "
                                      "depth); required and positive for them"),
@@ -504,6 +508,34 @@ void body_problems(const BodyDef& b, std::size_t index, const WorldDef& w, const
     if (b.motion == BodyMotion::dynamic && !(b.density > 0)) {
         out.push_back({path + ".density", "a dynamic body needs a positive density (kg/m³), got " + num(b.density)});
         return;
+    }
+    if (b.keyframes) {
+        const auto& k = *b.keyframes;
+        if (b.motion != BodyMotion::kinematic) {
+            out.push_back({path + ".keyframes", "only a kinematic body follows keyframes"});
+            return;
+        }
+        if (k.empty()) {
+            out.push_back({path + ".keyframes", "no keyframes were read from " + b.keyframe_file});
+            return;
+        }
+        for (std::size_t j = 0; j < k.size(); ++j) {
+            bool finite = std::isfinite(k[j].time);
+            for (int a = 0; a < 3; ++a)
+                finite = finite && std::isfinite(k[j].position[a]) && std::isfinite(k[j].rotation[a]);
+            if (!finite || k[j].time < 0) {
+                out.push_back({path + ".keyframes", format("keyframe %zu: expected finite numbers and "
+                                                           "a time of at least 0", j + 1)});
+                return;
+            }
+            if (j > 0 && !(k[j].time > k[j - 1].time)) {
+                out.push_back({path + ".keyframes",
+                               format("keyframes out of order: keyframe %zu at %s s is not after "
+                                      "keyframe %zu at %s s",
+                                      j + 1, num(k[j].time).c_str(), j, num(k[j - 1].time).c_str())});
+                return;
+            }
+        }
     }
     if (b.motion_stop >= 0 && b.motion_stop < b.motion_start) {
         out.push_back({path + ".motion_stop", format("must not be before motion_start (%s s), got %s",

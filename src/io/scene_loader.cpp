@@ -477,18 +477,69 @@ Scene load_scene(const std::filesystem::path& file, const std::vector<std::strin
                            file.parent_path());
 }
 
+namespace {
+
+// time,x,y,z,rx,ry,rz per line; a first line that is not numbers is a header; # comments.
+std::vector<Keyframe> read_keyframes(const std::filesystem::path& file) {
+    std::ifstream in(file);
+    if (!in) throw std::runtime_error(file.string() + ": cannot read the keyframe file");
+    std::vector<Keyframe> out;
+    std::string line;
+    std::size_t number = 0;
+    while (std::getline(in, line)) {
+        ++number;
+        if (line.empty() || line[0] == '#') continue;
+        std::vector<double> v;
+        std::size_t start = 0;
+        bool numbers = true;
+        while (start <= line.size()) {
+            const std::size_t comma = line.find(',', start);
+            const std::string cell = line.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+            char* end = nullptr;
+            const double d = std::strtod(cell.c_str(), &end);
+            numbers = numbers && end != cell.c_str();
+            v.push_back(d);
+            if (comma == std::string::npos) break;
+            start = comma + 1;
+        }
+        if (!numbers && out.empty() && number == 1) continue;  // the header
+        if (!numbers || v.size() != 7)
+            throw std::runtime_error(file.string() + ": line " + std::to_string(number) +
+                                     ": expected 7 numbers, time,x,y,z,rx,ry,rz");
+        out.push_back({v[0], {v[1], v[2], v[3]}, {v[4], v[5], v[6]}});
+    }
+    return out;
+}
+
+// Relative to the scene file; kept absolute, so the run's scene.json still finds it.
+std::filesystem::path beside(const std::filesystem::path& base, std::string& file) {
+    std::filesystem::path f(file);
+    if (f.is_relative()) f = std::filesystem::absolute(base / f).lexically_normal();
+    file = f.string();
+    return f;
+}
+
+}  // namespace
+
 void read_body_meshes(Scene& s, const std::filesystem::path& base) {
     for (std::size_t i = 0; i < s.bodies.size(); ++i) {
         BodyDef& b = s.bodies[i];
-        if (b.shape != BodyShape::mesh || b.mesh_file.empty()) continue;
-        // Relative to the scene file; kept absolute, so the run's scene.json still finds it.
-        std::filesystem::path f(b.mesh_file);
-        if (f.is_relative()) f = std::filesystem::absolute(base / f).lexically_normal();
-        b.mesh_file = f.string();
-        try {
-            b.mesh = std::make_shared<const MeshData>(read_mesh(f));
-        } catch (const std::exception& e) {
-            throw SceneError("bodies[" + std::to_string(i) + "].mesh", e.what());
+        const std::string path = "bodies[" + std::to_string(i) + "]";
+        if (b.shape == BodyShape::mesh && !b.mesh_file.empty()) {
+            const std::filesystem::path f = beside(base, b.mesh_file);
+            try {
+                b.mesh = std::make_shared<const MeshData>(read_mesh(f));
+            } catch (const std::exception& e) {
+                throw SceneError(path + ".mesh", e.what());
+            }
+        }
+        if (!b.keyframe_file.empty()) {
+            const std::filesystem::path f = beside(base, b.keyframe_file);
+            try {
+                b.keyframes = std::make_shared<const std::vector<Keyframe>>(read_keyframes(f));
+            } catch (const std::exception& e) {
+                throw SceneError(path + ".keyframes", e.what());
+            }
         }
     }
 }

@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <variant>
 
+#include <glm/gtc/quaternion.hpp>
+
 #include "bodies/rigid_dynamics.hpp"
 #include "seiche/bodies.hpp"
 #include "seiche/parallel.hpp"
@@ -353,6 +355,28 @@ void World<D>::move_kinematic_objects(double dt) {
     for (std::size_t o = 0; o < objects_.size(); ++o) {
         BoundaryObject<D>& obj = objects_[o];
         if (obj.motion == ObjectMotion::dynamic) continue;
+        if (o >= first_body && obj.motion == ObjectMotion::kinematic &&
+            def_.bodies[o - first_body].keyframes) {
+            // Keyframes: the pose at the step's end; the velocities that take it there.
+            const auto& keys = *def_.bodies[o - first_body].keyframes;
+            Vec<D> p;
+            Mat<D> r;
+            keyframe_pose<D>(keys, time_ + dt, p, r);
+            obj.velocity = (p - obj.position) / float(dt);
+            const Mat<D> turn = r * glm::transpose(obj.rotation);  // this step's rotation
+            if constexpr (D == 3) {
+                const glm::quat q = glm::quat_cast(turn);
+                const float angle = 2.0f * std::acos(std::clamp(q.w, -1.0f, 1.0f));
+                const Vec<3> axis(q.x, q.y, q.z);
+                obj.angular_velocity = glm::length(axis) > 0
+                                           ? glm::normalize(axis) * (angle / float(dt))
+                                           : Vec<3>(0.0f);
+            } else {
+                obj.angular_velocity = std::atan2(turn[0][1], turn[0][0]) / float(dt);
+            }
+            set_object_pose(o, p, r);
+            continue;
+        }
         if (o >= first_body && obj.motion == ObjectMotion::kinematic) {
             const BodyDef& b = def_.bodies[o - first_body];
             // The part of [t, t + dt] inside the window, so a start or stop between steps is exact.
