@@ -19,6 +19,14 @@ inline float z_of(const Vec<D>& v) {
         return 0.0f;
 }
 
+// The first D components of a scene's 3-vector (2D scenes use x and y).
+template <int D>
+Vec<D> to_vec(const std::array<double, 3>& a) {
+    Vec<D> v;
+    for (int k = 0; k < D; ++k) v[k] = static_cast<float>(a[k]);
+    return v;
+}
+
 template <int D>
 struct Box {
     Vec<D> min{0.0f};

@@ -15,13 +15,6 @@ namespace seiche {
 
 namespace {
 
-template <int D>
-Vec<D> to_vec(const Vec3d& a) {
-    Vec<D> v;
-    for (int k = 0; k < D; ++k) v[k] = static_cast<float>(a[k]);
-    return v;
-}
-
 constexpr double pi = std::numbers::pi;
 
 // n points on a circle of radius r in the plane of axes (a, b) at height y along axis c.

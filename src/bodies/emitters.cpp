@@ -8,13 +8,6 @@ namespace seiche {
 
 namespace {
 
-template <int D>
-Vec<D> to_vec(const Vec3d& a) {
-    Vec<D> v;
-    for (int k = 0; k < D; ++k) v[k] = static_cast<float>(a[k]);
-    return v;
-}
-
 // Sites along one side of length `side`: floor(side/d) of them, at least one, centred.
 std::vector<float> offsets(double side, double d) {
     const int n = std::max(1, int(std::floor(side / d + 1e-4)));

@@ -43,36 +43,23 @@ std::string value_text(const ParamValue& v) {
     return buf;
 }
 
-// One "key = value" line per key of the definition, blocks and obstacles by index: the form the
+// One "key = value" line per key of the definition, list elements by index: the form the
 // check compares and the error quotes.
 std::vector<std::pair<std::string, std::string>> definition_lines(const WorldDef& def) {
     std::vector<std::pair<std::string, std::string>> out;
     for (const auto& p : world_params()) out.emplace_back(std::string(p.key), value_text(p.get(def)));
-    out.emplace_back("fluid", std::to_string(def.fluid.size()));
-    for (std::size_t i = 0; i < def.fluid.size(); ++i)
-        for (const auto& p : fluid_block_params())
-            out.emplace_back("fluid[" + std::to_string(i) + "]." + std::string(p.key),
-                             value_text(p.get(def.fluid[i])));
-    out.emplace_back("obstacles", std::to_string(def.obstacles.size()));
-    for (std::size_t i = 0; i < def.obstacles.size(); ++i)
-        for (const auto& p : obstacle_params())
-            out.emplace_back("obstacles[" + std::to_string(i) + "]." + std::string(p.key),
-                             value_text(p.get(def.obstacles[i])));
-    out.emplace_back("bodies", std::to_string(def.bodies.size()));
-    for (std::size_t i = 0; i < def.bodies.size(); ++i)
-        for (const auto& p : body_params())
-            out.emplace_back("bodies[" + std::to_string(i) + "]." + std::string(p.key),
-                             value_text(p.get(def.bodies[i])));
-    out.emplace_back("emitters", std::to_string(def.emitters.size()));
-    for (std::size_t i = 0; i < def.emitters.size(); ++i)
-        for (const auto& p : emitter_params())
-            out.emplace_back("emitters[" + std::to_string(i) + "]." + std::string(p.key),
-                             value_text(p.get(def.emitters[i])));
-    out.emplace_back("sinks", std::to_string(def.sinks.size()));
-    for (std::size_t i = 0; i < def.sinks.size(); ++i)
-        for (const auto& p : sink_params())
-            out.emplace_back("sinks[" + std::to_string(i) + "]." + std::string(p.key),
-                             value_text(p.get(def.sinks[i])));
+    auto list = [&](std::string_view key, const auto& items, auto params) {
+        out.emplace_back(std::string(key), std::to_string(items.size()));
+        for (std::size_t i = 0; i < items.size(); ++i)
+            for (const auto& p : params())
+                out.emplace_back(std::string(key) + "[" + std::to_string(i) + "]." + std::string(p.key),
+                                 value_text(p.get(items[i])));
+    };
+    list("fluid", def.fluid, fluid_block_params);
+    list("obstacles", def.obstacles, obstacle_params);
+    list("bodies", def.bodies, body_params);
+    list("emitters", def.emitters, emitter_params);
+    list("sinks", def.sinks, sink_params);
     return out;
 }
 

@@ -21,13 +21,6 @@ namespace seiche {
 namespace {
 
 template <int D>
-Vec<D> to_vec(const Vec3d& a) {
-    Vec<D> v;
-    for (int k = 0; k < D; ++k) v[k] = static_cast<float>(a[k]);
-    return v;
-}
-
-template <int D>
 Vec3d to_vec3d(const Vec<D>& v) {
     Vec3d a{0, 0, 0};
     for (int k = 0; k < D; ++k) a[k] = v[k];
