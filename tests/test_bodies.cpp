@@ -762,3 +762,26 @@ TEST(Keyframes, KinematicBodyFollowsItsKeyframes) {
 
 }  // namespace
 }  // namespace seiche
+
+#include "scene_helpers.hpp"
+
+namespace seiche {
+namespace {
+
+// The shipped scenes, changed with --set as a user would: each refusal names its key.
+TEST(Bodies, ShippedScenesRefuseBadValuesWithTheirPath) {
+    using test::scene_error;
+    EXPECT_EQ(scene_error("scenes/floating_box_2d.json", "bodies[0].density=-1"),
+              "bodies[0].density: expected a number in [0, 1000000], got -1");
+    EXPECT_EQ(scene_error("scenes/floating_crates_3d.json", "bodies[1].shape=circle"),
+              "bodies[1].shape: circle is a 2D shape; 3D scenes take box, sphere or cylinder");
+    EXPECT_TRUE(scene_error("scenes/floating_crates_3d.json", "bodies[0].position=[0.2,0.3,0.3]")
+                    .starts_with("bodies[0]: the body overlaps fluid[0]"));
+    EXPECT_TRUE(scene_error("scenes/pour_into_glass_3d.json", "emitters[0].position=[0.15,0.5,0.15]")
+                    .starts_with("emitters[0]: the emitter is outside the container on axis y"));
+    EXPECT_TRUE(scene_error("scenes/dam_break_gate_2d.json", "bodies[0].motion=wobbly")
+                    .starts_with("bodies[0].motion: "));
+}
+
+}  // namespace
+}  // namespace seiche
