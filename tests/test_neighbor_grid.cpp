@@ -223,3 +223,35 @@ TEST(NeighborGrid, RejectsNonPositiveSupport) {
 
 }  // namespace
 }  // namespace seiche
+
+namespace seiche {
+namespace {
+
+// The boundary's two grids (fixed particles, then moving bodies'): one list per query holding
+// both, the second grid's indices shifted past the first's points, the same sets as a brute
+// force over all targets together; also with a crowded second grid (the plain scan).
+TEST(NeighborGrid, SecondTargetGridAppendsItsShiftedNeighbours) {
+    const float h = 0.08f;
+    const auto q = random_points<3>(2500, 0.0f, 1.0f, 21);
+    const auto fixed = random_points<3>(1500, 0.0f, 1.0f, 22);
+    auto moving = random_points<3>(800, 0.3f, 0.6f, 23);
+    const auto pile = random_points<3>(1200, 0.7f, 0.76f, 24);
+    moving.insert(moving.end(), pile.begin(), pile.end());
+    NeighborGrid<3> fixed_grid, moving_grid, query_grid;
+    fixed_grid.build(fixed, h);
+    fixed_grid.mark_neighbourhoods();
+    moving_grid.build(moving, h);
+    moving_grid.mark_neighbourhoods();
+    query_grid.build(q, h);
+    const std::vector<Vec<3>> qs = permuted<3>(q, query_grid.order());
+    query_grid.points_were_sorted();
+    NeighborList lists;
+    build_neighbor_list_by_cell<3>(query_grid, qs, fixed_grid, false, lists, &moving_grid,
+                                   std::uint32_t(fixed.size()));
+    std::vector<Vec<3>> all = fixed;
+    all.insert(all.end(), moving.begin(), moving.end());
+    expect_same_lists(lists, brute_force_neighbors<3>(qs, all, h, false));
+}
+
+}  // namespace
+}  // namespace seiche
