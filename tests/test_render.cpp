@@ -265,6 +265,29 @@ TEST(RenderCli, RunRenderAndRenderCommandMakeTheSamePictures) {
     fs::remove_all(dir);
 }
 
+// A run with a body: `seiche render` draws the body's outline from bodies.csv exactly as the
+// run did, and without bodies.csv the picture lacks it.
+TEST(RenderCli, RenderCommandDrawsTheBodiesAsTheRunDid) {
+    const fs::path dir = fresh_dir("seiche_test_render_bodies");
+    const std::string scene = std::string(SEICHE_SOURCE_DIR) + "/scenes/floating_box_2d.json";
+    const fs::path run = dir / "run";
+    ASSERT_EQ(run_cli("run " + scene + " -o " + run.string() +
+                          " --end-time 0.2 --render -q --set render.width=320 "
+                          "--set render.height=180",
+                      dir / "log"),
+              0)
+        << slurp(dir / "log");
+    const std::string during = slurp(run / "render" / "frame_000005.png");
+    fs::remove_all(run / "render");
+    ASSERT_EQ(run_cli("render " + run.string() + " -q --no-movie", dir / "log"), 0)
+        << slurp(dir / "log");
+    EXPECT_EQ(slurp(run / "render" / "frame_000005.png"), during);
+    fs::rename(run / "bodies.csv", dir / "bodies.csv");
+    ASSERT_EQ(run_cli("render " + run.string() + " -q --no-movie", dir / "log"), 0);
+    EXPECT_NE(slurp(run / "render" / "frame_000005.png"), during);
+    fs::remove_all(dir);
+}
+
 TEST(RenderCli, MovieWhenFfmpegIsInstalled) {
     if (std::system("command -v ffmpeg > /dev/null 2>&1") != 0)
         GTEST_SKIP() << "ffmpeg is not installed";

@@ -7,9 +7,11 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <mutex>
 
+#include "body_frames.hpp"
 #include "commands.hpp"
 #include "external_tools.hpp"
 #include "progress.hpp"
@@ -41,6 +43,16 @@ int render_command(const RenderOptions& o) {
             std::fprintf(stderr, "seiche render: no particle frames in %s\n", dir.c_str());
             return 2;
         }
+        // The bodies' outlines at each frame, from bodies.csv (frames and rows share the time).
+        const auto poses = read_body_poses(dir / "bodies.csv");
+        auto outlines = [&](double time, io::FrameData& f) {
+            auto it = poses.lower_bound(time - 1e-9 * std::max(1.0, time));
+            if (it == poses.end() || std::abs(it->first - time) > 1e-9 * std::max(1.0, time)) return;
+            if (scene->dimension == 2)
+                append_body_outlines<2>(*scene, it->second, f.solid_edges);
+            else
+                append_body_outlines<3>(*scene, it->second, f.solid_edges);
+        };
         clear_pictures(dir);
         fs::create_directories(dir / "render");
         const bool tty = isatty(fileno(stderr)) != 0;
@@ -53,7 +65,8 @@ int render_command(const RenderOptions& o) {
 #pragma omp parallel for schedule(dynamic, 1) num_threads(thread_count())
         for (long k = 0; k < count; ++k) {
             try {
-                const io::FrameData f = io::read_frame(dir / frames[k].file);
+                io::FrameData f = io::read_frame(dir / frames[k].file);
+                outlines(frames[k].time, f);
                 const render::Image image =
                     render::render_frame(f, *scene, frame_caption(*scene, frames[k].time));
                 render::write_png(picture_path(dir, int(k)), image);

@@ -10,6 +10,7 @@
 
 #include <glm/gtc/quaternion.hpp>
 
+#include "body_frames.hpp"
 #include "seiche/bodies.hpp"
 #include "seiche/io/scene_loader.hpp"
 #include "seiche/surface.hpp"
@@ -198,9 +199,9 @@ void RunOutput::bodies(const World<D>& w, int index, const fs::path& dir, io::Fr
     const std::size_t n = w.definition().bodies.size();
     if (n == 0) return;
     SurfaceMesh mesh;
+    std::vector<BodyPose> poses;
     for (std::size_t b = 0; b < n; ++b) {
         const BoundaryObject<D>& o = w.boundary_objects()[w.body_object(b)];
-        append_outline<D>(o, f.solid_edges);
         append_surface<D>(o, mesh);
         std::array<float, 3> x{}, v{}, om{}, force{}, torque{};
         std::array<float, 4> q{1, 0, 0, 0};  // w x y z
@@ -215,12 +216,16 @@ void RunOutput::bodies(const World<D>& w, int index, const fs::path& dir, io::Fr
             om[2] = o.angular_velocity;
             torque[2] = o.torque;
         }
+        // The outlines come from the pose as bodies.csv stores it, as `seiche render` reads it
+        // back: the two make the same pictures.
+        poses.push_back({o.name, {x[0], x[1], x[2]}, {q[0], q[1], q[2], q[3]}});
         body_rows_ += fmt::format(
             "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", w.time(), o.name,
             x[0], x[1], x[2], q[0], q[1], q[2], q[3], v[0], v[1], v[2], om[0], om[1], om[2],
             force[0], force[1], force[2], torque[0], torque[1], torque[2]);
         ++body_row_count_;
     }
+    append_body_outlines<D>(scene_, poses, f.solid_edges);
     io::write_file_atomic(dir / "bodies.csv",
                           [&](std::ostream& out) { out << bodies_header << "\n" << body_rows_; });
     const std::string stem = fmt::format("bodies_{:06}", index);
