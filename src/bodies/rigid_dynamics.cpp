@@ -54,6 +54,7 @@ struct RigidDynamics<D>::Impl {
     std::vector<std::unique_ptr<btRigidBody>> bodies;
     std::vector<btRigidBody*> of_object;  //!< per object: its moving body (null: fixed or container)
     std::vector<float> masses;
+    std::vector<btTransform> from;  //!< step scratch: kinematic bodies' poses at its start
 
     ~Impl() {
         for (auto& b : bodies) world.removeRigidBody(b.get());
@@ -211,7 +212,8 @@ void RigidDynamics<D>::step(float dt, std::span<BoundaryObject<D>> objects) {
     // torque are applied again before each, and kinematic bodies are moved along in equal parts
     // so Bullet sees their true velocity.
     const int n = std::max(1, int(std::ceil(dt / 1.0e-3f - 1e-4f)));
-    std::vector<btTransform> from(objects.size());
+    std::vector<btTransform>& from = m.from;
+    from.resize(objects.size());
     for (std::size_t i = 0; i < objects.size(); ++i)
         if (m.of_object[i] && objects[i].motion == ObjectMotion::kinematic)
             m.of_object[i]->getMotionState()->getWorldTransform(from[i]);

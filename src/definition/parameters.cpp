@@ -703,15 +703,21 @@ std::vector<Problem> validate(const WorldDef& w) {
 
     if (w.fluid.size() < fluid_list().min_count)
         out.push_back({"fluid", "expected a non-empty array of fluid blocks, got an empty one"});
-    for (std::size_t i = 0; i < w.fluid.size(); ++i) {
-        const std::string path = "fluid[" + std::to_string(i) + "]";
-        const std::size_t before = out.size();
-        for (const auto& p : fluid_block_params())
-            if (std::string m = check_value(p, w.fluid[i], dim); !m.empty())
-                out.push_back({path + "." + std::string(p.key), m});
-        if (out.size() == before)
-            placed_box_problems(w.fluid[i].min, w.fluid[i].max, w, "block", path, out);
-    }
+    // Each element's keys against its table; then, when they are all fine, the checks between
+    // keys (more(element, index, path)).
+    const auto each = [&](const auto& items, std::string_view key, auto params, auto&& more) {
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            const std::string path = std::string(key) + "[" + std::to_string(i) + "]";
+            const std::size_t before = out.size();
+            for (const auto& p : params())
+                if (std::string m = check_value(p, items[i], dim); !m.empty())
+                    out.push_back({path + "." + std::string(p.key), m});
+            if (out.size() == before) more(items[i], i, path);
+        }
+    };
+    each(w.fluid, "fluid", fluid_block_params, [&](const FluidBlock& b, std::size_t, const std::string& path) {
+        placed_box_problems(b.min, b.max, w, "block", path, out);
+    });
     // Two blocks sharing space would put two particles on one lattice site.
     for (std::size_t i = 0; i < w.fluid.size(); ++i)
         for (std::size_t j = 0; j < i; ++j) {
@@ -727,15 +733,10 @@ std::vector<Problem> validate(const WorldDef& w) {
                 break;
             }
         }
-    for (std::size_t i = 0; i < w.obstacles.size(); ++i) {
-        const std::string path = "obstacles[" + std::to_string(i) + "]";
-        const Obstacle& o = w.obstacles[i];
+    each(w.obstacles, "obstacles", obstacle_params, [&](const Obstacle& o, std::size_t, const std::string& path) {
         const std::size_t before = out.size();
-        for (const auto& p : obstacle_params())
-            if (std::string m = check_value(p, o, dim); !m.empty())
-                out.push_back({path + "." + std::string(p.key), m});
-        if (out.size() == before) placed_box_problems(o.min, o.max, w, "obstacle", path, out);
-        if (out.size() != before) continue;
+        placed_box_problems(o.min, o.max, w, "obstacle", path, out);
+        if (out.size() != before) return;
         for (std::size_t j = 0; j < w.fluid.size(); ++j) {
             bool overlap = true;
             for (int a = 0; a < dim; ++a)
@@ -748,39 +749,22 @@ std::vector<Problem> validate(const WorldDef& w) {
                 break;
             }
         }
-    }
-    for (std::size_t i = 0; i < w.bodies.size(); ++i) {
-        const std::string path = "bodies[" + std::to_string(i) + "]";
-        const std::size_t before = out.size();
-        for (const auto& p : body_params())
-            if (std::string m = check_value(p, w.bodies[i], dim); !m.empty())
-                out.push_back({path + "." + std::string(p.key), m});
-        if (out.size() != before) continue;
+    });
+    each(w.bodies, "bodies", body_params, [&](const BodyDef& b, std::size_t i, const std::string& path) {
         if (dim == 2)
-            body_problems<2>(w.bodies[i], i, w, path, out);
+            body_problems<2>(b, i, w, path, out);
         else
-            body_problems<3>(w.bodies[i], i, w, path, out);
-    }
-    for (std::size_t i = 0; i < w.emitters.size(); ++i) {
-        const std::string path = "emitters[" + std::to_string(i) + "]";
-        const std::size_t before = out.size();
-        for (const auto& p : emitter_params())
-            if (std::string m = check_value(p, w.emitters[i], dim); !m.empty())
-                out.push_back({path + "." + std::string(p.key), m});
-        if (out.size() != before) continue;
+            body_problems<3>(b, i, w, path, out);
+    });
+    each(w.emitters, "emitters", emitter_params, [&](const Emitter& e, std::size_t, const std::string& path) {
         if (dim == 2)
-            emitter_problems<2>(w.emitters[i], w, path, out);
+            emitter_problems<2>(e, w, path, out);
         else
-            emitter_problems<3>(w.emitters[i], w, path, out);
-    }
-    for (std::size_t i = 0; i < w.sinks.size(); ++i) {
-        const std::string path = "sinks[" + std::to_string(i) + "]";
-        const std::size_t before = out.size();
-        for (const auto& p : sink_params())
-            if (std::string m = check_value(p, w.sinks[i], dim); !m.empty())
-                out.push_back({path + "." + std::string(p.key), m});
-        if (out.size() == before) box_problem(w.sinks[i].min, w.sinks[i].max, dim, path, out);
-    }
+            emitter_problems<3>(e, w, path, out);
+    });
+    each(w.sinks, "sinks", sink_params, [&](const Sink& k, std::size_t, const std::string& path) {
+        box_problem(k.min, k.max, dim, path, out);
+    });
     if (!out.empty()) return out;
 
     // Impossible sizes: refused before anything is allocated.
