@@ -351,6 +351,73 @@ TEST(Bodies, FluidNeverEntersASphereACylinderOrATurnedBox3D) {
     expect_never_inside<3>(def, 0.6);
 }
 
+// Polygons, convex or not: a static L-shaped breakwater on the floor in a dam break's path and a
+// kinematic triangle turning in it.
+TEST(Bodies, FluidNeverEntersAPolygon2D) {
+    WorldDef def;
+    def.dimension = 2;
+    def.particle_radius = 0.005;
+    def.container_max = {1.0, 0.6, 0};
+    def.fluid = {{{0.0, 0.0, 0}, {0.3, 0.5, 0}, {}}};
+    BodyDef ell;
+    ell.shape = BodyShape::polygon;
+    // Clockwise on purpose (it is turned round): the reflex corner at (0.03, 0.03) faces the flow.
+    ell.vertices = {{0, 0, 0}, {0, 0.12, 0}, {0.03, 0.12, 0}, {0.03, 0.03, 0}, {0.12, 0.03, 0}, {0.12, 0, 0}};
+    ell.position = {0.5, 0.045, 0};  // its centroid: the foot 4 mm over the floor
+    BodyDef tri;
+    tri.shape = BodyShape::polygon;
+    tri.vertices = {{-0.05, -0.03, 0}, {0.05, -0.03, 0}, {0, 0.06, 0}};
+    tri.position = {0.8, 0.08, 0};
+    tri.motion = BodyMotion::kinematic;
+    tri.angular_velocity = {0, 0, 2.0};
+    def.bodies = {ell, tri};
+    World<2> probe(def);
+    const auto& o = probe.boundary_objects()[probe.body_object(0)];
+    // The outline's own corner lies on the surface; its centroid is where the body was put.
+    EXPECT_NEAR(o.signed_distance(o.to_world((*o.polygon)[0])), 0.0f, 1e-5f);
+    EXPECT_NEAR(o.volume(), 0.12f * 0.03f + 0.03f * 0.09f, 1e-6f);
+    expect_never_inside<2>(def, 1.0);
+}
+
+// A V-shaped hull (a triangle, apex down, three times as wide as deep) floats with its apex
+// H·sqrt(ρb/ρ0) under the surface: the submerged part is a similar triangle holding ρb/ρ0 of
+// the area. Exercises the polygon's sampling, area, moment of inertia and contact shape together.
+TEST(Bodies, PolygonHullFloatsAtItsArchimedesDraft) {
+    const double H = 0.1, W = 0.3, rho_b = 500, depth = 0.35, width = 0.9;
+    WorldDef def;
+    def.dimension = 2;
+    def.particle_radius = 0.005;
+    def.container_max = {width, 0.6, 0};
+    def.fluid = {{{0.0, 0.0, 0}, {width, depth, 0}, {}}};
+    BodyDef hull;
+    hull.shape = BodyShape::polygon;
+    hull.vertices = {{-W / 2, H, 0}, {0, 0, 0}, {W / 2, H, 0}};
+    hull.position = {width / 2, depth + 2 * H / 3 + 0.005, 0};  // the apex just above the water
+    hull.motion = BodyMotion::dynamic;
+    hull.density = rho_b;
+    def.bodies = {hull};
+    World<2> w(def);
+    const std::size_t obj = w.body_object(0);
+    double apex = 0, surface = 0, time = 0;
+    float tilt = 0;
+    AdvanceOptions o;
+    o.on_step = [&](const StepStats& s) {
+        if (s.time <= 3.0) return true;
+        const auto& b = w.boundary_objects()[obj];
+        tilt = std::max(tilt, std::abs(std::atan2(b.rotation[0][1], b.rotation[0][0])));
+        apex += s.dt * b.to_world(Vec<2>(0.0f, float(-2 * H / 3))).y;
+        surface += s.dt * free_surface(w, 0.15 * width, 0.85 * width);
+        time += s.dt;
+        return true;
+    };
+    EXPECT_EQ(w.advance_to(4.0, o).status, AdvanceResult::Status::reached);
+    const double draft = (surface - apex) / time, expected = H * std::sqrt(rho_b / 1000.0);
+    std::printf("V hull: draft %.4f m, Archimedes %.4f m, tilt at most %.3f rad\n", draft, expected, tilt);
+    EXPECT_NEAR(draft, expected, 0.03 * H);
+    EXPECT_LT(tilt, 0.1f);
+    EXPECT_NEAR(w.body_mass(0), rho_b * W * H / 2, 1e-3);  // per metre of depth
+}
+
 // A kinematic box moves with its velocity inside its motion window and is still outside it.
 TEST(Bodies, KinematicBodyFollowsItsMotionWindow) {
     WorldDef def = floating_box_2d(500, SolverType::pbf);
@@ -393,7 +460,21 @@ TEST(Bodies, BadBodiesAreRefusedWithTheirPath) {
         << first_problem(d);
     d = def;
     d.bodies[0].shape = BodyShape::sphere;
-    EXPECT_EQ(first_problem(d), "bodies[0].shape: 2D scenes take box or circle");
+    EXPECT_EQ(first_problem(d), "bodies[0].shape: 2D scenes take box, circle or polygon");
+    d = def;
+    d.bodies[0].shape = BodyShape::polygon;
+    d.bodies[0].vertices = {{0, 0, 0}, {0.1, 0, 0}};
+    EXPECT_EQ(first_problem(d), "bodies[0].vertices: a polygon needs at least 3 corners, got 2");
+    d.bodies[0].vertices = {{0, 0, 0}, {0.1, 0.1, 0}, {0.1, 0, 0}, {0, 0.1, 0}};  // a bow tie
+    EXPECT_EQ(first_problem(d), "bodies[0].vertices: edges 0 and 2 cross or overlap (edge k joins "
+                                "corners k and k + 1); a polygon body must be simple");
+    d.bodies[0].vertices = {{0, 0, 0}, {0.2, 0, 0}, {0.2, 0.004, 0}};  // a sliver
+    EXPECT_TRUE(first_problem(d).starts_with("bodies[0].vertices: the polygon is too thin"))
+        << first_problem(d);
+    d.bodies[0].vertices = {{0, 0, 0}, {0.1, 0, 0}, {0.1, 0.1, 0}};
+    EXPECT_EQ(first_problem(d), "accepted");
+    d.bodies[0].shape = BodyShape::box;
+    EXPECT_EQ(first_problem(d), "bodies[0].vertices: only a polygon has vertices");
     d = def;
     d.bodies[0].size = {0.1, 0.001, 0};
     EXPECT_TRUE(first_problem(d).starts_with("bodies[0].size: a box needs every extent at least one"))
@@ -412,7 +493,7 @@ TEST(Bodies, BadBodiesAreRefusedWithTheirPath) {
     d.bodies[0].size = {0.1, 0.1, 0.1};
     d.bodies[0].position = {0.3, 0.355, 0.3};
     d.bodies[0].shape = BodyShape::circle;
-    EXPECT_EQ(first_problem(d), "bodies[0].shape: circle is a 2D shape; 3D scenes take box, sphere or cylinder");
+    EXPECT_EQ(first_problem(d), "bodies[0].shape: circle is a 2D shape; 3D scenes take box, sphere, cylinder or mesh");
     EXPECT_THROW(World<2>{d}, DefinitionError);
 }
 
@@ -787,7 +868,11 @@ TEST(Bodies, ShippedScenesRefuseBadValuesWithTheirPath) {
     EXPECT_EQ(scene_error("scenes/floating_box_2d.json", "bodies[0].density=-1"),
               "bodies[0].density: expected a number in [0, 1000000], got -1");
     EXPECT_EQ(scene_error("scenes/floating_crates_3d.json", "bodies[1].shape=circle"),
-              "bodies[1].shape: circle is a 2D shape; 3D scenes take box, sphere or cylinder");
+              "bodies[1].shape: circle is a 2D shape; 3D scenes take box, sphere, cylinder or mesh");
+    EXPECT_EQ(scene_error("scenes/floating_box_2d.json", "bodies[0].vertices=[[0,0],[1,0,2]]"),
+              "bodies[0].vertices[1]: expected an array of 2 numbers (the scene is 2D), got an array ([1, 0, 2])");
+    EXPECT_EQ(scene_error("scenes/floating_box_2d.json", "bodies[0].vertices=[[0,0],[1e9,0],[0,1]]"),
+              "bodies[0].vertices: point 1, component 0: expected a number in [-1000000, 1000000], got 1000000000");
     EXPECT_TRUE(scene_error("scenes/floating_crates_3d.json", "bodies[0].position=[0.2,0.3,0.3]")
                     .starts_with("bodies[0]: the body overlaps fluid[0]"));
     EXPECT_TRUE(scene_error("scenes/pour_into_glass_3d.json", "emitters[0].position=[0.15,0.5,0.15]")

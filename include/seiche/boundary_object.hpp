@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include <glm/glm.hpp>
 
@@ -27,8 +28,9 @@ template <int D>
 using Torque = std::conditional_t<D == 3, Vec<3>, float>;
 
 // The solid's form in its own frame: a box, a sphere (a circle in 2D) or a cylinder (3D) round
-// its own y axis, the last two centred on the frame's origin, or a closed triangle mesh (3D).
-enum class ShapeKind { box, sphere, cylinder, mesh };
+// its own y axis, the last two centred on the frame's origin, a closed triangle mesh (3D) or a
+// simple polygon (2D).
+enum class ShapeKind { box, sphere, cylinder, mesh, polygon };
 
 // How an object moves: fixed, along a prescribed path, or under forces (a dynamic body).
 enum class ObjectMotion { fixed, kinematic, dynamic };
@@ -46,6 +48,8 @@ struct BoundaryObject {
     std::shared_ptr<const SdfGrid> sdf;    //!< mesh: its signed distance (collisions); null while
                                            //!< only validating
     float mesh_volume = 0;                 //!< mesh: enclosed volume, m³
+    //! polygon (2D): the corners counter-clockwise, centroid at the origin, m
+    std::shared_ptr<const std::vector<Vec<2>>> polygon;
     ObjectMotion motion = ObjectMotion::fixed;
     Vec<D> position{0.0f};      //!< the frame's origin in the world, m
     Mat<D> rotation{1.0f};      //!< the frame's axes in the world (columns)

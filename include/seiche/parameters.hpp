@@ -25,10 +25,11 @@ struct Range {
     std::string text() const;  // "[1, 1000]", "(0, 10]", "[0, inf)"
 };
 
-enum class ParamKind { number, integer, boolean, choice, vector, text };
+// points: a list of vectors (a polygon's corners), each checked like a vector.
+enum class ParamKind { number, integer, boolean, choice, vector, text, points };
 
 // A value as the table reads and writes it: integers travel as double.
-using ParamValue = std::variant<bool, double, std::string, Vec3d>;
+using ParamValue = std::variant<bool, double, std::string, Vec3d, std::vector<Vec3d>>;
 
 // One key of an object of type T (WorldDef, FluidBlock, the front end's Scene, ...).
 template <class T>
@@ -152,6 +153,18 @@ Param<T> vector_param(std::string_view key, std::string_view unit, Range range,
     p.components = components;
     p.get = [](const T& t) -> ParamValue { return Vec3d(detail::member<M...>(t)); };
     p.set = [](T& t, const ParamValue& v) { detail::member<M...>(t) = std::get<Vec3d>(v); };
+    return p;
+}
+
+// A list of points; every component of every point in `range`.
+template <class T, auto... M>
+Param<T> points_param(std::string_view key, std::string_view unit, Range range,
+                      std::string_view meaning) {
+    Param<T> p{key, ParamKind::points, unit, range, {}, meaning, nullptr, nullptr};
+    p.get = [](const T& t) -> ParamValue { return std::vector<Vec3d>(detail::member<M...>(t)); };
+    p.set = [](T& t, const ParamValue& v) {
+        detail::member<M...>(t) = std::get<std::vector<Vec3d>>(v);
+    };
     return p;
 }
 

@@ -27,7 +27,7 @@ struct Obstacle {
 
 // A rigid body in the fluid (docs/bodies.md). Its frame's origin is `position`, the centre of the
 // shape and of its mass; `rotation` turns the shape from its own axes into the world's.
-enum class BodyShape { box, sphere, cylinder, circle, mesh };
+enum class BodyShape { box, sphere, cylinder, circle, mesh, polygon };
 
 // A closed triangle mesh in its own frame, m: a body's shape (read by io::read_mesh from OBJ or
 // STL, or filled by the program). Triangles counter-clockwise seen from outside.
@@ -50,6 +50,8 @@ struct BodyDef {
     Vec3d size{0, 0, 0};                // box: the full extents along its own axes, m
     double radius = 0;                  // sphere, circle, cylinder, m
     double height = 0;                  // cylinder: along its own y axis, m
+    std::vector<Vec3d> vertices;        // polygon (2D): corners in the body's frame, m (moved so
+                                        // that their centroid is at `position`)
     std::string mesh_file;              // mesh: OBJ or STL, relative to the scene file
     std::shared_ptr<const MeshData> mesh;  // mesh: its triangles (the loader reads mesh_file)
     Vec3d position{0, 0, 0};            // m

@@ -10,6 +10,7 @@
 
 #include "seiche/bodies.hpp"
 #include "seiche/mesh_sdf.hpp"
+#include "seiche/polygon.hpp"
 
 namespace seiche {
 
@@ -194,6 +195,24 @@ BoundaryObject<D> body_object(const BodyDef& b, std::size_t index, float sdf_cel
                 if (sdf_cell > 0) o.sdf = build_sdf(*o.mesh, sdf_cell, 4.0f * sdf_cell);
             }
             break;
+        case BodyShape::polygon:
+            if constexpr (D == 2) {
+                o.kind = ShapeKind::polygon;
+                Polygon p;
+                for (const Vec3d& v : b.vertices) p.push_back(Vec<2>(float(v[0]), float(v[1])));
+                if (p.size() < 3) break;  // refused by validate()
+                if (signed_area(p) < 0) std::reverse(p.begin(), p.end());
+                const Vec<2> c = centroid(p);
+                Box<2> bounds{Vec<2>(1e30f), Vec<2>(-1e30f)};
+                for (Vec<2>& v : p) {
+                    v -= c;
+                    bounds.min = glm::min(bounds.min, v);
+                    bounds.max = glm::max(bounds.max, v);
+                }
+                o.shape = bounds;
+                o.polygon = std::make_shared<const Polygon>(std::move(p));
+            }
+            break;
         case BodyShape::cylinder: {
             o.kind = ShapeKind::cylinder;
             o.radius = float(b.radius);
@@ -242,6 +261,10 @@ Boundary<D> sample_solid(const BoundaryObject<D>& o, const WallSampling& s) {
         case ShapeKind::mesh:
             if constexpr (D == 3)
                 if (o.sdf) b.x = sample_mesh_surface(*o.sdf, o.shape, s);
+            break;
+        case ShapeKind::polygon:
+            if constexpr (D == 2)
+                if (o.polygon) b.x = sample_polygon(*o.polygon, s);
             break;
     }
     b.volume.assign(b.x.size(), 0.0f);
@@ -309,6 +332,18 @@ void append_surface(const BoundaryObject<D>& o, SurfaceMesh& m) {
             }
             return;
         }
+        if (o.kind == ShapeKind::polygon) {
+            if (!o.polygon) return;
+            const auto& c = *o.polygon;  // counter-clockwise: walk it backwards, as the box above
+            for (std::size_t k = c.size(); k-- > 0;) {
+                const Vec<2> a = c[(k + 1) % c.size()], b = c[k];
+                const Vec<2> e = b - a;
+                const Vec<2> n = glm::normalize(Vec<2>(-e.y, e.x));
+                const std::uint32_t ia = vertex(a, n), ib = vertex(b, n);
+                m.index.insert(m.index.end(), {ia, ib});
+            }
+            return;
+        }
         const int n = 64;
         const std::uint32_t first = std::uint32_t(m.position.size() / 3);
         for (int k = 0; k < n; ++k) {
@@ -323,6 +358,8 @@ void append_surface(const BoundaryObject<D>& o, SurfaceMesh& m) {
             m.index.insert(m.index.end(), {a, b, c});
         };
         switch (o.kind) {
+            case ShapeKind::polygon:
+                return;  // 2D only
             case ShapeKind::mesh: {
                 if (!o.mesh) return;
                 for (const auto& t : o.mesh->triangles) {  // flat: three vertices per triangle
@@ -463,6 +500,12 @@ void append_outline(const BoundaryObject<D>& o, std::vector<float>& seg) {
         }
     }
     if constexpr (D == 2) {
+        if (o.kind == ShapeKind::polygon) {
+            if (!o.polygon) return;
+            const auto& c = *o.polygon;
+            for (std::size_t k = 0; k < c.size(); ++k) line(c[k], c[(k + 1) % c.size()]);
+            return;
+        }
         const int n = 48;
         for (int k = 0; k < n; ++k) {
             const double t0 = 2.0 * pi * k / n, t1 = 2.0 * pi * (k + 1) / n;

@@ -5,6 +5,7 @@
 
 #include <btBulletDynamicsCommon.h>
 
+#include "seiche/polygon.hpp"
 #include "seiche/world_def.hpp"
 
 #include <cmath>
@@ -128,6 +129,24 @@ RigidDynamics<D>::RigidDynamics(std::span<const BoundaryObject<D>> objects,
                 case ShapeKind::cylinder:
                     return std::make_unique<btCylinderShape>(
                         btVector3(o.radius + grow, o.half_height + grow, o.radius + grow));
+                case ShapeKind::polygon: {
+                    // Any simple polygon: a compound of its triangles as prisms through the slab,
+                    // each grown by its margin (Bullet adds a convex hull's margin outside it).
+                    if (!o.polygon) return nullptr;
+                    auto compound = std::make_unique<btCompoundShape>();
+                    const auto& c = *o.polygon;
+                    for (const auto& t : triangulate(c)) {
+                        auto prism = std::make_unique<btConvexHullShape>();
+                        for (std::size_t k : t)
+                            for (float z : {-half_depth, half_depth})
+                                prism->addPoint(btVector3(c[k].x, c[k].y, z), false);
+                        prism->recalcLocalAabb();
+                        prism->setMargin(grow);
+                        compound->addChildShape(btTransform::getIdentity(), prism.get());
+                        m.shapes.push_back(std::move(prism));
+                    }
+                    return compound;
+                }
                 case ShapeKind::mesh: {
                     // Fixed or kinematic only: Bullet's triangle-mesh shape, on the body's own
                     // vertex and index arrays (no skin; its margin does that).
@@ -154,7 +173,9 @@ RigidDynamics<D>::RigidDynamics(std::span<const BoundaryObject<D>> objects,
         std::unique_ptr<btCollisionShape> shape = make_shape(skin);
         const btVector3 box_centre =
             o.kind == ShapeKind::box ? bt<D>(0.5f * (hi + lo)) : btVector3(0, 0, 0);  // obstacles
-        if (o.kind != ShapeKind::sphere || D == 2) shape->setMargin(0.5f * skin);
+        if (!shape) continue;
+        if (o.kind != ShapeKind::polygon && (o.kind != ShapeKind::sphere || D == 2))
+            shape->setMargin(0.5f * skin);
         btTransform pose = bt_pose<D>(o) * btTransform(btMatrix3x3::getIdentity(), box_centre);
         const bool dynamic = o.motion == ObjectMotion::dynamic;
         const bool kinematic = o.motion == ObjectMotion::kinematic;
@@ -162,7 +183,14 @@ RigidDynamics<D>::RigidDynamics(std::span<const BoundaryObject<D>> objects,
             dynamic ? density[i] * o.volume() * (D == 2 ? 2.0f * half_depth : 1.0f) : 0.0f;
         // Inertia of the true shape (the contact shape is grown by the skin).
         btVector3 inertia(0, 0, 0);
-        if (mass > 0) make_shape(0.0f)->calculateLocalInertia(mass, inertia);
+        if (mass > 0 && o.kind == ShapeKind::polygon) {
+            if constexpr (D == 2) {  // about z (the other axes are locked): ∫ρ|x|² over the area
+                const float iz = float(mass * polar_moment(*o.polygon) / std::abs(signed_area(*o.polygon)));
+                inertia = btVector3(iz, iz, iz);
+            }
+        } else if (mass > 0) {
+            make_shape(0.0f)->calculateLocalInertia(mass, inertia);
+        }
         btRigidBody* b = m.add(std::move(shape), pose, mass, inertia, friction[i], kinematic);
         if (dynamic || kinematic) m.of_object[i] = b;
         m.masses[i] = mass;

@@ -10,6 +10,7 @@
 #include "seiche/boundary.hpp"
 #include "seiche/boundary_object.hpp"
 #include "seiche/mesh_sdf.hpp"
+#include "seiche/polygon.hpp"
 #include "seiche/parallel.hpp"
 
 namespace seiche {
@@ -72,6 +73,12 @@ float BoundaryObject<D>::solid_distance(const Vec<D>& l) const {
                 return inside_mesh(*mesh, l) ? -d : d;
             }
             break;
+        case ShapeKind::polygon:
+            if constexpr (D == 2) {
+                const float d = nearest_on_outline(*polygon, l).distance;
+                return inside_polygon(*polygon, l) ? -d : d;
+            }
+            break;
         case ShapeKind::sphere:
             return glm::length(l) - radius;
         case ShapeKind::cylinder:
@@ -109,6 +116,9 @@ float BoundaryObject<D>::volume() const {
     switch (kind) {
         case ShapeKind::mesh:
             return mesh_volume;
+        case ShapeKind::polygon:
+            if constexpr (D == 2) return float(std::abs(signed_area(*polygon)));
+            break;
         case ShapeKind::sphere:
             return D == 3 ? 4.0f / 3.0f * pi * radius * radius * radius : pi * radius * radius;
         case ShapeKind::cylinder:
@@ -130,6 +140,23 @@ bool BoundaryObject<D>::push_out_of_solid(Vec<D>& l, float gap) const {
                 const float d = sdf->distance(l);
                 if (d >= gap) return false;
                 l += (gap - d) * sdf->normal(l);
+                return true;
+            }
+            break;
+        case ShapeKind::polygon:
+            if constexpr (D == 2) {
+                const OutlinePoint q = nearest_on_outline(*polygon, l);
+                const bool inside = inside_polygon(*polygon, l);
+                if (!inside && q.distance >= gap) return false;
+                Vec<2> n;
+                if (q.distance > 1e-6f * (reach + 1e-6f)) {
+                    n = (l - q.point) / q.distance;
+                    if (inside) n = -n;
+                } else {  // on the outline: out along the edge's outward normal
+                    const Vec<2> e = (*polygon)[(q.edge + 1) % polygon->size()] - (*polygon)[q.edge];
+                    n = glm::normalize(Vec<2>(e.y, -e.x));
+                }
+                l = q.point + gap * n;
                 return true;
             }
             break;

@@ -5,6 +5,7 @@
 #include "seiche/bodies.hpp"
 #include "seiche/emitters.hpp"
 #include "seiche/mesh_sdf.hpp"
+#include "seiche/polygon.hpp"
 
 #include <unistd.h>
 
@@ -223,13 +224,17 @@ std::span<const Param<BodyDef>> body_params() {
     static const std::vector<Param<B>> table = {
         text_param<B, &B::name>("name", "names the body in bodies.csv and the body meshes; "
                                         "default body_N, N its index"),
-        choice_param<B, &B::shape>("shape", {"box", "sphere", "cylinder", "circle", "mesh"},
-                                   "3D: box, sphere, cylinder or mesh; 2D: box or circle"),
+        choice_param<B, &B::shape>("shape", {"box", "sphere", "cylinder", "circle", "mesh", "polygon"},
+                                   "3D: box, sphere, cylinder or mesh; 2D: box, circle or polygon"),
         vector_param<B, &B::size>("size", "m", closed(0, 1e6),
                                   "box: its full extents along its own axes"),
         number_param<B, &B::radius>("radius", "m", closed(0, 1e6), "sphere, circle, cylinder"),
         number_param<B, &B::height>("height", "m", closed(0, 1e6),
                                     "cylinder: its length along its own y axis"),
+        points_param<B, &B::vertices>("vertices", "m", closed(-1e6, 1e6),
+                                      "polygon (2D): its corners in order (either way round), at "
+                                      "least 3, edges not crossing; the shape is moved so that its "
+                                      "centroid is at position"),
         text_param<B, &B::mesh_file>("mesh", "mesh: a closed triangle mesh, OBJ or STL, in m, "
                                              "its path relative to the scene file; placed by "
                                              "position and rotation (static or kinematic)"),
@@ -373,6 +378,16 @@ std::string check_param_value(ParamKind kind, const Range& range, double automat
                                   range.text().c_str(), num(a[k]).c_str());
             return "";
         }
+        case ParamKind::points: {
+            const auto& pts = std::get<std::vector<Vec3d>>(v);
+            const int n = components > 0 ? components : dimension;
+            for (std::size_t j = 0; j < pts.size(); ++j)
+                for (int k = 0; k < n; ++k)
+                    if (!std::isfinite(pts[j][k]) || !range.contains(pts[j][k]))
+                        return format("point %zu, component %d: expected a number in %s, got %s", j, k,
+                                      range.text().c_str(), num(pts[j][k]).c_str());
+            return "";
+        }
         case ParamKind::boolean:
         case ParamKind::text:
             return "";
@@ -405,6 +420,13 @@ double boundary_particle_estimate(const WorldDef& w) {
                 if (b.mesh) {
                     const Box<3> mb = mesh_bounds(*b.mesh);
                     n += 2.0 * surface({mb.min.x, mb.min.y, mb.min.z}, {mb.max.x, mb.max.y, mb.max.z});
+                }
+                break;
+            case BodyShape::polygon:
+                for (std::size_t k = 0; k < b.vertices.size(); ++k) {
+                    const Vec3d& p = b.vertices[k];
+                    const Vec3d& q = b.vertices[(k + 1) % b.vertices.size()];
+                    n += 2.0 * std::hypot(q[0] - p[0], q[1] - p[1]) / d;
                 }
                 break;
         }
@@ -454,11 +476,16 @@ void body_problems(const BodyDef& b, std::size_t index, const WorldDef& w, const
     const bool shape_3d = b.shape == BodyShape::sphere || b.shape == BodyShape::cylinder ||
                           b.shape == BodyShape::mesh;
     if (D == 2 && shape_3d) {
-        out.push_back({path + ".shape", "2D scenes take box or circle"});
+        out.push_back({path + ".shape", "2D scenes take box, circle or polygon"});
         return;
     }
-    if (D == 3 && b.shape == BodyShape::circle) {
-        out.push_back({path + ".shape", "circle is a 2D shape; 3D scenes take box, sphere or cylinder"});
+    if (D == 3 && (b.shape == BodyShape::circle || b.shape == BodyShape::polygon)) {
+        out.push_back({path + ".shape", std::string(b.shape == BodyShape::circle ? "circle" : "polygon") +
+                                            " is a 2D shape; 3D scenes take box, sphere, cylinder or mesh"});
+        return;
+    }
+    if (b.shape != BodyShape::polygon && !b.vertices.empty()) {
+        out.push_back({path + ".vertices", "only a polygon has vertices"});
         return;
     }
     if (b.shape == BodyShape::mesh) {
@@ -477,6 +504,28 @@ void body_problems(const BodyDef& b, std::size_t index, const WorldDef& w, const
             out.push_back({path + ".mesh", format("%s is not closed: %zu edges belong to one "
                                                   "triangle only (a solid needs a closed surface)",
                                                   b.mesh_file.c_str(), open)});
+            return;
+        }
+    } else if (b.shape == BodyShape::polygon) {
+        if (b.vertices.size() < 3) {
+            out.push_back({path + ".vertices", format("a polygon needs at least 3 corners, got %zu",
+                                                      b.vertices.size())});
+            return;
+        }
+        Polygon poly;
+        for (const Vec3d& v : b.vertices) poly.push_back(Vec<2>(float(v[0]), float(v[1])));
+        if (const auto crossing = crossing_edges(poly)) {
+            out.push_back({path + ".vertices",
+                           format("edges %zu and %zu cross or overlap (edge k joins corners k and "
+                                  "k + 1); a polygon body must be simple",
+                                  crossing->first, crossing->second)});
+            return;
+        }
+        if (signed_area(poly) < 0) std::reverse(poly.begin(), poly.end());
+        if (sample_polygon(poly, WallSampling::for_kernel(w.kernel, float(d))).empty()) {
+            out.push_back({path + ".vertices", format("the polygon is too thin: no part of it is more "
+                                                      "than half a particle diameter (%s m) from its "
+                                                      "edges", num(d).c_str())});
             return;
         }
     } else if (b.shape == BodyShape::box) {

@@ -224,6 +224,23 @@ ParamValue read_value(const json& v, const std::string& path, const Param<T>& p,
                 out[a] = number_value(v[a], fmt::format("{}[{}]", path, a), p.range);
             return out;
         }
+        case ParamKind::points: {
+            const int n = p.components > 0 ? p.components : dim;
+            if (!v.is_array())
+                throw SceneError(path, "expected a list of points, each " +
+                                           components_text(n, dim, p.components > 0) + ", got " + shown(v));
+            std::vector<Vec3d> out;
+            for (std::size_t j = 0; j < v.size(); ++j) {
+                const std::string at = fmt::format("{}[{}]", path, j);
+                if (!v[j].is_array() || v[j].size() != std::size_t(n))
+                    throw SceneError(at, "expected " + components_text(n, dim, p.components > 0) +
+                                             ", got " + shown(v[j]));
+                Vec3d q{0, 0, 0};
+                for (int a = 0; a < n; ++a) q[a] = number_value(v[j][a], fmt::format("{}[{}]", at, a), p.range);
+                out.push_back(q);
+            }
+            return out;
+        }
     }
     return 0.0;
 }
@@ -233,6 +250,8 @@ std::string expectation(ParamKind kind, int n, int dim, bool fixed, std::string_
     switch (kind) {
         case ParamKind::vector:
             return components_text(n, dim, fixed) + u;
+        case ParamKind::points:
+            return "a list of points, each " + components_text(n, dim, fixed) + u;
         case ParamKind::boolean:
             return "true or false";
         case ParamKind::text:
@@ -335,6 +354,16 @@ void write_table(json& obj, std::span<const Param<T>> table, const T& in, int di
                 const int n = p.components > 0 ? p.components : dim;
                 *node = json::array();
                 for (int a = 0; a < n; ++a) node->push_back(std::get<Vec3d>(v)[a]);
+                break;
+            }
+            case ParamKind::points: {
+                const int n = p.components > 0 ? p.components : dim;
+                *node = json::array();
+                for (const Vec3d& q : std::get<std::vector<Vec3d>>(v)) {
+                    json point = json::array();
+                    for (int a = 0; a < n; ++a) point.push_back(q[a]);
+                    node->push_back(point);
+                }
                 break;
             }
         }

@@ -48,6 +48,8 @@ std::string default_text(const Param<T>& p, int dim) {
             for (int k = 0; k < n; ++k) s += (k ? ", " : "") + number_text(a[k]);
             return s + "]";
         }
+        case ParamKind::points:
+            return std::get<std::vector<Vec3d>>(v).empty() ? "[]" : "(given)";
     }
     return "";
 }
@@ -92,6 +94,17 @@ json property_schema(const Param<T>& p) {
             s["items"] = item;
             s["minItems"] = p.components > 0 ? p.components : 2;
             s["maxItems"] = p.components > 0 ? p.components : 3;
+            break;
+        }
+        case ParamKind::points: {
+            json point{{"type", "array"}};
+            json item{{"type", "number"}};
+            add_range(item, p.range);
+            point["items"] = item;
+            point["minItems"] = p.components > 0 ? p.components : 2;
+            point["maxItems"] = p.components > 0 ? p.components : 3;
+            s["type"] = "array";
+            s["items"] = point;
             break;
         }
     }
@@ -153,6 +166,8 @@ std::string kind_text(ParamKind k) {
             return "string";
         case ParamKind::vector:
             return "vector";
+        case ParamKind::points:
+            return "list of vectors";
         case ParamKind::text:
             return "string";
     }
@@ -178,6 +193,8 @@ std::string range_text(const Param<T>& p) {
             return (p.components > 0 ? std::to_string(p.components) + " numbers, each in "
                                      : std::string("each in ")) +
                    p.range.text();
+        case ParamKind::points:
+            return "each component in " + p.range.text();
         case ParamKind::choice: {
             std::string s;
             for (const auto& c : p.choices) s += (s.empty() ? "`\"" : ", `\"") + std::string(c) + "\"`";

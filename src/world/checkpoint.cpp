@@ -38,9 +38,14 @@ std::string value_text(const ParamValue& v) {
         return buf;
     }
     if (const auto* s = std::get_if<std::string>(&v)) return "\"" + *s + "\"";
-    const Vec3d& a = std::get<Vec3d>(v);
-    std::snprintf(buf, sizeof buf, "(%.17g, %.17g, %.17g)", a[0], a[1], a[2]);
-    return buf;
+    auto point = [&](const Vec3d& a) {
+        std::snprintf(buf, sizeof buf, "(%.17g, %.17g, %.17g)", a[0], a[1], a[2]);
+        return std::string(buf);
+    };
+    if (const auto* a = std::get_if<Vec3d>(&v)) return point(*a);
+    std::string s = "[";
+    for (const Vec3d& a : std::get<std::vector<Vec3d>>(v)) s += (s.size() > 1 ? ", " : "") + point(a);
+    return s + "]";
 }
 
 // One "key = value" line per key of the definition, list elements by index: the form the

@@ -48,6 +48,9 @@ ParamValue coerce(const Param<WorldDef>& p, const ParamValue& v) {
         case ParamKind::vector:
             if (!std::holds_alternative<Vec3d>(v)) return fail("a vector");
             return v;
+        case ParamKind::points:
+            if (!std::holds_alternative<std::vector<Vec3d>>(v)) return fail("a list of points");
+            return v;
         case ParamKind::choice: {
             std::string names;
             for (const auto& c : p.choices) names += (names.empty() ? "\"" : ", \"") + std::string(c) + "\"";
