@@ -5,14 +5,25 @@ The profile (radius, height) runs round the wall's cross-section: the base's cen
 out along the bottom, up the outside, over the rim, down the inside to the inner floor and back
 to the axis. Revolved in `segments` steps, with one vertex where the profile meets the axis, it
 is closed, and its triangles turn counter-clockwise seen from outside.
-Usage: tools/make_glass_mesh.py [OUT] [--outer R] [--inner R] [--height H] [--base B]
+With --tank it writes a closed cylindrical tank instead (radius --outer, length --height, centred
+on the origin, axis y), for a body that holds the fluid inside ("inside": true):
+scenes/meshes/tank.obj is `tools/make_glass_mesh.py scenes/meshes/tank.obj --tank --outer 0.15
+--height 0.5 --segments 32`.
+Usage: tools/make_glass_mesh.py [OUT] [--outer R] [--inner R] [--height H] [--base B] [--tank]
 """
 import argparse
 import math
 
 
-def glass(outer, inner, height, base, segments):
-    profile = [(0.0, 0.0), (outer, 0.0), (outer, height), (inner, height), (inner, base), (0.0, base)]
+def glass(outer, inner, height, base):
+    return [(0.0, 0.0), (outer, 0.0), (outer, height), (inner, height), (inner, base), (0.0, base)]
+
+
+def tank(radius, length):
+    return [(0.0, -0.5 * length), (radius, -0.5 * length), (radius, 0.5 * length), (0.0, 0.5 * length)]
+
+
+def revolve(profile, segments):
     verts, faces, ring = [], [], []
     for r, y in profile:
         if r == 0.0:
@@ -44,11 +55,16 @@ def main():
     p.add_argument("--height", type=float, default=0.16)
     p.add_argument("--base", type=float, default=0.02)
     p.add_argument("--segments", type=int, default=48)
+    p.add_argument("--tank", action="store_true", help="a closed cylinder: radius --outer, length --height")
     a = p.parse_args()
-    verts, faces = glass(a.outer, a.inner, a.height, a.base, a.segments)
+    if a.tank:
+        verts, faces = revolve(tank(a.outer, a.height), a.segments)
+        title = f"a closed tank, radius {a.outer} m, length {a.height} m along y, centred"
+    else:
+        verts, faces = revolve(glass(a.outer, a.inner, a.height, a.base), a.segments)
+        title = f"a glass, outer radius {a.outer} m, inner {a.inner} m, height {a.height} m, base {a.base} m"
     with open(a.out, "w") as f:
-        f.write(f"# seiche: a glass, outer radius {a.outer} m, inner {a.inner} m, height {a.height} m, "
-                f"base {a.base} m (tools/make_glass_mesh.py)\n")
+        f.write(f"# seiche: {title} (tools/make_glass_mesh.py)\n")
         for v in verts:
             f.write("v %.6f %.6f %.6f\n" % v)
         for t in faces:

@@ -94,7 +94,7 @@ struct BoundaryObject {
     }
     // x is further than `gap` from the solid (a quick test before the exact one).
     bool beyond_reach(const Vec<D>& x, float gap) const {
-        if (reach <= 0) return false;
+        if (reach <= 0 || fluid_inside) return false;  // far outside a container is not clear
         const Vec<D> d = x - position;
         return glm::dot(d, d) > (reach + gap) * (reach + gap);
     }
@@ -122,6 +122,8 @@ struct BoundaryObject {
     // Moves a local point of a solid to `gap` outside its surface when it is nearer than that
     // (through the nearest part of the surface); true when it moved.
     bool push_out_of_solid(Vec<D>& local, float gap) const;
+    // The same for a container of any shape: a local point to `gap` inside its surface.
+    bool push_into_solid(Vec<D>& local, float gap) const;
 };
 
 // Where collisions record what they did, for the forces on the objects: per fluid particle the

@@ -45,8 +45,9 @@ struct SdfGrid {
 std::shared_ptr<const SdfGrid> build_sdf(const MeshData& mesh, float cell, float pad);
 
 // Boundary particles in layers inside the surface (level sets −offset, −offset − spacing, ...),
-// about `spacing` apart within each layer.
+// about `spacing` apart within each layer; with `outside`, in layers outside it (+offset, ...):
+// the walls of a mesh that holds the fluid.
 std::vector<Vec<3>> sample_mesh_surface(const SdfGrid& sdf, const Box<3>& bounds,
-                                        const WallSampling& s);
+                                        const WallSampling& s, bool outside = false);
 
 }  // namespace seiche

@@ -53,6 +53,7 @@ struct BodyDef {
     std::vector<Vec3d> vertices;        // polygon (2D): corners in the body's frame, m (moved so
                                         // that their centroid is at `position`)
     std::string mesh_file;              // mesh: OBJ or STL, relative to the scene file
+    bool inside = false;                // mesh: the fluid lives inside it (a closed tank)
     std::shared_ptr<const MeshData> mesh;  // mesh: its triangles (the loader reads mesh_file)
     Vec3d position{0, 0, 0};            // m
     Vec3d rotation{0, 0, 0};            // rad: about x, then y, then z (world axes); 2D: z only

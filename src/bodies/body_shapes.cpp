@@ -162,7 +162,7 @@ template <int D>
 BoundaryObject<D> body_object(const BodyDef& b, std::size_t index, float sdf_cell) {
     BoundaryObject<D> o;
     o.name = b.name.empty() ? "body_" + std::to_string(index) : b.name;
-    o.fluid_inside = false;
+    o.fluid_inside = b.inside;
     switch (b.shape) {
         case BodyShape::box: {
             const Vec<D> half = 0.5f * to_vec<D>(b.size);
@@ -192,7 +192,9 @@ BoundaryObject<D> body_object(const BodyDef& b, std::size_t index, float sdf_cel
                                   glm::cross(glm::dvec3(p1[0], p1[1], p1[2]), glm::dvec3(p2[0], p2[1], p2[2])));
                 }
                 o.mesh_volume = float(std::abs(v) / 6.0);
-                if (sdf_cell > 0) o.sdf = build_sdf(*o.mesh, sdf_cell, 4.0f * sdf_cell);
+                // The grid reaches past the outermost boundary layer (2 layers, 1.525·d = 3.05
+                // cells out for a mesh that holds the fluid).
+                if (sdf_cell > 0) o.sdf = build_sdf(*o.mesh, sdf_cell, (b.inside ? 6.0f : 4.0f) * sdf_cell);
             }
             break;
         case BodyShape::polygon:
@@ -260,7 +262,7 @@ Boundary<D> sample_solid(const BoundaryObject<D>& o, const WallSampling& s) {
             break;
         case ShapeKind::mesh:
             if constexpr (D == 3)
-                if (o.sdf) b.x = sample_mesh_surface(*o.sdf, o.shape, s);
+                if (o.sdf) b.x = sample_mesh_surface(*o.sdf, o.shape, s, o.fluid_inside);
             break;
         case ShapeKind::polygon:
             if constexpr (D == 2)

@@ -146,9 +146,13 @@ std::shared_ptr<const SdfGrid> build_sdf(const MeshData& m, float cell, float pa
     return g;
 }
 
-std::vector<V> sample_mesh_surface(const SdfGrid& sdf, const Box<3>& bounds, const WallSampling& s) {
+std::vector<V> sample_mesh_surface(const SdfGrid& sdf, const Box<3>& solid, const WallSampling& s,
+                                   bool outside) {
     std::vector<V> out;
     const float d = s.spacing;
+    // Outside layers reach beyond the solid's bounds.
+    const float grow = outside ? s.offset + float(s.layers) * d : 0.0f;
+    const Box<3> bounds{solid.min - V(grow), solid.max + V(grow)};
     // A hash of accepted points by cell of size d/2... thinned at 0.6 d.
     std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> cells;
     const float thin = 0.6f * d;
@@ -173,7 +177,7 @@ std::vector<V> sample_mesh_surface(const SdfGrid& sdf, const Box<3>& bounds, con
     std::array<int, 3> n;
     for (int a = 0; a < 3; ++a) n[a] = int(std::ceil((bounds.max[a] - bounds.min[a]) / d)) + 1;
     for (int l = 0; l < s.layers; ++l) {
-        const float level = -(s.offset + float(l) * d);
+        const float level = (outside ? 1.0f : -1.0f) * (s.offset + float(l) * d);
         for (int z = 0; z < n[2]; ++z)
             for (int y = 0; y < n[1]; ++y)
                 for (int x = 0; x < n[0]; ++x) {

@@ -94,7 +94,7 @@ RigidDynamics<D>::RigidDynamics(std::span<const BoundaryObject<D>> objects,
     for (std::size_t i = 0; i < objects.size(); ++i) {
         const BoundaryObject<D>& o = objects[i];
         const Vec<D> lo = o.shape.min, hi = o.shape.max;
-        if (o.fluid_inside) {
+        if (o.fluid_inside && o.kind == ShapeKind::box) {
             // The container: a thick slab beyond each face, overlapping at the edges.
             const Vec<D> centre = 0.5f * (lo + hi), half = 0.5f * (hi - lo);
             float thick = 0;

@@ -217,11 +217,31 @@ bool BoundaryObject<D>::push_out_of_solid(Vec<D>& l, float gap) const {
 }
 
 template <int D>
+bool BoundaryObject<D>::push_into_solid(Vec<D>& l, float gap) const {
+    if constexpr (D == 3) {
+        if (kind == ShapeKind::mesh && sdf) {
+            float d = sdf->distance(l);
+            if (d <= -gap) return false;
+            // Beyond the grid the field is the nearest node's value plus the way to it: a few
+            // steps along its gradient bring a far point in.
+            for (int it = 0; it < 4 && d > -gap; ++it) {
+                l -= (d + gap) * sdf->normal(l);
+                d = sdf->distance(l);
+            }
+            return true;
+        }
+    }
+    return false;
+}
+
+template <int D>
 void BoundaryObject<D>::collide_other(Vec<D>& x, float radius) const {
     Vec<D> l = to_local(x);
-    if (fluid_inside) {
+    if (fluid_inside && kind == ShapeKind::box) {
         const Box<D> room = centre_room(radius);
         l = glm::clamp(l, room.min, room.max);
+    } else if (fluid_inside) {
+        if (!push_into_solid(l, radius)) return;
     } else if (!push_out_of_solid(l, radius)) {
         return;
     }
@@ -232,7 +252,9 @@ template <int D>
 bool BoundaryObject<D>::contain_other(Vec<D>& x, float margin) const {
     Vec<D> l = to_local(x);
     bool moved = false;
-    if (fluid_inside) {
+    if (fluid_inside && kind != ShapeKind::box) {
+        moved = solid_distance(l) > 0 && push_into_solid(l, margin);
+    } else if (fluid_inside) {
         for (int a = 0; a < D; ++a) {
             const float lo = shape.min[a] + margin, hi = shape.max[a] - margin;
             if (l[a] < lo || l[a] > hi) {

@@ -238,6 +238,9 @@ std::span<const Param<BodyDef>> body_params() {
         text_param<B, &B::mesh_file>("mesh", "mesh: a closed triangle mesh, OBJ or STL, in m, "
                                              "its path relative to the scene file; placed by "
                                              "position and rotation (static or kinematic)"),
+        boolean_param<B, &B::inside>("inside", "mesh: the fluid lives inside the closed mesh (a "
+                                               "tank, a bottle) instead of outside it; static or "
+                                               "kinematic, within the container box"),
         required(vector_param<B, &B::position>("position", "m", closed(-1e6, 1e6),
                                                "the centre of the shape and of its mass")),
         vector_param<B, &B::rotation>(
@@ -484,6 +487,11 @@ void body_problems(const BodyDef& b, std::size_t index, const WorldDef& w, const
                                             " is a 2D shape; 3D scenes take box, sphere, cylinder or mesh"});
         return;
     }
+    if (b.inside && b.shape != BodyShape::mesh) {
+        out.push_back({path + ".inside", "only a mesh body can hold the fluid inside it (for a box, "
+                                         "use the container)"});
+        return;
+    }
     if (b.shape != BodyShape::polygon && !b.vertices.empty()) {
         out.push_back({path + ".vertices", "only a polygon has vertices"});
         return;
@@ -628,8 +636,12 @@ void body_problems(const BodyDef& b, std::size_t index, const WorldDef& w, const
             Vec<D> x;
             for (int a = 0; a < D; ++a) x[a] = float(f.min[a] + (k[a] + 0.5) * d);
             if (o.signed_distance(x) < 0) {
-                out.push_back({path, format("the body overlaps fluid[%zu] (a particle at %s starts "
-                                            "inside it); fluid cannot start inside a solid",
+                out.push_back({path, format(b.inside ? "fluid[%zu] is not inside the body that "
+                                                       "holds the fluid (a particle at %s starts "
+                                                       "outside it)"
+                                                     : "the body overlaps fluid[%zu] (a particle at "
+                                                       "%s starts inside it); fluid cannot start "
+                                                       "inside a solid",
                                             j, [&] {
                                                 std::string t = "(";
                                                 for (int a = 0; a < D; ++a)
