@@ -91,19 +91,16 @@ TEST_P(FloatingBox, DraftIsTheDensityRatioTimesTheHeight) {
 // (docs/bodies.md).
 class FloatingBox3D : public ::testing::TestWithParam<SolverType> {};
 
-TEST_P(FloatingBox3D, DraftIsTheDensityRatioTimesTheHeight) {
+// The 3D tank of FloatingBox3D with `body` in it: the draft of a body 0.12 m high, averaged over
+// the last 0.5 s of 2.5 s, and its rotation at the end.
+std::pair<double, Mat<3>> settled_draft_3d(const BodyDef& body, SolverType solver) {
     WorldDef def;
     def.dimension = 3;
     def.particle_radius = 0.0075;
     def.container_max = {0.45, 0.45, 0.45};
     def.fluid = {{{0.0, 0.0, 0.0}, {0.45, 0.25, 0.45}, {}}};
-    BodyDef box;
-    box.size = {0.24, 0.12, 0.24};
-    box.position = {0.225, 0.25 + 0.06 + 0.005, 0.225};
-    box.motion = BodyMotion::dynamic;
-    box.density = 500;
-    def.bodies = {box};
-    def.solver.type = GetParam();
+    def.bodies = {body};
+    def.solver.type = solver;
     World<3> w(def);
     const std::size_t obj = w.body_object(0);
     double y = 0, surface = 0, time = 0;
@@ -111,7 +108,7 @@ TEST_P(FloatingBox3D, DraftIsTheDensityRatioTimesTheHeight) {
     o.on_step = [&](const StepStats& s) {
         if (s.time <= 2.0) return true;
         y += s.dt * w.boundary_objects()[obj].position.y;
-        double top = 0;  // the highest particle in the corners, far from the cube
+        double top = 0;  // the highest particle in the corners, far from the body
         for (const auto& x : w.particles().x)
             if ((x.x < 0.06 || x.x > 0.39) && (x.z < 0.06 || x.z > 0.39)) top = std::max(top, double(x.y));
         surface += s.dt * (top + def.particle_radius);
@@ -119,11 +116,20 @@ TEST_P(FloatingBox3D, DraftIsTheDensityRatioTimesTheHeight) {
         return true;
     };
     EXPECT_EQ(w.advance_to(2.5, o).status, AdvanceResult::Status::reached);
-    const double draft = surface / time - (y / time - 0.06);
+    return {surface / time - (y / time - 0.06), w.boundary_objects()[obj].rotation};
+}
+
+TEST_P(FloatingBox3D, DraftIsTheDensityRatioTimesTheHeight) {
+    BodyDef box;
+    box.size = {0.24, 0.12, 0.24};
+    box.position = {0.225, 0.25 + 0.06 + 0.005, 0.225};
+    box.motion = BodyMotion::dynamic;
+    box.density = 500;
+    const auto [draft, rotation] = settled_draft_3d(box, GetParam());
     std::printf("3D %s, rho_b 500: draft %.4f m, Archimedes %.4f m\n",
                 std::string(solver_name(GetParam())).c_str(), draft, 0.06);
     EXPECT_NEAR(draft, 0.06, 0.03 * 0.12);
-    EXPECT_GT(w.boundary_objects()[obj].rotation[1][1], 0.995f);  // flat
+    EXPECT_GT(rotation[1][1], 0.995f);  // flat
 }
 
 INSTANTIATE_TEST_SUITE_P(Pbf, FloatingBox3D, ::testing::Values(SolverType::pbf),
@@ -873,6 +879,111 @@ TEST(MeshBodies, WaterStaysInsideTheRockingTank) {
               "bodies[0].inside: only a mesh body can hold the fluid inside it (for a box, use the container)");
 }
 
+// Mass properties of a closed mesh against a box's exact ones: 0.1 × 0.2 × 0.3 m with a corner at
+// (1, 2, 3) (far from the origin, so the raw integrals are large against the result), then turned
+// 0.5 rad about z, where the tensor gains I_xy = cos·sin·(I_xx − I_yy).
+TEST(MeshBodies, MassPropertiesOfABoxMesh) {
+    const double a = 0.1, b = 0.2, c = 0.3, v = a * b * c;
+    MeshData m = cube_mesh(1.0f);
+    for (auto& p : m.vertices) p = {float(p[0] * a + 1 + a / 2), float(p[1] * b + 2 + b / 2), float(p[2] * c + 3 + c / 2)};
+    MassProperties mp = mass_properties(m);
+    EXPECT_NEAR(mp.volume, v, 1e-6 * v);  // float corners
+    EXPECT_NEAR(mp.centroid[0], 1.05, 1e-6);
+    EXPECT_NEAR(mp.centroid[1], 2.1, 1e-6);
+    EXPECT_NEAR(mp.centroid[2], 3.15, 1e-6);
+    const double ixx = v * (b * b + c * c) / 12, iyy = v * (a * a + c * c) / 12, izz = v * (a * a + b * b) / 12;
+    EXPECT_NEAR(mp.inertia[0], ixx, 1e-4 * ixx);
+    EXPECT_NEAR(mp.inertia[1], iyy, 1e-4 * iyy);
+    EXPECT_NEAR(mp.inertia[2], izz, 1e-4 * izz);
+    for (int k = 3; k < 6; ++k) EXPECT_NEAR(mp.inertia[k], 0.0, 1e-4 * izz) << k;
+    // Turned about z through the box's centre; the triangles reversed: the same solid.
+    const double t = 0.5, ct = std::cos(t), st = std::sin(t);
+    for (auto& p : m.vertices) {
+        const double x = p[0] - 1.05, y = p[1] - 2.1;
+        p = {float(ct * x - st * y + 1.05), float(st * x + ct * y + 2.1), p[2]};
+    }
+    for (auto& tri : m.triangles) std::swap(tri[1], tri[2]);
+    mp = mass_properties(m);
+    EXPECT_NEAR(mp.volume, v, 1e-6 * v);
+    EXPECT_NEAR(mp.inertia[0], ct * ct * ixx + st * st * iyy, 1e-4 * ixx);
+    EXPECT_NEAR(mp.inertia[1], st * st * ixx + ct * ct * iyy, 1e-4 * ixx);
+    EXPECT_NEAR(mp.inertia[3], ct * st * (ixx - iyy), 1e-4 * ixx);
+    EXPECT_NEAR(mp.inertia[4], 0.0, 1e-4 * ixx);
+}
+
+// A dynamic mesh body: the plate of FloatingBox3D (0.24 × 0.12 × 0.24 m, 500 kg/m³) given as a
+// mesh whose file puts its corner at the origin and turns it 0.4 rad about z; the body turns it
+// back. It must float flat at the same draft as the box (3% of its height): its centre of mass,
+// mass, principal axes of inertia and Bullet's GImpact contact shape all go into that.
+TEST(MeshBodies, DynamicMeshFloatsAsTheBoxDoes) {
+    MeshData m = cube_mesh(1.0f);
+    const double t = 0.4, ct = std::cos(t), st = std::sin(t);
+    for (auto& p : m.vertices) {
+        const double x = (p[0] + 0.5) * 0.24, y = (p[1] + 0.5) * 0.12, z = (p[2] + 0.5) * 0.24;
+        p = {float(ct * x - st * y), float(st * x + ct * y), float(z)};
+    }
+    BodyDef plate;
+    plate.shape = BodyShape::mesh;
+    plate.mesh = std::make_shared<const MeshData>(m);
+    plate.rotation = {0, 0, -t};
+    plate.position = {0.225, 0.25 + 0.06 + 0.005, 0.225};
+    plate.motion = BodyMotion::dynamic;
+    plate.density = 500;
+    const auto [draft, rotation] = settled_draft_3d(plate, SolverType::pbf);
+    const float upright = (rotation * Vec<3>(float(-st), float(ct), 0.0f)).y;  // the plate's normal
+    std::printf("3D mesh plate, rho_b 500: draft %.4f m, Archimedes 0.0600 m, upright %.4f\n", draft, upright);
+    EXPECT_NEAR(draft, 0.06, 0.03 * 0.12);
+    EXPECT_GT(upright, 0.995f);  // flat
+}
+
+// Zero gravity, the fluid far away: a brick (0.1 × 0.2 × 0.3 m) whose file turns it off its
+// axes, spun about a skew axis, keeps its angular momentum L = R·I·Rᵀ·ω (I from the mesh, in the
+// body's frame) and its kinetic energy within 1% over 1 s while its ω wanders (it tumbles):
+// Bullet's body frame must be the mesh's principal frame for that.
+TEST(MeshBodies, TumblingMeshKeepsItsAngularMomentum) {
+    MeshData m = cube_mesh(1.0f);
+    const Mat<3> turn = rotation_from_euler<3>({0.3, 0.0, 0.5});
+    for (auto& p : m.vertices) {
+        const Vec<3> q = turn * Vec<3>(p[0] * 0.1f, p[1] * 0.2f, p[2] * 0.3f);
+        p = {q.x + 0.01f, q.y - 0.02f, q.z};  // the centre of mass off the file's origin too
+    }
+    WorldDef def;
+    def.dimension = 3;
+    def.particle_radius = 0.01;
+    def.gravity = {0, 0, 0};
+    def.container_max = {1.0, 1.0, 1.0};
+    def.fluid = {{{0.0, 0.0, 0.0}, {0.1, 0.1, 0.1}, {}}};
+    BodyDef brick;
+    brick.shape = BodyShape::mesh;
+    brick.mesh = std::make_shared<const MeshData>(m);
+    brick.position = {0.6, 0.6, 0.6};
+    brick.motion = BodyMotion::dynamic;
+    brick.density = 1000;
+    brick.angular_velocity = {1.0, 2.0, 3.0};
+    def.bodies = {brick};
+    World<3> w(def);
+    const auto& b = w.boundary_objects()[w.body_object(0)];
+    const MassProperties mp = mass_properties(*b.mesh);  // of the body's (shifted) mesh
+    const auto& t = mp.inertia;
+    const glm::dmat3 inertia(t[0], t[3], t[5], t[3], t[1], t[4], t[5], t[4], t[2]);
+    auto momentum = [&] {
+        const glm::dmat3 r(b.rotation);
+        return 1000.0 * (r * inertia * glm::transpose(r)) * glm::dvec3(b.angular_velocity);
+    };
+    const glm::dvec3 l0 = momentum();
+    const double e0 = 0.5 * glm::dot(glm::dvec3(b.angular_velocity), l0);
+    EXPECT_EQ(w.advance_to(1.0).status, AdvanceResult::Status::reached);
+    const glm::dvec3 l1 = momentum();
+    const double e1 = 0.5 * glm::dot(glm::dvec3(b.angular_velocity), l1);
+    std::printf("L (%.5f, %.5f, %.5f) -> (%.5f, %.5f, %.5f); E %.5f -> %.5f J; w now (%.3f, %.3f, %.3f)\n",
+                l0.x, l0.y, l0.z, l1.x, l1.y, l1.z, e0, e1, b.angular_velocity.x, b.angular_velocity.y,
+                b.angular_velocity.z);
+    EXPECT_LT(glm::length(l1 - l0), 0.01 * glm::length(l0));
+    EXPECT_NEAR(e1, e0, 0.01 * e0);
+    EXPECT_GT(glm::length(glm::dvec3(b.angular_velocity) - glm::dvec3(1, 2, 3)), 0.1);  // it tumbles
+    EXPECT_NEAR(glm::length(glm::dvec3(b.position) - glm::dvec3(0.6)), 0.0, 1e-4);  // about its centre
+}
+
 TEST(MeshBodies, MissingOpenOrDynamicMeshesAreRefused) {
     const std::string base = std::string(SEICHE_SOURCE_DIR) + "/scenes/pour_into_glass_3d.json";
     auto error = [&](std::vector<std::string> sets) {
@@ -887,8 +998,13 @@ TEST(MeshBodies, MissingOpenOrDynamicMeshesAreRefused) {
     const std::string missing = error({"bodies[0].mesh=meshes/no_such_glass.obj"});
     EXPECT_TRUE(missing.starts_with("bodies[0].mesh: ") && missing.find("no_such_glass.obj: cannot read") != std::string::npos)
         << missing;
-    EXPECT_EQ(error({"bodies[0].motion=dynamic", "bodies[0].density=500"}),
-              "bodies[0].motion: mesh bodies are static or kinematic (dynamic ones are not supported yet)");
+    // A dynamic glass turns about its centre of mass, put at `position`: lifted, it fits.
+    EXPECT_TRUE(error({"bodies[0].motion=dynamic", "bodies[0].density=500"})
+                    .starts_with("bodies[0]: the body is outside the container on axis y"));
+    EXPECT_EQ(error({"bodies[0].motion=dynamic", "bodies[0].density=500", "bodies[0].position=[0.15,0.1,0.15]"}),
+              "accepted");
+    EXPECT_EQ(error({"bodies[0].motion=dynamic", "bodies[0].density=500", "bodies[0].inside=true"}),
+              "bodies[0].motion: a mesh that holds the fluid (inside) is static or kinematic");
     // The glass without its top ring of triangles: open at the rim.
     const std::filesystem::path open_file = std::filesystem::temp_directory_path() / "seiche_open_glass.obj";
     {

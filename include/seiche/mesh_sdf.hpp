@@ -22,6 +22,19 @@ std::size_t open_edges(const MeshData& mesh);
 // Bounds of the vertices, m.
 Box<3> mesh_bounds(const MeshData& mesh);
 
+// Volume, centre and inertia of the solid a closed mesh bounds, for a density of 1 (Eberly,
+// "Polyhedral mass properties (revisited)", 2002: the volume integrals of 1, x, y, z and their
+// products by the divergence theorem over the triangles).
+struct MassProperties {
+    double volume = 0;                  //!< m³
+    std::array<double, 3> centroid{};   //!< m
+    std::array<double, 6> inertia{};    //!< about the centroid: xx, yy, zz, xy, yz, zx (m⁵)
+};
+MassProperties mass_properties(const MeshData& mesh);
+
+// The mesh moved by −offset (the centre of mass of a dynamic body to its frame's origin).
+MeshData shifted(const MeshData& mesh, const std::array<double, 3>& offset);
+
 // Exact distance from p to the nearest triangle, m.
 float mesh_distance(const MeshData& mesh, const Vec<3>& p);
 // p inside the closed mesh: winding number above one half.

@@ -181,17 +181,13 @@ BoundaryObject<D> body_object(const BodyDef& b, std::size_t index, float sdf_cel
                 o.kind = ShapeKind::mesh;
                 o.mesh = b.mesh;
                 if (!o.mesh) break;
+                const MassProperties mp = mass_properties(*o.mesh);
+                // A dynamic body turns about its centre of mass: the mesh is moved so that its
+                // centre is the frame's origin, put at `position`.
+                if (b.motion == BodyMotion::dynamic)
+                    o.mesh = std::make_shared<const MeshData>(shifted(*o.mesh, mp.centroid));
                 o.shape = mesh_bounds(*o.mesh);
-                // Enclosed volume: the divergence theorem over the triangles.
-                double v = 0;
-                for (const auto& t : o.mesh->triangles) {
-                    const auto& p0 = o.mesh->vertices[t[0]];
-                    const auto& p1 = o.mesh->vertices[t[1]];
-                    const auto& p2 = o.mesh->vertices[t[2]];
-                    v += glm::dot(glm::dvec3(p0[0], p0[1], p0[2]),
-                                  glm::cross(glm::dvec3(p1[0], p1[1], p1[2]), glm::dvec3(p2[0], p2[1], p2[2])));
-                }
-                o.mesh_volume = float(std::abs(v) / 6.0);
+                o.mesh_volume = float(mp.volume);
                 // The grid reaches past the outermost boundary layer (2 layers, 1.525·d = 3.05
                 // cells out for a mesh that holds the fluid).
                 if (sdf_cell > 0) o.sdf = build_sdf(*o.mesh, sdf_cell, (b.inside ? 6.0f : 4.0f) * sdf_cell);

@@ -80,6 +80,65 @@ Box<3> mesh_bounds(const MeshData& m) {
     return b;
 }
 
+MassProperties mass_properties(const MeshData& m) {
+    // Per triangle, the integrals of the polynomials over the solid's volume reduce to sums over
+    // the face: f1 = Σ w, f2 = Σ w², f3 = Σ w³ (symmetric forms of the corners' coordinates).
+    double in[10] = {};
+    auto sub = [](double w0, double w1, double w2, double& f1, double& f2, double& f3, double& g0,
+                  double& g1, double& g2) {
+        const double t0 = w0 + w1, t1 = w0 * w0, t2 = t1 + w1 * t0;
+        f1 = t0 + w2;
+        f2 = t2 + w2 * f1;
+        f3 = w0 * t1 + w1 * t2 + w2 * f2;
+        g0 = f2 + w0 * (f1 + w0);
+        g1 = f2 + w1 * (f1 + w1);
+        g2 = f2 + w2 * (f1 + w2);
+    };
+    for (const auto& t : m.triangles) {
+        const glm::dvec3 p0(vertex(m, t[0])), p1(vertex(m, t[1])), p2(vertex(m, t[2]));
+        const glm::dvec3 d = glm::cross(p1 - p0, p2 - p0);
+        double f1x, f2x, f3x, g0x, g1x, g2x, f1y, f2y, f3y, g0y, g1y, g2y, f1z, f2z, f3z, g0z, g1z, g2z;
+        sub(p0.x, p1.x, p2.x, f1x, f2x, f3x, g0x, g1x, g2x);
+        sub(p0.y, p1.y, p2.y, f1y, f2y, f3y, g0y, g1y, g2y);
+        sub(p0.z, p1.z, p2.z, f1z, f2z, f3z, g0z, g1z, g2z);
+        in[0] += d.x * f1x;
+        in[1] += d.x * f2x;
+        in[2] += d.y * f2y;
+        in[3] += d.z * f2z;
+        in[4] += d.x * f3x;
+        in[5] += d.y * f3y;
+        in[6] += d.z * f3z;
+        in[7] += d.x * (p0.y * g0x + p1.y * g1x + p2.y * g2x);
+        in[8] += d.y * (p0.z * g0y + p1.z * g1y + p2.z * g2y);
+        in[9] += d.z * (p0.x * g0z + p1.x * g1z + p2.x * g2z);
+    }
+    const double mult[10] = {1 / 6.0,  1 / 24.0, 1 / 24.0, 1 / 24.0,  1 / 60.0,
+                             1 / 60.0, 1 / 60.0, 1 / 120.0, 1 / 120.0, 1 / 120.0};
+    for (int k = 0; k < 10; ++k) in[k] *= mult[k];
+    MassProperties p;
+    const double v = in[0];
+    p.volume = std::abs(v);
+    if (!(p.volume > 0)) return p;
+    const double cx = in[1] / v, cy = in[2] / v, cz = in[3] / v;
+    p.centroid = {cx, cy, cz};
+    // The integrals change sign with the triangles' turn; the moments are made positive with v.
+    const double s = v < 0 ? -1.0 : 1.0;
+    p.inertia[0] = s * (in[5] + in[6] - v * (cy * cy + cz * cz));
+    p.inertia[1] = s * (in[4] + in[6] - v * (cz * cz + cx * cx));
+    p.inertia[2] = s * (in[4] + in[5] - v * (cx * cx + cy * cy));
+    p.inertia[3] = -s * (in[7] - v * cx * cy);
+    p.inertia[4] = -s * (in[8] - v * cy * cz);
+    p.inertia[5] = -s * (in[9] - v * cz * cx);
+    return p;
+}
+
+MeshData shifted(const MeshData& m, const std::array<double, 3>& offset) {
+    MeshData out = m;
+    for (auto& v : out.vertices)
+        for (int a = 0; a < 3; ++a) v[a] = float(double(v[a]) - offset[a]);
+    return out;
+}
+
 float mesh_distance(const MeshData& m, const V& p) {
     float best = 1e30f;
     for (const auto& t : m.triangles) {

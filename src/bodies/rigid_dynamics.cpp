@@ -4,7 +4,10 @@
 #include "bodies/rigid_dynamics.hpp"
 
 #include <btBulletDynamicsCommon.h>
+#include <BulletCollision/Gimpact/btGImpactCollisionAlgorithm.h>
+#include <BulletCollision/Gimpact/btGImpactShape.h>
 
+#include "seiche/mesh_sdf.hpp"
 #include "seiche/polygon.hpp"
 #include "seiche/world_def.hpp"
 
@@ -56,9 +59,19 @@ struct RigidDynamics<D>::Impl {
     std::vector<btRigidBody*> of_object;  //!< per object: its moving body (null: fixed or container)
     std::vector<float> masses;
     std::vector<btTransform> from;  //!< step scratch: kinematic bodies' poses at its start
+    //! per object: its principal axes of inertia in its own frame (Bullet's body frame is the
+    //! principal one; identity but for dynamic meshes)
+    std::vector<btMatrix3x3> principal;
+    std::vector<std::unique_ptr<MeshData>> principal_meshes;  //!< dynamic meshes in that frame
 
+    Impl() { btGImpactCollisionAlgorithm::registerAlgorithm(&dispatcher); }
     ~Impl() {
         for (auto& b : bodies) world.removeRigidBody(b.get());
+    }
+
+    // An object's pose as Bullet's body holds it.
+    btTransform body_pose(std::size_t i, const BoundaryObject<D>& o) const {
+        return bt_pose<D>(o) * btTransform(principal[i]);
     }
 
     btRigidBody* add(std::unique_ptr<btCollisionShape> shape, const btTransform& pose, float mass,
@@ -91,6 +104,7 @@ RigidDynamics<D>::RigidDynamics(std::span<const BoundaryObject<D>> objects,
     m.world.setGravity(bt<D>(gravity));
     m.of_object.assign(objects.size(), nullptr);
     m.masses.assign(objects.size(), 0.0f);
+    m.principal.assign(objects.size(), btMatrix3x3::getIdentity());
     for (std::size_t i = 0; i < objects.size(); ++i) {
         const BoundaryObject<D>& o = objects[i];
         const Vec<D> lo = o.shape.min, hi = o.shape.max;
@@ -114,6 +128,18 @@ RigidDynamics<D>::RigidDynamics(std::span<const BoundaryObject<D>> objects,
                 }
             continue;
         }
+        // A dynamic mesh's principal axes and moments (Bullet wants a diagonal inertia).
+        btVector3 principal_moments(0, 0, 0);
+        if constexpr (D == 3)
+            if (o.kind == ShapeKind::mesh && o.mesh && o.motion == ObjectMotion::dynamic) {
+                const MassProperties mp = mass_properties(*o.mesh);
+                const auto& t = mp.inertia;  // xx, yy, zz, xy, yz, zx
+                btMatrix3x3 inertia(t[0], t[3], t[5], t[3], t[1], t[4], t[5], t[4], t[2]);
+                btMatrix3x3 rot = btMatrix3x3::getIdentity();
+                inertia.diagonalize(rot, 1e-9f, 50);  // inertia_before = rot · diag · rotᵀ
+                m.principal[i] = rot;
+                principal_moments = btVector3(inertia[0][0], inertia[1][1], inertia[2][2]);
+            }
         // The shape grown by `grow` on every side.
         auto make_shape = [&](float grow) -> std::unique_ptr<btCollisionShape> {
             switch (o.kind) {
@@ -148,10 +174,22 @@ RigidDynamics<D>::RigidDynamics(std::span<const BoundaryObject<D>> objects,
                     return compound;
                 }
                 case ShapeKind::mesh: {
-                    // Fixed or kinematic only: Bullet's triangle-mesh shape, on the body's own
-                    // vertex and index arrays (no skin; its margin does that).
+                    // Fixed or kinematic: Bullet's triangle-mesh shape, on the body's own vertex
+                    // and index arrays (no skin; its margin does that). Dynamic: a GImpact shape
+                    // (concave, moving) on the vertices turned into the principal frame.
                     if (!o.mesh) return nullptr;
-                    const MeshData& md = *o.mesh;
+                    const bool moves = o.motion == ObjectMotion::dynamic;
+                    if (moves && m.principal_meshes.size() <= i) {
+                        auto turned = std::make_unique<MeshData>(*o.mesh);
+                        const btMatrix3x3 back = m.principal[i].transpose();
+                        for (auto& v : turned->vertices) {
+                            const btVector3 q = back * btVector3(v[0], v[1], v[2]);
+                            v = {q.x(), q.y(), q.z()};
+                        }
+                        m.principal_meshes.resize(i + 1);
+                        m.principal_meshes[i] = std::move(turned);
+                    }
+                    const MeshData& md = moves ? *m.principal_meshes[i] : *o.mesh;
                     btIndexedMesh im;
                     im.m_numTriangles = int(md.triangles.size());
                     im.m_triangleIndexBase = reinterpret_cast<const unsigned char*>(md.triangles.data());
@@ -163,7 +201,15 @@ RigidDynamics<D>::RigidDynamics(std::span<const BoundaryObject<D>> objects,
                     im.m_vertexType = PHY_FLOAT;
                     auto array = std::make_unique<btTriangleIndexVertexArray>();
                     array->addIndexedMesh(im, PHY_INTEGER);
-                    auto shape = std::make_unique<btBvhTriangleMeshShape>(array.get(), true);
+                    std::unique_ptr<btCollisionShape> shape;
+                    if (moves) {
+                        auto g = std::make_unique<btGImpactMeshShape>(array.get());
+                        g->setMargin(grow);
+                        g->updateBound();
+                        shape = std::move(g);
+                    } else {
+                        shape = std::make_unique<btBvhTriangleMeshShape>(array.get(), true);
+                    }
                     m.meshes.push_back(std::move(array));
                     return shape;
                 }
@@ -174,16 +220,19 @@ RigidDynamics<D>::RigidDynamics(std::span<const BoundaryObject<D>> objects,
         const btVector3 box_centre =
             o.kind == ShapeKind::box ? bt<D>(0.5f * (hi + lo)) : btVector3(0, 0, 0);  // obstacles
         if (!shape) continue;
-        if (o.kind != ShapeKind::polygon && (o.kind != ShapeKind::sphere || D == 2))
+        const bool gimpact = o.kind == ShapeKind::mesh && o.motion == ObjectMotion::dynamic;
+        if (o.kind != ShapeKind::polygon && !gimpact && (o.kind != ShapeKind::sphere || D == 2))
             shape->setMargin(0.5f * skin);
-        btTransform pose = bt_pose<D>(o) * btTransform(btMatrix3x3::getIdentity(), box_centre);
+        btTransform pose = m.body_pose(i, o) * btTransform(btMatrix3x3::getIdentity(), box_centre);
         const bool dynamic = o.motion == ObjectMotion::dynamic;
         const bool kinematic = o.motion == ObjectMotion::kinematic;
         const float mass =
             dynamic ? density[i] * o.volume() * (D == 2 ? 2.0f * half_depth : 1.0f) : 0.0f;
         // Inertia of the true shape (the contact shape is grown by the skin).
         btVector3 inertia(0, 0, 0);
-        if (mass > 0 && o.kind == ShapeKind::polygon) {
+        if (mass > 0 && gimpact) {
+            inertia = float(density[i]) * principal_moments;  // the moments are per unit density
+        } else if (mass > 0 && o.kind == ShapeKind::polygon) {
             if constexpr (D == 2) {  // about z (the other axes are locked): ∫ρ|x|² over the area
                 const float iz = float(mass * polar_moment(*o.polygon) / std::abs(signed_area(*o.polygon)));
                 inertia = btVector3(iz, iz, iz);
@@ -219,7 +268,7 @@ void RigidDynamics<D>::reset(std::span<const BoundaryObject<D>> objects) {
         btRigidBody* b = impl_->of_object[i];
         if (!b) continue;
         const BoundaryObject<D>& o = objects[i];
-        const btTransform pose = bt_pose<D>(o);
+        const btTransform pose = impl_->body_pose(i, o);
         b->setWorldTransform(pose);
         b->setInterpolationWorldTransform(pose);
         b->getMotionState()->setWorldTransform(pose);
@@ -252,7 +301,7 @@ void RigidDynamics<D>::step(float dt, std::span<BoundaryObject<D>> objects) {
             if (!b) continue;
             BoundaryObject<D>& o = objects[i];
             if (o.motion == ObjectMotion::kinematic) {
-                const btTransform to = bt_pose<D>(o);
+                const btTransform to = m.body_pose(i, o);
                 btTransform t;
                 t.setOrigin(from[i].getOrigin().lerp(to.getOrigin(), f));
                 t.setRotation(from[i].getRotation().slerp(to.getRotation(), f));
@@ -273,7 +322,7 @@ void RigidDynamics<D>::step(float dt, std::span<BoundaryObject<D>> objects) {
         if (!b || objects[i].motion != ObjectMotion::dynamic) continue;
         BoundaryObject<D>& o = objects[i];
         const btTransform& t = b->getWorldTransform();
-        const btMatrix3x3& r = t.getBasis();
+        const btMatrix3x3 r = t.getBasis() * m.principal[i].transpose();
         const btVector3 p = t.getOrigin(), v = b->getLinearVelocity(), w = b->getAngularVelocity();
         Mat<D> rot;
         Vec<D> pos;

@@ -237,7 +237,8 @@ std::span<const Param<BodyDef>> body_params() {
                                       "centroid is at position"),
         text_param<B, &B::mesh_file>("mesh", "mesh: a closed triangle mesh, OBJ or STL, in m, "
                                              "its path relative to the scene file; placed by "
-                                             "position and rotation (static or kinematic)"),
+                                             "position and rotation (a dynamic one is first "
+                                             "moved so that its centre of mass is at position)"),
         boolean_param<B, &B::inside>("inside", "mesh: the fluid lives inside the closed mesh (a "
                                                "tank, a bottle) instead of outside it; static or "
                                                "kinematic, within the container box"),
@@ -503,9 +504,9 @@ void body_problems(const BodyDef& b, std::size_t index, const WorldDef& w, const
                                                : "no triangles were read from " + b.mesh_file});
             return;
         }
-        if (b.motion == BodyMotion::dynamic) {
-            out.push_back({path + ".motion", "mesh bodies are static or kinematic (dynamic ones "
-                                             "are not supported yet)"});
+        if (b.motion == BodyMotion::dynamic && b.inside) {
+            out.push_back({path + ".motion", "a mesh that holds the fluid (inside) is static or "
+                                             "kinematic"});
             return;
         }
         if (const std::size_t open = open_edges(*b.mesh); open > 0) {
@@ -600,14 +601,25 @@ void body_problems(const BodyDef& b, std::size_t index, const WorldDef& w, const
         return;
     }
     const BoundaryObject<D> o = body_object<D>(b, index);
-    // The bounds of the turned shape, from the corners of its own bounds.
+    // The bounds of the turned shape: from its corners (meshes, polygons) or those of its own
+    // bounds.
     Vec<D> lo(1e30f), hi(-1e30f);
-    for (int c = 0; c < (1 << D); ++c) {
-        Vec<D> corner;
-        for (int a = 0; a < D; ++a) corner[a] = (c >> a) & 1 ? o.shape.max[a] : o.shape.min[a];
-        lo = glm::min(lo, o.to_world(corner));
-        hi = glm::max(hi, o.to_world(corner));
-    }
+    auto extend = [&](const Vec<D>& local) {
+        lo = glm::min(lo, o.to_world(local));
+        hi = glm::max(hi, o.to_world(local));
+    };
+    if constexpr (D == 3)
+        if (o.kind == ShapeKind::mesh)
+            for (const auto& v : o.mesh->vertices) extend(Vec<3>(v[0], v[1], v[2]));
+    if constexpr (D == 2)
+        if (o.kind == ShapeKind::polygon)
+            for (const Vec<2>& v : *o.polygon) extend(v);
+    if (o.kind != ShapeKind::mesh && o.kind != ShapeKind::polygon)
+        for (int c = 0; c < (1 << D); ++c) {
+            Vec<D> corner;
+            for (int a = 0; a < D; ++a) corner[a] = (c >> a) & 1 ? o.shape.max[a] : o.shape.min[a];
+            extend(corner);
+        }
     for (int a = 0; a < D; ++a) {
         const double slack = 1e-6 * std::max(1.0, std::abs(w.container_max[a] - w.container_min[a]));
         if (lo[a] < w.container_min[a] - slack || hi[a] > w.container_max[a] + slack) {
