@@ -51,6 +51,7 @@ struct BoundaryObject {
     //! polygon (2D): the corners counter-clockwise, centroid at the origin, m
     std::shared_ptr<const std::vector<Vec<2>>> polygon;
     ObjectMotion motion = ObjectMotion::fixed;
+    float adhesion = 0;         //!< β of Akinci et al. 2013: the fluid's attraction to it
     Vec<D> position{0.0f};      //!< the frame's origin in the world, m
     Mat<D> rotation{1.0f};      //!< the frame's axes in the world (columns)
     Vec<D> velocity{0.0f};      //!< m/s

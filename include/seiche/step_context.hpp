@@ -90,6 +90,10 @@ class StepContext {
     Vec<D> external_acceleration() const;
     // v += Δt·a_ext (the first line of PBF's and Clavet's algorithms).
     void apply_external_accelerations();
+    // Surface tension, cohesion and adhesion (Akinci et al. 2013), when the scene asks for them:
+    // v += Δt·a at the current neighbour lists and densities; `predicted`: the positions were
+    // already advanced by Δt·v, so they also move by Δt²·a.
+    void apply_surface_forces(bool predicted);
     // x_prev = x; x += Δt·v.
     void predict();
     // Grid, Z-curve reorder of every particle field, fluid and boundary neighbour lists.

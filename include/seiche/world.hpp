@@ -23,6 +23,7 @@
 #include "seiche/particle_set.hpp"
 #include "seiche/solver.hpp"
 #include "seiche/step_context.hpp"
+#include "seiche/surface_tension.hpp"
 #include "seiche/world_def.hpp"
 
 namespace seiche {
@@ -172,6 +173,10 @@ class World {
     // XSPH's records (else record_scratch_).
     void post_velocity(float dt, bool density, std::span<Float4> lent);
     void measure_density(StepStats& s);
+    // Surface tension and adhesion (Akinci et al. 2013) at the current positions, with the lists
+    // and densities as they are: v += dt·a; with predicted, also x += dt²·a (the positions were
+    // already advanced by dt·v). The adhesion's reaction goes to adhesion_force_.
+    void surface_forces(float dt, bool predicted);
     void finish_step(double dt, StepStats& s);
 
     FluidView<D> view() const;
@@ -223,6 +228,9 @@ class World {
     std::vector<Float4> record_scratch_;  //!< XSPH's velocity and 1/ρ, unless a solver lends its own
     std::vector<std::uint32_t> id_scratch_;
     std::vector<Vorticity<D>> omega_;
+    std::vector<Vec<D>> surface_normal_, surface_acceleration_;  //!< per fluid particle
+    std::vector<float> adhesion_weight_;  //!< β_k ψ_k per boundary particle, kg
+    std::vector<Vec<D>> adhesion_force_;  //!< of the fluid on each boundary particle, N (tracked)
     float max_speed_ = 0;
     double time_ = 0;
     std::int64_t steps_ = 0;

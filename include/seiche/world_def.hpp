@@ -23,6 +23,7 @@ using Vec3d = std::array<double, 3>;  // 2D scenes use the first two components
 struct Obstacle {
     Vec3d min{0, 0, 0};  // m
     Vec3d max{0, 0, 0};  // m
+    double adhesion = 0;  // β of Akinci et al. 2013 (docs/solvers.md)
 };
 
 // A rigid body in the fluid (docs/bodies.md). Its frame's origin is `position`, the centre of the
@@ -66,6 +67,7 @@ struct BodyDef {
     std::shared_ptr<const std::vector<Keyframe>> keyframes;  // read from keyframe_file (or given)
     double density = 0;                 // kg/m³: dynamic bodies (their mass is density × volume)
     double friction = 0.5;              // Coulomb coefficient of its contacts with solids
+    double adhesion = 0;                // β of Akinci et al. 2013: how the fluid clings to it
 };
 
 // A nozzle that adds fluid (docs/bodies.md): new particles on a lattice of spacing 2r across its
@@ -147,6 +149,7 @@ struct SolverParams {
     DdrParams ddr;
     double xsph = -1.0;  // −1 = the solver's default (default_xsph)
     double vorticity = 0.0;
+    double surface_tension = 0.0;  // γ of Akinci et al. 2013 (cohesion and curvature); 0 = off
     double max_speed = 0.0;  // 0 = automatic
 
     double xsph_or_default() const { return xsph >= 0.0 ? xsph : default_xsph(type); }
@@ -172,6 +175,7 @@ struct WorldDef {
     Vec3d gravity{0.0, -9.81, 0.0};
     Vec3d container_min{0, 0, 0};
     Vec3d container_max{1, 1, 1};
+    double container_adhesion = 0;  // β of the container's walls
     std::vector<FluidBlock> fluid;
     std::vector<Obstacle> obstacles;
     std::vector<BodyDef> bodies;

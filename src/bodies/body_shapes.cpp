@@ -222,6 +222,7 @@ BoundaryObject<D> body_object(const BodyDef& b, std::size_t index, float sdf_cel
         }
     }
     o.reach = glm::length(glm::max(glm::abs(o.shape.min), glm::abs(o.shape.max)));
+    o.adhesion = float(b.adhesion);
     o.motion = b.motion == BodyMotion::dynamic     ? ObjectMotion::dynamic
                : b.motion == BodyMotion::kinematic ? ObjectMotion::kinematic
                                                    : ObjectMotion::fixed;

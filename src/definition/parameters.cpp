@@ -92,6 +92,10 @@ std::span<const Param<WorldDef>> world_params() {
         required(vector_param<W, &W::container_max>(
             "container.max", "m", closed(-1e6, 1e6),
             "upper corner; at least two particle diameters from min on every axis")),
+        number_param<W, &W::container_adhesion>(
+            "container.adhesion", "", closed(0, 1000),
+            "adhesion β of the walls (Akinci et al. 2013 eq. 6): how the fluid clings to them; "
+            "0 = off (docs/solvers.md)"),
 
         choice_param<W, &W::solver, &SolverParams::type>(
             "solver.type", {"pbf", "wcsph", "ddr"},
@@ -104,6 +108,10 @@ std::span<const Param<WorldDef>> world_params() {
         number_param<W, &W::solver, &SolverParams::vorticity>(
             "solver.vorticity", "m/s", closed(0, 1000),
             "vorticity confinement ε (M&M 2013 eqs. 15–16); ε·ω is an acceleration"),
+        number_param<W, &W::solver, &SolverParams::surface_tension>(
+            "solver.surface_tension", "", closed(0, 1000),
+            "surface tension γ (Akinci et al. 2013: cohesion and curvature, eqs. 1–5), for every "
+            "solver; 0 = off. The σ it gives in N/m: docs/solvers.md"),
         with_default_note(
             number_param<W, &W::solver, &SolverParams::max_speed>(
                 "solver.max_speed", "m/s", closed(0, 1e6),
@@ -215,6 +223,8 @@ std::span<const Param<Obstacle>> obstacle_params() {
         required(vector_param<O, &O::max>(
             "max", "m", closed(-1e6, 1e6),
             "upper corner; at least one particle diameter thick on every axis")),
+        number_param<O, &O::adhesion>("adhesion", "", closed(0, 1000),
+                                      "adhesion β (Akinci et al. 2013 eq. 6) of its faces; 0 = off"),
     };
     return table;
 }
@@ -273,6 +283,9 @@ std::span<const Param<BodyDef>> body_params() {
                                      "depth); required and positive for them"),
         number_param<B, &B::friction>("friction", "", closed(0, 10),
                                       "Coulomb friction of its contacts with walls and bodies"),
+        number_param<B, &B::adhesion>("adhesion", "", closed(0, 1000),
+                                      "adhesion β (Akinci et al. 2013 eq. 6): how the fluid clings "
+                                      "to it; 0 = off"),
     };
     return table;
 }

@@ -226,6 +226,7 @@ template <int D>
 void Ddr<D>::step(StepContext<D>& c) {
     c.apply_external_accelerations();  // apply gravity: v ← v + Δt g
     c.find_neighbors();
+    c.apply_surface_forces(false);  // surface tension, adhesion (densities of the last step)
     ParticleSet<D>& p = c.particles();
     const FluidView<D> f = c.view();
     const float dt = c.dt();

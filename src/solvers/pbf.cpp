@@ -287,6 +287,7 @@ void Pbf<D>::step(StepContext<D>& c) {
     c.apply_external_accelerations();  // apply forces: v ← v + Δt f_ext
     c.predict();                       // predict position: x* ← x + Δt v
     c.find_neighbors();                // find neighbouring particles
+    c.apply_surface_forces(true);      // surface tension, adhesion (at x*, densities of the last step)
     PbfResult r;
     ParticleSet<D>& p = c.particles();
     const bool forces = c.tracking_boundary_forces();

@@ -115,6 +115,7 @@ void Wcsph<D>::step(StepContext<D>& c) {
             },
             c.kernel());
     });
+    c.apply_surface_forces(false);  // surface tension, adhesion: v += Δt·a now, as the forces below
     if (c.tracking_boundary_forces()) {
         // Akinci et al. 2012, eq. (10): the boundary particle feels the opposite of the pressure
         // force it exerts, f_k = −f_ik = m ψ_k (2 p_i/ρ_i²) ∇W_ik with ψ_k = ρ0 V_k (the term of

@@ -83,6 +83,56 @@ void World<D>::post_velocity(float dt, bool density, std::span<Float4> lent) {
 }
 
 template <int D>
+void World<D>::surface_forces(float dt, bool predicted) {
+    const float gamma = static_cast<float>(def_.solver.surface_tension);
+    bool adhesion = false;
+    for (const auto& o : objects_) adhesion = adhesion || o.adhesion > 0;
+    adhesion_force_.clear();
+    if (!(gamma > 0) && !adhesion) return;
+    const std::size_t n = p_.size();
+    surface_normal_.resize(n);
+    surface_acceleration_.resize(n);
+    adhesion_weight_.clear();
+    if (adhesion) {
+        // ψ_k = ρ0 V_k (Akinci et al. 2012, eq. 5), with the object's β.
+        adhesion_weight_.assign(b_.x.size(), 0.0f);
+        for (const auto& o : objects_)
+            for (std::size_t k = o.first; k < o.first + o.count; ++k)
+                adhesion_weight_[k] = o.adhesion * fluid_.rest_density * b_.volume[k];
+    }
+    const FluidView<D> f = view();
+    const SurfaceKernels<D> sk(fluid_.h);
+    std::visit(
+        [&](const auto& kernel) {
+            surface_accelerations<D>(f, kernel, sk, gamma, adhesion_weight_, p_.rho,
+                                     surface_normal_, surface_acceleration_);
+        },
+        fluid_.kernel);
+    const Vec<D>* a = surface_acceleration_.data();
+    const float dt2 = predicted ? dt * dt : 0.0f;
+    parallel_for(n, [&](std::size_t i) {
+        p_.v[i] += dt * a[i];
+        p_.x[i] += dt2 * a[i];
+    });
+    if (track_forces_ && adhesion) {
+        // Newton's third law on eq. (6): boundary particle k is pulled towards each fluid
+        // particle i by m β_k ψ_k A(|x_ik|) x̂_ik.
+        transpose_boundary_neighbors();
+        adhesion_force_.assign(b_.x.size(), Vec<D>(0.0f));
+        const float m = p_.mass;
+        parallel_for(b_.x.size(), [&](std::size_t k) {
+            Vec<D> sum(0.0f);
+            for (std::uint32_t e = reaction_offset_[k]; e < reaction_offset_[k + 1]; ++e) {
+                const Vec<D> r = p_.x[reaction_fluid_[e]] - b_.x[k];
+                const float len = glm::length(r);
+                if (len > 0) sum += (m * adhesion_weight_[k] * sk.adhesion(len) / len) * r;
+            }
+            adhesion_force_[k] = sum;
+        });
+    }
+}
+
+template <int D>
 void World<D>::measure_density(StepStats& s) {
     density_error_stats(p_.rho, fluid_.rest_density, s.density_error_mean, s.density_error_max);
 }
@@ -111,6 +161,10 @@ void StepContext<D>::apply_external_accelerations() {
     const float dt = dt_;
     ParticleSet<D>& p = w_.p_;
     parallel_for(p.size(), [&](std::size_t i) { p.v[i] += dt * a; });
+}
+template <int D>
+void StepContext<D>::apply_surface_forces(bool predicted) {
+    w_.timed(&StageTimes::velocity, [&] { w_.surface_forces(dt_, predicted); });
 }
 template <int D>
 void StepContext<D>::predict() {
@@ -171,6 +225,8 @@ template void World<2>::contain_and_update_velocities(float, StepStats&);
 template void World<3>::contain_and_update_velocities(float, StepStats&);
 template void World<2>::post_velocity(float, bool, std::span<Float4>);
 template void World<3>::post_velocity(float, bool, std::span<Float4>);
+template void World<2>::surface_forces(float, bool);
+template void World<3>::surface_forces(float, bool);
 template void World<2>::measure_density(StepStats&);
 template void World<3>::measure_density(StepStats&);
 

@@ -1,0 +1,44 @@
+// Surface tension, cohesion and adhesion — Akinci, Akinci & Teschner 2013, "Versatile surface
+// tension and adhesion for SPH fluids", eqs. (1)–(7): cohesion with the spline C(r), a curvature
+// term from the surface normals, both symmetrised by K_ij = 2ρ0/(ρ_i + ρ_j), and adhesion to the
+// boundary particles with the kernel A(r) and their ψ_k (Akinci et al. 2012). The forces of the
+// paper divided by m_i: accelerations, added in the step's external-force stage.
+#pragma once
+
+#include <span>
+
+#include "seiche/kernels.hpp"
+#include "seiche/sph.hpp"
+#include "seiche/vec.hpp"
+
+namespace seiche {
+
+// The two kernels of the paper for support h. In 3D exactly eq. (2), C(r) = 32/(π h⁹)·(...),
+// and eq. (7), A(r) = 0.007/h^3.25·(...)^¼; in 2D the same shapes, scaled so that their integral
+// over the disc of radius h equals the 3D one over the ball (the paper gives only 3D).
+template <int D>
+struct SurfaceKernels {
+    float h = 0;
+    float c_norm = 0;  //!< C(r) = c_norm · c(r/h), 1/m^D
+    float a_norm = 0;  //!< A(r) = a_norm · a(r/h), 1/m^D (the paper's h^¼ folded in)
+
+    explicit SurfaceKernels(float support);
+    float cohesion(float r) const;   // C(r)
+    float adhesion(float r) const;   // A(r)
+};
+
+// ∫ C dV and ∫ A dV over the support (dV: the ball in 3D, the disc in 2D), closed form for C and
+// by Simpson's rule for A (no closed form: a fourth root); the 2D kernels are scaled by these.
+double cohesion_integral_3d();
+double adhesion_integral_3d();
+
+// The accelerations of the three forces on every fluid particle:
+//   a_i = Σ_j K_ij (−γ) (m C(|x_ij|) x̂_ij + (n_i − n_j)) − Σ_k β_k ψ_k A(|x_ik|) x̂_ik
+// with n_i = h Σ_j (m/ρ_j) ∇W_ij (eq. 4) over the fluid neighbours. `adhesion` holds β_k ψ_k per
+// boundary particle (kg; empty: no adhesion); `normal` is scratch of one vector per particle.
+template <int D, class K>
+void surface_accelerations(const FluidView<D>& f, const K& kernel, const SurfaceKernels<D>& sk,
+                           float gamma, std::span<const float> adhesion, std::span<const float> rho,
+                           std::span<Vec<D>> normal, std::span<Vec<D>> acceleration);
+
+}  // namespace seiche

@@ -1,0 +1,194 @@
+// Surface tension and adhesion — Akinci, Akinci & Teschner 2013, eqs. (1)–(7); two passes over the
+// pairs, eight particles at a time (pair_lanes.hpp): the normals, then the forces.
+#include "seiche/surface_tension.hpp"
+
+#include <cmath>
+#include <numbers>
+
+#include "../neighbors/pair_lanes.hpp"
+
+namespace seiche {
+
+namespace {
+
+constexpr double pi = std::numbers::pi;
+
+// The shapes of eqs. (2) and (7) in s = r/h (the paper's C·h⁹·π/32 and A·h^3.25/0.007 over h^¼).
+double c_shape(double s) {
+    if (s <= 0 || s > 1) return 0;
+    const double a = (1 - s) * (1 - s) * (1 - s) * s * s * s;
+    return s > 0.5 ? a : 2 * a - 1.0 / 64;
+}
+double a_shape(double s) {
+    if (s <= 0.5 || s > 1) return 0;
+    return std::pow(std::max(0.0, -4 * s * s + 6 * s - 2), 0.25);
+}
+
+// ∫_0^1 shape(s) s^p ds by Simpson's rule on [lo, 1] (the shapes are smooth there).
+template <class Shape>
+double moment(Shape shape, int p, double lo) {
+    const int n = 20000;
+    const double step = (1 - lo) / n;
+    double sum = 0;
+    for (int k = 0; k <= n; ++k) {
+        const double s = lo + k * step, w = (k == 0 || k == n) ? 1 : (k % 2 ? 4 : 2);
+        sum += w * shape(s) * std::pow(s, p);
+    }
+    return sum * step / 3;
+}
+
+}  // namespace
+
+double cohesion_integral_3d() {
+    // 4π·32/π·∫ c(s) s² ds, the moments of (1 − s)³ s⁵ in closed form: B(6, 4) = 1/504 over [0, 1],
+    // and over [0, ½] twice that part less ∫ s²/64 = 1/1536.
+    const double half = 1.0 / 384 - 3.0 / 896 + 3.0 / 2048 - 1.0 / 4608;  // ∫_0^½ (1 − s)³ s⁵
+    return 128.0 * (1.0 / 504 + half - 1.0 / 1536);
+}
+
+double adhesion_integral_3d() {
+    return 4 * pi * 0.007 * moment(a_shape, 2, 0.5);
+}
+
+template <int D>
+SurfaceKernels<D>::SurfaceKernels(float support) : h(support) {
+    const double hd = std::pow(double(h), D);
+    if constexpr (D == 3) {
+        c_norm = float(32.0 / (pi * hd));
+        a_norm = float(0.007 / hd);
+    } else {
+        // ∫ C dA = 2π c_norm h² ∫ c(s) s ds: chosen equal to the 3D ∫ C dV (dimensionless).
+        c_norm = float(cohesion_integral_3d() / (2 * pi * moment(c_shape, 1, 0.0) * hd));
+        a_norm = float(adhesion_integral_3d() / (2 * pi * moment(a_shape, 1, 0.5) * hd));
+    }
+}
+
+template <int D>
+float SurfaceKernels<D>::cohesion(float r) const {
+    return c_norm * float(c_shape(double(r) / h));
+}
+
+template <int D>
+float SurfaceKernels<D>::adhesion(float r) const {
+    return a_norm * float(a_shape(double(r) / h));
+}
+
+namespace {
+
+using namespace lanes;
+
+// C(r) on eight separations: (1 − s)³ s³, twice that less 1/64 inside h/2.
+template <int D>
+inline F cohesion(const SurfaceKernels<D>& sk, const Separation& r, float inv_h) {
+    const F s = r.len * inv_h;
+    const F a = (1.0f - s) * (1.0f - s) * (1.0f - s) * s * s * s;
+    return keep(s < 1.0f, sk.c_norm * select(s > 0.5f, a, 2.0f * a - 1.0f / 64.0f));
+}
+
+// A(r): (−4s² + 6s − 2)^¼ between h/2 and h, two square roots from the reciprocal ones.
+template <int D>
+inline F adhesion(const SurfaceKernels<D>& sk, const Separation& r, float inv_h) {
+    const F s = r.len * inv_h;
+    const F q = max(-4.0f * s * s + 6.0f * s - 2.0f, splat(1.0e-30f));
+    const F q2 = q * rsqrt(q);       // √q
+    const F root = q2 * rsqrt(q2);   // q^¼
+    return keep((s > 0.5f) & (s < 1.0f), sk.a_norm * root);
+}
+
+}  // namespace
+
+template <int D, class K>
+void surface_accelerations(const FluidView<D>& f, const K& kernel, const SurfaceKernels<D>& sk,
+                           float gamma, std::span<const float> adhesion_weight,
+                           std::span<const float> rho, std::span<Vec<D>> normal,
+                           std::span<Vec<D>> acceleration) {
+    const Vec<D>* x = f.x.data();
+    const float* density = rho.data();
+    const float mass = f.mass, h = sk.h, inv_h = 1.0f / sk.h;
+    // Eq. (4): n_i = h Σ_j (m/ρ_j) ∇W_ij, large at the surface, about 0 inside.
+    if (gamma > 0)
+        for_each_group(f.x.size(), [&](std::size_t i0, int n) {
+            const Points<D> xi = load_points<D>(x, i0, n);
+            F n0{}, n1{}, n2{};
+            const Lists nb(f.fluid_nb, i0, n);
+            for (int k = 0; k < nb.longest(); ++k) {
+                std::int32_t j[width];
+                nb.fetch(k, j);
+                const Separation r = separation<D>(xi, fetch_points<D>(x, j));
+                const F s = keep(nb.active(k), grad_factor(kernel, r) / fetch(density, j));
+                n0 += s * r.x;
+                n1 += s * r.y;
+                n2 += s * r.z;
+            }
+            for (int l = 0; l < n; ++l) {
+                Vec<D> v;
+                v.x = h * mass * n0[l];
+                v.y = h * mass * n1[l];
+                if constexpr (D == 3) v.z = h * mass * n2[l];
+                normal[i0 + l] = v;
+            }
+        });
+    const Vec<D>* nrm = normal.data();
+    const Vec<D>* bx = f.bx.data();
+    const float* aw = adhesion_weight.data();
+    const bool adhere = !adhesion_weight.empty();
+    const float two_rho0 = 2.0f * f.rest_density;
+    for_each_group(f.x.size(), [&](std::size_t i0, int n) {
+        const Points<D> xi = load_points<D>(x, i0, n);
+        F a0{}, a1{}, a2{};
+        if (gamma > 0) {
+            const Points<D> ni = load_points<D>(nrm, i0, n);
+            const F rho_i = select(iota() < n, load(density + i0, n), splat(1.0f));
+            const Lists nb(f.fluid_nb, i0, n);
+            for (int k = 0; k < nb.longest(); ++k) {
+                std::int32_t j[width];
+                nb.fetch(k, j);
+                const Separation r = separation<D>(xi, fetch_points<D>(x, j));
+                const Points<D> nj = fetch_points<D>(nrm, j);
+                // Eqs. (1)–(3): K_ij (cohesion along x̂_ij + curvature n_i − n_j); a pair at one
+                // point has no direction and gets no cohesion.
+                const F kij = keep(nb.active(k), -gamma * two_rho0 / (rho_i + fetch(density, j)));
+                const F c = keep(r.len2 > 1.0e-12f * h * h, mass * cohesion(sk, r, inv_h) * r.inv_len);
+                a0 += kij * (c * r.x + ni.x - nj.x);
+                a1 += kij * (c * r.y + ni.y - nj.y);
+                a2 += kij * (c * r.z + ni.z - nj.z);
+            }
+        }
+        if (adhere) {
+            // Eq. (6): −β ψ_k A(|x_ik|) x̂_ik, towards the boundary particle.
+            const Lists bn(f.boundary_nb, i0, n);
+            for (int k = 0; k < bn.longest(); ++k) {
+                std::int32_t b[width];
+                bn.fetch(k, b);
+                const Separation r = separation<D>(xi, fetch_points<D>(bx, b));
+                const F s = keep(bn.active(k), fetch(aw, b) * adhesion(sk, r, inv_h) * r.inv_len);
+                a0 -= s * r.x;
+                a1 -= s * r.y;
+                a2 -= s * r.z;
+            }
+        }
+        for (int l = 0; l < n; ++l) {
+            Vec<D> a;
+            a.x = a0[l];
+            a.y = a1[l];
+            if constexpr (D == 3) a.z = a2[l];
+            acceleration[i0 + l] = a;
+        }
+    });
+}
+
+template struct SurfaceKernels<2>;
+template struct SurfaceKernels<3>;
+
+#define SEICHE_INSTANTIATE(D, K)                                                                   \
+    template void surface_accelerations<D, K<D>>(const FluidView<D>&, const K<D>&,                 \
+                                                 const SurfaceKernels<D>&, float,                  \
+                                                 std::span<const float>, std::span<const float>,   \
+                                                 std::span<Vec<D>>, std::span<Vec<D>>);
+SEICHE_INSTANTIATE(2, CubicSpline)
+SEICHE_INSTANTIATE(3, CubicSpline)
+SEICHE_INSTANTIATE(2, Poly6Spiky)
+SEICHE_INSTANTIATE(3, Poly6Spiky)
+#undef SEICHE_INSTANTIATE
+
+}  // namespace seiche
