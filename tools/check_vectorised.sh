@@ -28,6 +28,8 @@ passes=(
     'wcsph_accelerations<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
     'vorticity_confinement<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long\)#1\}::operator\(\)'
     'vorticity_confinement<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long\)#2\}::operator\(\)'
+    'surface_accelerations<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
+    'surface_accelerations<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long, int\)#2\}::operator\(\)'
     'ddr_viscosity<3>.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
     'ddr_relax<3>.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
     'ddr_relax<3>.*::\{lambda\(unsigned long, int\)#2\}::operator\(\)'

@@ -2,7 +2,7 @@
 """Plots of `seiche validate`: simulation against measurement, one PNG per case.
 
 Usage: plot_validation.py RESULTS_DIR DATA_DIR  (called by seiche validate)
-Reads RESULTS_DIR/{koshizuka,hydrostatic,verdicts}.csv and DATA_DIR/koshizuka_oka_1996_front.csv.
+Reads RESULTS_DIR/{koshizuka,hydrostatic,spheric,surface_tension,verdicts}.csv and DATA_DIR/koshizuka_oka_1996_front.csv.
 """
 import csv
 import os
@@ -98,6 +98,38 @@ def spheric(out, data, table):
     fig.savefig(os.path.join(out, "spheric.png"))
 
 
+def surface_tension(out, table):
+    sim = rows(os.path.join(out, "surface_tension.csv"))
+    drops = rows(os.path.join(out, "surface_tension_drops.csv"))
+    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4.5), dpi=120)
+    styles = ["-", "--", ":", "-."]
+    for solver in dict.fromkeys(r["solver"] for r in sim):
+        runs = list(dict.fromkeys((r["dim"], r["gamma"], r["r"]) for r in sim if r["solver"] == solver))
+        for k, run in enumerate(runs):
+            pts = [(float(r["t"]), float(r["deformation"])) for r in sim
+                   if r["solver"] == solver and (r["dim"], r["gamma"], r["r"]) == run]
+            a.plot(*zip(*pts), color=COLORS.get(solver), ls=styles[k % 4], lw=1,
+                   label=f"{solver.upper()} {run[0]}D, gamma {run[1]}, r {float(run[2]) * 1000:g} mm")
+        mine = [d for d in drops if d["solver"] == solver and d["dim"] == "2" and d["sigma_eff"] != "nan"]
+        b.plot([float(d["gamma"]) * 2 * float(d["r"]) * 4 / 2 for d in mine],
+               [float(d["sigma_eff"]) for d in mine], "o", color=COLORS.get(solver),
+               label=f"{solver.upper()} 2D ({label('surface', solver, table)})")
+        mine3 = [d for d in drops if d["solver"] == solver and d["dim"] == "3" and d["sigma_eff"] != "nan"]
+        b.plot([float(d["gamma"]) * 2 * float(d["r"]) * 4 / 2 for d in mine3],
+               [float(d["sigma_eff"]) for d in mine3], "s", mfc="none", color=COLORS.get(solver),
+               label=f"{solver.upper()} 3D")
+    a.set(xlabel="t after release (s)", ylabel="(Ixx - Iyy) / (Ixx + Iyy)",
+          title="drop released as an ellipse")
+    a.grid(alpha=0.3)
+    a.legend(fontsize=6)
+    b.set(xlabel="gamma * h (m)", ylabel="sigma_eff from the period",
+          title="sigma_eff from the first half period")
+    b.grid(alpha=0.3)
+    b.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "surface_tension.png"))
+
+
 def main():
     out, data = sys.argv[1], sys.argv[2]
     table = verdicts(out)
@@ -107,6 +139,8 @@ def main():
         hydrostatic(out, table)
     if os.path.exists(os.path.join(out, "spheric.csv")):
         spheric(out, data, table)
+    if os.path.exists(os.path.join(out, "surface_tension_drops.csv")):
+        surface_tension(out, table)
 
 
 if __name__ == "__main__":

@@ -222,7 +222,7 @@ int main(int argc, char** argv) {
     seiche::app::ValidateOptions val;
     CLI::App* vcmd = app.add_subcommand(
         "validate", "Compare with experiments and analytic solutions: plots and verdicts");
-    vcmd->add_option("cases", val.cases, "Cases: koshizuka, hydrostatic, spheric (default: all)");
+    vcmd->add_option("cases", val.cases, "Cases: koshizuka, hydrostatic, spheric, surface_tension (default: all)");
     vcmd->add_option("--solvers", val.solvers, "Solvers, comma-separated (default: pbf,wcsph,ddr)")
         ->delimiter(',')
         ->check(CLI::IsMember({"pbf", "wcsph", "ddr"}));
