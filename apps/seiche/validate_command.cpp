@@ -262,10 +262,10 @@ void spheric(const fs::path& root, const std::string& solver, std::ostream& csv,
     }
 }
 
-// An oscillating drop (Rayleigh 1879; Lamb 1932, sec. 275): in zero gravity a drop of radius R
-// started as an ellipse (2D) or a prolate spheroid (3D) oscillates in its l = 2 mode with
-// ω² = 6σ/(ρR³) (2D) or 8σ/(ρR³) (3D). The period of the deformation signal gives the surface
-// tension σ_eff (N/m, 2D: N) that γ produces; its decay, an equivalent kinematic viscosity.
+// An oscillating drop (Rayleigh 1879; Lamb 1932, sec. 275): in zero gravity a round drop of
+// radius R kicked into its l = 2 mode oscillates with ω² = 6σ/(ρR³) (2D) or 8σ/(ρR³) (3D). The
+// period of its deformation gives the surface tension σ_eff (N/m) that γ produces; its decay, an
+// equivalent kinematic viscosity.
 struct DropRun {
     int dim;
     double gamma, r, R, period, sigma, decay;  // s, N/m, 1/s
@@ -273,8 +273,9 @@ struct DropRun {
 };
 
 template <int D>
-DropRun oscillating_drop(const std::string& solver, double gamma, double r, std::ostream& csv) {
-    const double R = 0.05, eps = 0.1, d = 2 * r, rho0 = 1000;
+DropRun oscillating_drop(const std::string& solver, double gamma, double r, std::ostream& csv,
+                         double kick = 0.6) {
+    const double R = 0.05, d = 2 * r, rho0 = 1000;
     WorldDef def;
     def.dimension = D;
     def.particle_radius = r;
@@ -330,21 +331,22 @@ DropRun oscillating_drop(const std::string& solver, double gamma, double r, std:
         }
         return (ixx - iyy) / (ixx + iyy);
     };
-    const double rest = deformation();  // the round drop's own (a few 0.001)
-    // Then stretched: x by 1 + ε about the centre, the other axes shrunk to keep the volume.
-    const double ax = 1 + eps, ay = D == 2 ? 1 / (1 + eps) : 1 / std::sqrt(1 + eps);
+    // Then kicked into its l = 2 mode: v = A (x, −y) in 2D, A (x, −y/2, −z/2) in 3D about the
+    // centre (divergence-free: the potential flow of the mode). Small, so the drop oscillates
+    // about its round shape without rearranging its particles; A ∝ √γ as ω is.
     {
         std::vector<std::uint32_t> by_id(n);
         for (std::size_t k = 0; k < n; ++k) by_id[w.particles().id[k]] = std::uint32_t(k);
         Vec<D> c(0.0f);
         for (const auto& p : w.particles().x) c += p / float(n);
+        std::vector<Vec<D>> v(n);
+        const float A = float(kick * std::sqrt(gamma));
         for (std::size_t k = 0; k < n; ++k) {
-            Vec<D> p = w.particles().x[by_id[k]] - c;
-            p[0] *= float(ax);
-            for (int a = 1; a < D; ++a) p[a] *= float(ay);
-            x[k] = c + p;
+            const Vec<D> p = w.particles().x[by_id[k]] - c;
+            v[k][0] = A * p[0];
+            for (int q = 1; q < D; ++q) v[k][q] = -A * p[q] / float(D - 1);
         }
-        w.set_positions(x);
+        w.set_velocities(v);
     }
     std::vector<std::pair<double, double>> signal;  // from the release
     AdvanceOptions every;
@@ -354,36 +356,43 @@ DropRun oscillating_drop(const std::string& solver, double gamma, double r, std:
         return true;
     };
     signal.emplace_back(0.0, deformation());
-    const double end = relax + 1.5;
+    const double end = relax + 2.0;
     if (w.advance_to(end, every).status != AdvanceResult::Status::reached)
         throw std::runtime_error(solver + " went unstable in surface_tension");
-    // Released from rest at its widest, the drop swings to its narrowest half a period later.
-    // Only that first swing is used: after it the particles settle into a packing of their own
-    // and the drop oscillates about a slightly deformed shape, which makes later crossings and
-    // extrema depend on the packing rather than on σ (measured: docs/solvers.md).
-    std::size_t lowest = 0;
-    for (std::size_t k = 1; k < signal.size(); ++k) {
-        if (signal[k].second < signal[lowest].second) lowest = k;
-        const double swing = signal[0].second - signal[lowest].second;
-        if (swing > 0.5 * (signal[0].second - rest) && signal[k].second > signal[lowest].second + 0.05 * swing)
-            break;  // past the first minimum
+    // The drop oscillates about a shape that still drifts slowly (its packing settles), so the
+    // half periods are taken between successive extrema of the deformation (turns larger than
+    // 0.002, a zigzag filter), up to 8 of them; the decay from their peak-to-peak swings.
+    std::vector<std::pair<double, double>> turns;  // (t, s) of the extrema
+    {
+        int direction = 0;
+        std::pair<double, double> best = signal[0];
+        for (const auto& sample : signal) {
+            const double ds = sample.second - best.second;
+            if (direction >= 0 && sample.second > best.second) best = sample, direction = 1;
+            else if (direction <= 0 && sample.second < best.second) best = sample, direction = -1;
+            else if (std::abs(ds) > 0.002) {
+                if (direction != 0) turns.push_back(best);
+                direction = ds > 0 ? 1 : -1;
+                best = sample;
+            }
+        }
     }
-    DropRun run{D, gamma, r, R_drop, NAN, NAN, NAN, 0};
-    if (lowest > 0 && lowest + 1 < signal.size() && signal[0].second - signal[lowest].second > 0.5 * (signal[0].second - rest)) {
-        // The minimum by a parabola through the three samples round it.
-        const double y0 = signal[lowest - 1].second, y1 = signal[lowest].second, y2 = signal[lowest + 1].second;
-        const double dt = signal[lowest].first - signal[lowest - 1].first;
-        const double den = y0 - 2 * y1 + y2;
-        const double shift = den > 0 ? 0.5 * (y0 - y2) / den : 0.0;
-        const double t_min = signal[lowest].first + shift * dt;
-        const double s_min = y1 - 0.25 * (y0 - y2) * shift;
-        run.half_periods = 1;
-        run.period = 2 * t_min;
+    DropRun run{D, gamma, r, R_drop, NAN, NAN, NAN, int(turns.size())};
+    if (turns.size() >= 2) {
+        const std::size_t last = std::min<std::size_t>(turns.size() - 1, 8);
+        run.period = 2 * (turns[last].first - turns[0].first) / double(last);
         const double omega = 2 * std::numbers::pi / run.period;
         run.sigma = omega * omega * rho0 * std::pow(R_drop, 3) / (D == 2 ? 6.0 : 8.0);
-        // Amplitude about the round drop's deformation, before and after the half period.
-        const double a0 = signal[0].second - rest, a1 = rest - s_min;
-        if (a1 > 0) run.decay = std::log(a0 / a1) / t_min;
+        if (last >= 3) {
+            double st = 0, sl = 0, stt = 0, stl = 0;
+            for (std::size_t k = 0; k < last; ++k) {
+                const double t = 0.5 * (turns[k].first + turns[k + 1].first);
+                const double l = std::log(std::max(std::abs(turns[k + 1].second - turns[k].second), 1e-12));
+                st += t, sl += l, stt += t * t, stl += t * l;
+            }
+            const double q = double(last);
+            run.decay = -(q * stl - st * sl) / (q * stt - st * st);
+        }
     }
     for (const auto& [t, s] : signal)
         csv << fmt::format("{},{},{},{},{:.4f},{:.6f}\n", solver, D, gamma, r, t, s);

@@ -89,6 +89,8 @@ class World {
     // maps storage to creation order), m. Velocities are kept. Throws std::invalid_argument for
     // another count or a non-finite coordinate (naming the particle), the world unchanged.
     void set_positions(std::span<const Vec<D>> x);
+    // The same for the velocities (m/s), positions kept.
+    void set_velocities(std::span<const Vec<D>> v);
 
     const ParticleSet<D>& particles() const { return p_; }
     const Boundary<D>& boundary() const { return b_; }
