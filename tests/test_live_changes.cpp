@@ -108,6 +108,27 @@ TEST(LiveChanges, TimeStepLimits) {
     EXPECT_DOUBLE_EQ(w.suggested_dt(), 3e-4);
 }
 
+// Velocities set in creation order land on the particle of that id, whatever the storage order
+// (the Z-curve reorder moves them); a wrong count or a NaN is refused and changes nothing.
+TEST(LiveChanges, SetVelocitiesInCreationOrder) {
+    World<2> w(falling_block());
+    w.advance_to(0.05);  // reordered by now
+    const std::size_t n = w.particles().size();
+    std::vector<Vec<2>> v(n);
+    for (std::size_t k = 0; k < n; ++k) v[k] = Vec<2>(float(k), -float(k));
+    w.set_velocities(v);
+    for (std::size_t i = 0; i < n; ++i) {
+        const float id = float(w.particles().id[i]);
+        EXPECT_EQ(w.particles().v[i], Vec<2>(id, -id)) << i;
+    }
+    const auto before = w.particles().v;
+    v.pop_back();
+    EXPECT_THROW(w.set_velocities(v), std::invalid_argument);
+    v.push_back(Vec<2>(NAN, 0.0f));
+    EXPECT_THROW(w.set_velocities(v), std::invalid_argument);
+    EXPECT_EQ(w.particles().v, before);
+}
+
 TEST(LiveChanges, BadChangesAreRefusedAndChangeNothing) {
     World<2> w(tank());
     auto refused = [&](std::string_view key, const ParamValue& v, const std::string& fragment) {

@@ -101,8 +101,17 @@ def spheric(out, data, table):
 def surface_tension(out, table):
     sim = rows(os.path.join(out, "surface_tension.csv"))
     drops = rows(os.path.join(out, "surface_tension_drops.csv"))
-    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4.5), dpi=120)
+    angle_rows = rows(os.path.join(out, "contact_angles.csv")) if os.path.exists(
+        os.path.join(out, "contact_angles.csv")) else []
+    fig, (a, b, c) = plt.subplots(1, 3, figsize=(15, 4.5), dpi=120)
     styles = ["-", "--", ":", "-."]
+    for solver in dict.fromkeys(r["solver"] for r in angle_rows):
+        pts = [(float(r["beta"]), float(r["contact_angle_deg"])) for r in angle_rows if r["solver"] == solver]
+        c.plot(*zip(*pts), "o-", color=COLORS.get(solver), label=solver.upper())
+    c.set(xlabel="adhesion beta of the plate", ylabel="contact angle (deg)",
+          title="drops on plates (contact_angle_3d, gamma 2)")
+    c.grid(alpha=0.3)
+    c.legend(fontsize=8)
     for solver in dict.fromkeys(r["solver"] for r in sim):
         runs = list(dict.fromkeys((r["dim"], r["gamma"], r["r"]) for r in sim if r["solver"] == solver))
         for k, run in enumerate(runs):
@@ -113,17 +122,17 @@ def surface_tension(out, table):
         mine = [d for d in drops if d["solver"] == solver and d["dim"] == "2" and d["sigma_eff"] != "nan"]
         b.plot([float(d["gamma"]) * 2 * float(d["r"]) * 4 / 2 for d in mine],
                [float(d["sigma_eff"]) for d in mine], "o", color=COLORS.get(solver),
-               label=f"{solver.upper()} 2D ({label('surface', solver, table)})")
+               label=f"{label('surface', solver, table)}, 2D")
         mine3 = [d for d in drops if d["solver"] == solver and d["dim"] == "3" and d["sigma_eff"] != "nan"]
         b.plot([float(d["gamma"]) * 2 * float(d["r"]) * 4 / 2 for d in mine3],
                [float(d["sigma_eff"]) for d in mine3], "s", mfc="none", color=COLORS.get(solver),
                label=f"{solver.upper()} 3D")
     a.set(xlabel="t after release (s)", ylabel="(Ixx - Iyy) / (Ixx + Iyy)",
-          title="drop released as an ellipse")
+          title="round drop kicked into its l = 2 mode")
     a.grid(alpha=0.3)
     a.legend(fontsize=6)
     b.set(xlabel="gamma * h (m)", ylabel="sigma_eff from the period",
-          title="sigma_eff from the first half period")
+          title="sigma_eff from the period")
     b.grid(alpha=0.3)
     b.legend(fontsize=7)
     fig.tight_layout()

@@ -399,8 +399,45 @@ DropRun oscillating_drop(const std::string& solver, double gamma, double r, std:
     return run;
 }
 
-void surface_tension(const std::string& solver, std::ostream& csv, std::ostream& table,
-                     std::vector<Check>& checks) {
+// Contact angles of the drops of scenes/validation/contact_angle_3d.json (the plates scene) after 1.5 s, three plates per
+// run, at the adhesions given (with the scene's γ).
+std::vector<std::pair<double, double>> contact_angles(const fs::path& root, const std::string& solver,
+                                                      const std::vector<double>& betas) {
+    std::vector<std::pair<double, double>> out;
+    for (std::size_t b0 = 0; b0 < betas.size(); b0 += 3) {
+        std::vector<std::string> sets = {"solver.type=\"" + solver + "\""};
+        for (std::size_t k = 0; k < 3 && b0 + k < betas.size(); ++k)
+            sets.push_back(fmt::format("bodies[{}].adhesion={}", k, betas[b0 + k]));
+        World<3> w(io::load_scene(root / "scenes/validation/contact_angle_3d.json", sets));
+        if (w.advance_to(1.5).status != AdvanceResult::Status::reached)
+            throw std::runtime_error(solver + " went unstable in the contact angles");
+        for (std::size_t k = 0; k < 3 && b0 + k < betas.size(); ++k) {
+            const auto& plate = w.boundary_objects()[w.body_object(k)];
+            glm::dvec3 c(0.0);
+            int n = 0;
+            for (const auto& x : w.particles().x)
+                if (std::abs(x.x - plate.position.x) < 0.07f) c += glm::dvec3(x), ++n;
+            c /= double(std::max(n, 1));
+            const std::span<const Vec<3>> xs(w.particles().x.data(), w.particles().x.size());
+            out.emplace_back(betas[b0 + k],
+                             contact_angle<3>(xs, w.particles().radius, plate.position.y + plate.shape.max.y,
+                                              float(c.x), float(c.z), 0.07f) * 180.0 / std::numbers::pi);
+        }
+    }
+    return out;
+}
+
+void surface_tension(const fs::path& root, const std::string& solver, std::ostream& csv,
+                     std::ostream& table, std::ostream& angles, std::vector<Check>& checks) {
+    const auto theta = contact_angles(root, solver, {0, 4, 8, 12, 20, 40});
+    bool falls = true;
+    std::string list;
+    for (std::size_t k = 0; k < theta.size(); ++k) {
+        angles << fmt::format("{},{},{:.2f}\n", solver, theta[k].first, theta[k].second);
+        list += fmt::format("{}{:.0f} deg at {}", k ? ", " : "", theta[k].second, theta[k].first);
+        if (k > 0 && !(theta[k].second <= theta[k - 1].second + 2.0)) falls = false;
+    }
+    checks.push_back({"surface", solver, "contact angle falls with beta", falls ? 0.0 : 1.0, 0.0, list});
     std::vector<DropRun> runs;
     for (double gamma : {0.5, 1.0, 2.0}) runs.push_back(oscillating_drop<2>(solver, gamma, 0.0025, csv));
     runs.push_back(oscillating_drop<2>(solver, 1.0, 0.00125, csv));
@@ -459,6 +496,8 @@ int validate_command(const ValidateOptions& o) {
                     : c == "spheric"         ? "solver,t,H2,H4\n"
                     : c == "surface_tension" ? "solver,dim,gamma,r,t,deformation\n"
                                              : "solver,z_over_H,quantity,sim,expected\n");
+            std::ostringstream angles;  // surface_tension: contact angle per adhesion
+            angles << "solver,beta,contact_angle_deg\n";
             std::ostringstream drops;  // surface_tension: one row per drop
             drops << "solver,dim,gamma,r,R,period,sigma_eff,sigma_over_gamma,decay_rate,nu_equivalent,"
                      "half_periods\n";
@@ -469,13 +508,16 @@ int validate_command(const ValidateOptions& o) {
                 if (c == "koshizuka") koshizuka(root, solver, csv, checks);
                 if (c == "hydrostatic") hydrostatic(root, solver, csv, checks);
                 if (c == "spheric") spheric(root, solver, csv, checks, o.quiet);
-                if (c == "surface_tension") surface_tension(solver, csv, drops, checks);
+                if (c == "surface_tension") surface_tension(root, solver, csv, drops, angles, checks);
                 if (!o.quiet) std::fprintf(stderr, " %.1f s\n", seconds_since(t0));
             }
             io::write_file_atomic(dir / (c + ".csv"), [&](std::ostream& out) { out << csv.str(); });
-            if (c == "surface_tension")
+            if (c == "surface_tension") {
                 io::write_file_atomic(dir / "surface_tension_drops.csv",
                                       [&](std::ostream& out) { out << drops.str(); });
+                io::write_file_atomic(dir / "contact_angles.csv",
+                                      [&](std::ostream& out) { out << angles.str(); });
+            }
         }
         // Verdicts, then plots.
         std::ostringstream table;

@@ -1,5 +1,6 @@
-// Measurements on particle sets that experiments report: the surge front of a dam break and the
-// water height at a wave probe. Both ignore spray: only particles connected to the bulk count.
+// Measurements on particle sets that experiments report: the surge front of a dam break, the
+// water height at a wave probe (both ignore spray: only particles connected to the bulk count),
+// and the contact angle of a drop resting on a plate.
 #pragma once
 
 #include <algorithm>
@@ -53,6 +54,26 @@ double probe_height(std::span<const Vec<D>> x, float r, float px, float pz, floa
         top = std::max(double(y) + r, top);
     }
     return top - floor_y;
+}
+
+// Contact angle (rad) of a drop resting on a horizontal plate whose top is at plate_y (up is +y),
+// from the drop's particles (those within `reach` of the vertical axis through (cx, cz); cz
+// ignored in 2D) taken as a spherical cap: its height H (top y + r above the plate) and its base
+// radius a (the furthest centre of the layer touching the plate, + r) give θ = 2·atan(H/a).
+// NaN when no particle touches the plate.
+template <int D>
+double contact_angle(std::span<const Vec<D>> x, float r, float plate_y, float cx, float cz,
+                     float reach) {
+    double top = -INFINITY, base = -1;
+    for (const Vec<D>& p : x) {
+        float d2 = (p[0] - cx) * (p[0] - cx);
+        if constexpr (D == 3) d2 += (p[2] - cz) * (p[2] - cz);
+        if (d2 > reach * reach || p[1] < plate_y) continue;
+        top = std::max(top, double(p[1]) + r);
+        if (p[1] < plate_y + 2.0f * r) base = std::max(base, double(std::sqrt(d2)) + r);
+    }
+    if (base <= 0) return NAN;
+    return 2.0 * std::atan((top - plate_y) / base);
 }
 
 }  // namespace seiche
