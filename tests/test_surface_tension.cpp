@@ -295,6 +295,42 @@ TEST(Adhesion, ContactAngleFallsAsAdhesionGrows) {
     EXPECT_GT(angles[1], angles[2] + 30.0);
 }
 
+// No clumping at the free surface: the 2D dam break after 0.6 s with surface tension (γ = 1)
+// has no more particles whose nearest neighbour is closer than 0.8 of the rest spacing than
+// without (the cohesion kernel is repulsive at short range, C < 0 below about h/5), and its
+// surface particles (fewer than 5 neighbours within 1.5 spacings) keep the same neighbour
+// count on average, within 10%.
+TEST(SurfaceTension, NoClumpingAtTheFreeSurface) {
+    auto measure = [](double gamma) {
+        World<2> w(io::load_scene(std::string(SEICHE_SOURCE_DIR) + "/scenes/dam_break_2d.json",
+                                  {"solver.surface_tension=" + std::to_string(gamma)}));
+        EXPECT_EQ(w.advance_to(0.6).status, AdvanceResult::Status::reached);
+        const auto& x = w.particles().x;
+        const float d = 2 * w.particles().radius;
+        std::size_t close = 0, surface = 0, surface_neighbours = 0;
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            float nearest = 1e9f;
+            std::size_t near = 0;
+            for (std::size_t j = 0; j < x.size(); ++j) {
+                if (j == i) continue;
+                const float r = glm::length(x[i] - x[j]);
+                nearest = std::min(nearest, r);
+                near += r < 1.5f * d ? 1 : 0;
+            }
+            close += nearest < 0.8f * d ? 1 : 0;
+            if (near < 5) ++surface, surface_neighbours += near;
+        }
+        return std::tuple{close, surface, double(surface_neighbours) / double(std::max<std::size_t>(surface, 1))};
+    };
+    const auto [close_with, surface_with, mean_with] = measure(1.0);
+    const auto [close_without, surface_without, mean_without] = measure(0.0);
+    std::printf("pairs closer than 0.8 d: %zu with surface tension, %zu without; surface particles %zu / %zu "
+                "with %.2f / %.2f neighbours\n",
+                close_with, close_without, surface_with, surface_without, mean_with, mean_without);
+    EXPECT_LE(close_with, close_without + 5);
+    EXPECT_NEAR(mean_with, mean_without, 0.1 * mean_without);
+}
+
 TEST(SurfaceTension, BadValuesAreRefusedWithTheirPath) {
     using test::scene_error;
     EXPECT_EQ(scene_error("scenes/dam_break_2d.json", "solver.surface_tension=-1"),
