@@ -1,0 +1,31 @@
+// An oscillating drop (Rayleigh 1879; Lamb 1932, sec. 275): in zero gravity a round drop of
+// radius R kicked into its l = 2 mode oscillates with ω² = 6σ/(ρR³) (2D) or 8σ/(ρR³) (3D). The
+// period of its deformation gives the surface tension σ_eff (N/m) that a surface-tension γ
+// produces; its decay, an equivalent kinematic viscosity. Used by `seiche validate
+// surface_tension` and the tests.
+#pragma once
+
+#include <cmath>
+#include <utility>
+#include <vector>
+
+#include "seiche/world_def.hpp"
+
+namespace seiche {
+
+struct DropOscillation {
+    double radius = NAN;  //!< R of the drop's volume, m
+    double period = NAN;  //!< s, from up to 8 half periods between extrema of the deformation
+    double sigma = NAN;   //!< σ_eff = ω²ρR³/6 (2D) or /8 (3D), N/m
+    double decay = NAN;   //!< 1/τ of the swings' amplitude, 1/s
+    int half_periods = 0;
+    std::vector<std::pair<double, double>> signal;  //!< (t after the kick, (I_xx − I_yy)/(I_xx + I_yy))
+};
+
+// A drop of R ≈ 5 cm at particle radius r (m) and surface tension γ in a 0.3 m box, relaxed round
+// for 0.5 s, kicked with v = A(x, −y) (3D: A(x, −y/2, −z/2)), A = kick·√γ 1/s, and followed for
+// 2 s. Throws std::runtime_error when the solver goes unstable.
+template <int D>
+DropOscillation oscillating_drop(SolverType solver, double gamma, double r, double kick = 0.3);
+
+}  // namespace seiche
