@@ -101,7 +101,7 @@ void World<D>::surface_forces(float dt, bool predicted) {
                 adhesion_weight_[k] = o.adhesion * fluid_.rest_density * b_.volume[k];
     }
     const FluidView<D> f = view();
-    const SurfaceKernels<D> sk(fluid_.h);
+    const SurfaceKernels<D>& sk = surface_kernels_;
     std::visit(
         [&](const auto& kernel) {
             surface_accelerations<D>(f, kernel, sk, gamma, adhesion_weight_, p_.rho,

@@ -140,6 +140,8 @@ World<D>::World(const WorldDef& def)
       p_(seed_fluid<D>(def_, fluid_)),
       solver_(make_solver<D>(def_.solver, fluid_, p_.size())) {
     const WallSampling walls = WallSampling::for_kernel(def_.kernel, fluid_.spacing);
+    // The 2D kernels' scales come from numerical integrals: computed once, not every step.
+    surface_kernels_ = SurfaceKernels<D>(fluid_.h);
     b_ = sample_container<D>(container_, walls);
     BoundaryObject<D> box;
     box.name = "container";
