@@ -11,6 +11,23 @@
 
 namespace seiche::app {
 
+template <int D>
+BodyPose body_pose(const BoundaryObject<D>& o) {
+    BodyPose p;
+    p.name = o.name;
+    for (int a = 0; a < D; ++a) p.position[a] = o.position[a];
+    if constexpr (D == 3) {
+        const glm::quat r = glm::quat_cast(o.rotation);
+        p.quaternion = {r.w, r.x, r.y, r.z};
+    } else {
+        const float angle = std::atan2(o.rotation[0][1], o.rotation[0][0]);
+        p.quaternion = {std::cos(0.5f * angle), 0, 0, std::sin(0.5f * angle)};
+    }
+    return p;
+}
+template BodyPose body_pose(const BoundaryObject<2>&);
+template BodyPose body_pose(const BoundaryObject<3>&);
+
 std::map<double, std::vector<BodyPose>> read_body_poses(const std::filesystem::path& csv) {
     std::map<double, std::vector<BodyPose>> out;
     std::ifstream in(csv);

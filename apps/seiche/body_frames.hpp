@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "seiche/boundary_object.hpp"
 #include "seiche/scene.hpp"
 
 namespace seiche::app {
@@ -17,6 +18,10 @@ struct BodyPose {
     std::array<float, 3> position{};
     std::array<float, 4> quaternion{1, 0, 0, 0};  //!< w x y z
 };
+
+// An object's pose as bodies.csv stores it: the rotation as a unit quaternion (2D: about z).
+template <int D>
+BodyPose body_pose(const BoundaryObject<D>& o);
 
 // bodies.csv's poses by frame time (empty when the file is missing).
 std::map<double, std::vector<BodyPose>> read_body_poses(const std::filesystem::path& csv);

@@ -227,19 +227,6 @@ int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
 
 }  // namespace
 
-std::optional<Scene> load_scene_or_report(const std::string& file,
-                                          std::vector<std::string> overrides,
-                                          const std::string& solver, double end_time) {
-    if (!solver.empty()) overrides.push_back("solver.type=\"" + solver + "\"");
-    if (end_time > 0) overrides.push_back(fmt::format("time.end_time={}", end_time));
-    try {
-        return io::load_scene(file, overrides);
-    } catch (const io::SceneError& e) {
-        std::fprintf(stderr, "seiche: %s: %s\n", file.c_str(), e.what());
-        return std::nullopt;
-    }
-}
-
 int run_command(const RunOptions& o) {
     const GracefulInterrupts graceful;  // Ctrl-C from here on ends the run with a summary
     if (!o.resume.empty()) {

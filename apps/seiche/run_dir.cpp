@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "external_tools.hpp"
 #include "seiche/io/readers.hpp"
+#include "seiche/io/scene_loader.hpp"
 #include "seiche/render.hpp"
 
 namespace seiche::app {
@@ -19,6 +20,19 @@ namespace fs = std::filesystem;
 // the current one; the command line may name any. seiche writes into a new or empty directory, or
 // one of its own runs (the marker file, or scene.json with particles.pvd or stats.csv from before
 // the marker existed); anything else needs --overwrite. The input scene is never overwritten.
+std::optional<Scene> load_scene_or_report(const std::string& file,
+                                          std::vector<std::string> overrides,
+                                          const std::string& solver, double end_time) {
+    if (!solver.empty()) overrides.push_back("solver.type=\"" + solver + "\"");
+    if (end_time > 0) overrides.push_back(fmt::format("time.end_time={}", end_time));
+    try {
+        return io::load_scene(file, overrides);
+    } catch (const io::SceneError& e) {
+        std::fprintf(stderr, "seiche: %s: %s\n", file.c_str(), e.what());
+        return std::nullopt;
+    }
+}
+
 std::string output_refusal(const fs::path& dir, bool from_scene, const fs::path& input,
                            bool overwrite) {
     if (dir.empty()) return "the output directory is empty";

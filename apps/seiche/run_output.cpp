@@ -8,7 +8,6 @@
 #include <regex>
 #include <sstream>
 
-#include <glm/gtc/quaternion.hpp>
 
 #include "body_frames.hpp"
 #include "seiche/bodies.hpp"
@@ -203,22 +202,20 @@ void RunOutput::bodies(const World<D>& w, int index, const fs::path& dir, io::Fr
     for (std::size_t b = 0; b < n; ++b) {
         const BoundaryObject<D>& o = w.boundary_objects()[w.body_object(b)];
         append_surface<D>(o, mesh);
-        std::array<float, 3> x{}, v{}, om{}, force{}, torque{};
-        std::array<float, 4> q{1, 0, 0, 0};  // w x y z
-        for (int a = 0; a < D; ++a) x[a] = o.position[a], v[a] = o.velocity[a], force[a] = o.force[a];
+        // The outlines come from the pose as bodies.csv stores it, as `seiche render` reads it
+        // back: the two make the same pictures.
+        const BodyPose pose = body_pose(o);
+        poses.push_back(pose);
+        const auto& x = pose.position;
+        const auto& q = pose.quaternion;
+        std::array<float, 3> v{}, om{}, force{}, torque{};
+        for (int a = 0; a < D; ++a) v[a] = o.velocity[a], force[a] = o.force[a];
         if constexpr (D == 3) {
-            const glm::quat r = glm::quat_cast(o.rotation);
-            q = {r.w, r.x, r.y, r.z};
             for (int a = 0; a < 3; ++a) om[a] = o.angular_velocity[a], torque[a] = o.torque[a];
         } else {
-            const float angle = std::atan2(o.rotation[0][1], o.rotation[0][0]);
-            q = {std::cos(0.5f * angle), 0, 0, std::sin(0.5f * angle)};
             om[2] = o.angular_velocity;
             torque[2] = o.torque;
         }
-        // The outlines come from the pose as bodies.csv stores it, as `seiche render` reads it
-        // back: the two make the same pictures.
-        poses.push_back({o.name, {x[0], x[1], x[2]}, {q[0], q[1], q[2], q[3]}});
         body_rows_ += fmt::format(
             "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", w.time(), o.name,
             x[0], x[1], x[2], q[0], q[1], q[2], q[3], v[0], v[1], v[2], om[0], om[1], om[2],

@@ -1,0 +1,743 @@
+// The Python module `seiche._seiche` (pybind11): scenes validated by the same parameter table as
+// the files, worlds stepped with the GIL released, the particle arrays as read-only NumPy views
+// without copies, and the run directory, meshes and pictures of the command line.
+// docs/python.md is the user's side of this file.
+#include <pybind11/functional.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "body_frames.hpp"
+#include "run_dir.hpp"
+#include "run_output.hpp"
+#include "seiche/io/scene_loader.hpp"
+#include "seiche/io/writers.hpp"
+#include "seiche/parallel.hpp"
+#include "seiche/render.hpp"
+#include "seiche/surface.hpp"
+#include "seiche/world.hpp"
+
+namespace py = pybind11;
+namespace fs = std::filesystem;
+
+namespace seiche::python {
+
+namespace {
+
+// ---- Python values <-> JSON and parameter values ----
+
+nlohmann::json to_json(py::handle o, const std::string& where) {
+    if (o.is_none()) return nullptr;
+    if (py::isinstance<py::bool_>(o)) return o.cast<bool>();
+    if (PyLong_Check(o.ptr())) return o.cast<long long>();
+    if (PyFloat_Check(o.ptr())) return o.cast<double>();
+    if (py::isinstance<py::str>(o)) return o.cast<std::string>();
+    if (py::isinstance<py::dict>(o)) {
+        nlohmann::json j = nlohmann::json::object();
+        for (auto [k, v] : o.cast<py::dict>()) {
+            const std::string key = py::str(k);
+            j[key] = to_json(v, where.empty() ? key : where + "." + key);
+        }
+        return j;
+    }
+    // NumPy scalars and arrays: their Python equivalents (an np.int64 is not an int).
+    if (py::hasattr(o, "tolist") && !py::isinstance<py::str>(o)) return to_json(o.attr("tolist")(), where);
+    if (py::isinstance<py::list>(o) || py::isinstance<py::tuple>(o)) {
+        nlohmann::json j = nlohmann::json::array();
+        std::size_t k = 0;
+        for (auto v : o) j.push_back(to_json(v, where + "[" + std::to_string(k++) + "]"));
+        return j;
+    }
+    throw io::SceneError(where, "expected a number, string, boolean, list or dict, got a " +
+                                    std::string(py::str(o.get_type().attr("__name__"))));
+}
+
+py::object to_python(const nlohmann::json& j) {
+    switch (j.type()) {
+        case nlohmann::json::value_t::null: return py::none();
+        case nlohmann::json::value_t::boolean: return py::bool_(j.get<bool>());
+        case nlohmann::json::value_t::number_integer: return py::int_(j.get<long long>());
+        case nlohmann::json::value_t::number_unsigned: return py::int_(j.get<unsigned long long>());
+        case nlohmann::json::value_t::number_float: return py::float_(j.get<double>());
+        case nlohmann::json::value_t::string: return py::str(j.get<std::string>());
+        case nlohmann::json::value_t::array: {
+            py::list l;
+            for (const auto& e : j) l.append(to_python(e));
+            return l;
+        }
+        case nlohmann::json::value_t::object: {
+            py::dict d;
+            for (const auto& [k, v] : j.items()) d[py::str(k)] = to_python(v);
+            return d;
+        }
+        default: return py::none();
+    }
+}
+
+// A world key's value from Python: the variant the parameter table reads.
+ParamValue to_param(py::handle o, const std::string& key) {
+    const nlohmann::json j = to_json(o, key);
+    if (j.is_boolean()) return j.get<bool>();
+    if (j.is_number()) return j.get<double>();
+    if (j.is_string()) return j.get<std::string>();
+    auto point = [&](const nlohmann::json& a) -> std::optional<Vec3d> {
+        if (!a.is_array() || a.size() < 2 || a.size() > 3) return std::nullopt;
+        Vec3d v{0.0, 0.0, 0.0};
+        for (std::size_t k = 0; k < a.size(); ++k) {
+            if (!a[k].is_number()) return std::nullopt;
+            v[k] = a[k].get<double>();
+        }
+        return v;
+    };
+    if (auto v = point(j)) return *v;
+    if (j.is_array()) {
+        std::vector<Vec3d> points;
+        for (const auto& e : j) {
+            auto v = point(e);
+            if (!v) throw io::SceneError(key, "expected a number, a vector or a list of points");
+            points.push_back(*v);
+        }
+        return points;
+    }
+    throw io::SceneError(key, "expected a number, a boolean, a string or a vector");
+}
+
+io::SceneError scene_error_of(const DefinitionError& e) {
+    const auto& problems = e.problems();
+    return io::SceneError(problems.empty() ? "" : problems.front().path,
+                          problems.empty() ? e.what() : problems.front().message);
+}
+
+// ---- NumPy views ----
+
+// A read-only (n, D) float32 view of an array of vectors; `owner` keeps the memory alive.
+template <int D>
+py::array vectors_view(const std::vector<Vec<D>>& a, py::handle owner) {
+    static_assert(sizeof(Vec<D>) == D * sizeof(float));
+    py::array view(py::dtype::of<float>(), {a.size(), std::size_t(D)},
+                   {sizeof(Vec<D>), sizeof(float)},
+                   a.empty() ? nullptr : reinterpret_cast<const float*>(a.data()), owner);
+    view.attr("flags").attr("writeable") = false;
+    return view;
+}
+
+template <class T>
+py::array scalars_view(const std::vector<T>& a, py::handle owner) {
+    py::array view(py::dtype::of<T>(), {a.size()}, {sizeof(T)}, a.empty() ? nullptr : a.data(),
+                   owner);
+    view.attr("flags").attr("writeable") = false;
+    return view;
+}
+
+template <int D>
+std::vector<Vec<D>> vectors_from(const py::array& a, std::size_t count, const char* what) {
+    if (a.dtype().kind() != 'f')
+        throw py::type_error(std::string(what) + ": expected a float array (float32 or float64), got dtype " +
+                             std::string(py::str(a.dtype())));
+    if (a.ndim() != 2 || std::size_t(a.shape(0)) != count || a.shape(1) != D)
+        throw py::value_error(std::string(what) + ": expected shape (" + std::to_string(count) +
+                              ", " + std::to_string(D) + "), got " +
+                              std::string(py::str(py::tuple(a.attr("shape")))));
+    const auto d = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(a);
+    std::vector<Vec<D>> out(count);
+    const double* p = d.data();
+    for (std::size_t i = 0; i < count; ++i)
+        for (int k = 0; k < D; ++k) {
+            const double v = p[i * D + k];
+            if (!std::isfinite(v))
+                throw py::value_error(std::string(what) + ": row " + std::to_string(i) +
+                                      " is not finite (" + std::to_string(v) + ")");
+            out[i][k] = float(v);
+        }
+    return out;
+}
+
+py::dict stats_dict(const StepStats& s) {
+    py::dict d;
+    d["step"] = s.step;
+    d["time"] = s.time;
+    d["dt"] = s.dt;
+    d["iterations"] = s.iterations;
+    d["density_error_mean"] = s.density_error_mean;
+    d["density_error_max"] = s.density_error_max;
+    d["kinetic_energy"] = s.kinetic_energy;
+    d["potential_energy"] = s.potential_energy;
+    d["contained"] = s.contained;
+    d["particles"] = s.particles;
+    return d;
+}
+
+[[noreturn]] void raise_unstable(const StepStats& s) {
+    const Instability& b = *s.instability;
+    py::object error_type = py::module_::import("seiche").attr("UnstableError");
+    py::object e = error_type(
+        "unstable at step " + std::to_string(s.step) + " (t = " + std::to_string(s.time) +
+        " s): particle " + std::to_string(b.particle) + " " + b.reason);
+    e.attr("step") = s.step;
+    e.attr("time") = s.time;
+    e.attr("particle") = b.particle;
+    e.attr("reason") = b.reason;
+    PyErr_SetObject(error_type.ptr(), e.ptr());
+    throw py::error_already_set();
+}
+
+// ---- the world ----
+
+class PyWorld {
+  public:
+    explicit PyWorld(const Scene& scene) : scene_(scene) {
+        try {
+            if (scene.dimension == 2)
+                world_ = std::make_unique<World<2>>(scene);
+            else
+                world_ = std::make_unique<World<3>>(scene);
+        } catch (const DefinitionError& e) {
+            throw scene_error_of(e);
+        }
+        // As `seiche run`: densities at t = 0 and the bodies' fluid forces.
+        std::visit(
+            [&](auto& w) {
+                w->refresh_density();
+                if (!scene.bodies.empty()) w->track_boundary_forces(true);
+            },
+            world_);
+    }
+
+    template <class F>
+    decltype(auto) visit(F&& f) {
+        return std::visit([&](auto& w) -> decltype(auto) { return f(*w); }, world_);
+    }
+    template <class F>
+    decltype(auto) visit(F&& f) const {
+        return std::visit([&](const auto& w) -> decltype(auto) { return f(*w); }, world_);
+    }
+    int dimension() const { return scene_.dimension; }
+
+    py::dict step(std::optional<double> dt) {
+        StepStats s;
+        visit([&](auto& w) {
+            const double h = dt ? *dt : w.suggested_dt();
+            if (!(h > 0) || !std::isfinite(h))
+                throw py::value_error("step: dt must be a positive number of seconds, got " +
+                                      std::to_string(h));
+            py::gil_scoped_release unlocked;
+            s = w.step(h);
+        });
+        record(s);
+        if (s.instability) raise_unstable(s);
+        return stats_dict(s);
+    }
+
+    py::dict advance_to(py::object self, double t_end, std::optional<double> every,
+                        std::optional<py::function> callback, std::int64_t max_steps) {
+        if (!std::isfinite(t_end)) throw py::value_error("advance_to: t must be finite");
+        if (every && !(*every > 0 && std::isfinite(*every)))
+            throw py::value_error("advance_to: every must be a positive number of seconds");
+        if (callback && !every)
+            throw py::value_error("advance_to: a callback needs every= (the sample interval, s)");
+        std::optional<py::error_already_set> error;
+        AdvanceOptions o;
+        o.every = every.value_or(0.0);
+        o.max_steps = max_steps;
+        o.on_step = [&](const StepStats& s) {
+            py::gil_scoped_acquire locked;
+            record(s);
+            if (PyErr_CheckSignals() != 0) {  // Ctrl-C: KeyboardInterrupt after this step
+                error.emplace();
+                return false;
+            }
+            return true;
+        };
+        if (callback)
+            o.on_sample = [&](std::int64_t) {
+                py::gil_scoped_acquire locked;
+                try {
+                    const py::object r = (*callback)(self);
+                    return !(py::isinstance<py::bool_>(r) && !r.cast<bool>());
+                } catch (py::error_already_set& e) {
+                    error.emplace(std::move(e));
+                    return false;
+                }
+            };
+        AdvanceResult r;
+        visit([&](auto& w) {
+            py::gil_scoped_release unlocked;
+            r = w.advance_to(t_end, o);
+        });
+        if (error) throw std::move(*error);
+        if (r.status == AdvanceResult::Status::unstable) raise_unstable(r.last);
+        py::dict d;
+        d["status"] = r.status == AdvanceResult::Status::reached     ? "reached"
+                      : r.status == AdvanceResult::Status::stopped   ? "stopped"
+                      : r.status == AdvanceResult::Status::step_limit ? "step_limit"
+                                                                      : "unstable";
+        d["steps"] = r.steps;
+        d["time"] = time();
+        return d;
+    }
+
+    double time() const {
+        return visit([](const auto& w) { return w.time(); });
+    }
+    const StepStats& last() const { return last_; }
+
+    void set(const std::string& key, py::handle value) {
+        const ParamValue v = to_param(value, key);
+        try {
+            visit([&](auto& w) { w.set(key, v); });
+        } catch (const DefinitionError& e) {
+            throw scene_error_of(e);
+        }
+        // The scene the run directory is written with follows (scene.json, pictures).
+        static_cast<WorldDef&>(scene_) = visit([](const auto& w) { return w.definition(); });
+    }
+
+    // ---- output ----
+    void write_frame(const std::string& dir) {
+        if (!out_ || out_dir_ != fs::path(dir)) {
+            if (out_) close_output();
+            const fs::path d(dir);
+            if (const std::string why = app::output_refusal(d, false, {}, false); !why.empty())
+                throw py::value_error(why);
+            scene_.output.directory = d.string();
+            out_ = std::make_unique<app::RunOutput>(scene_, d, nullptr);
+            out_dir_ = d;
+            next_frame_ = 0;
+        }
+        visit([&](const auto& w) { out_->frame(w, next_frame_); });
+        ++next_frame_;
+    }
+    std::string close_output() {
+        if (!out_) return "";
+        std::string r = out_->close();
+        out_.reset();
+        return r;
+    }
+    ~PyWorld() {
+        try {
+            close_output();
+        } catch (...) {
+        }
+    }
+
+    Scene& scene() { return scene_; }
+    const Scene& scene() const { return scene_; }
+
+  private:
+    void record(const StepStats& s) {
+        last_ = s;
+        if (out_) out_->stats(s);
+    }
+
+    Scene scene_;
+    std::variant<std::unique_ptr<World<2>>, std::unique_ptr<World<3>>> world_;
+    StepStats last_;
+    std::unique_ptr<app::RunOutput> out_;
+    fs::path out_dir_;
+    int next_frame_ = 0;
+};
+
+template <int D>
+py::array in_creation_order(const ParticleSet<D>& p, const std::vector<Vec<D>>& a) {
+    std::vector<std::uint32_t> order(p.size());
+    for (std::size_t i = 0; i < p.size(); ++i) order[i] = std::uint32_t(i);
+    std::sort(order.begin(), order.end(), [&](auto x, auto y) { return p.id[x] < p.id[y]; });
+    py::array_t<float> out({p.size(), std::size_t(D)});
+    auto m = out.mutable_unchecked<2>();
+    for (std::size_t k = 0; k < p.size(); ++k)
+        for (int c = 0; c < D; ++c) m(k, c) = a[order[k]][c];
+    return out;
+}
+
+py::object param_to_python(const ParamValue& v) {
+    return std::visit(
+        [](const auto& x) -> py::object {
+            using T = std::decay_t<decltype(x)>;
+            if constexpr (std::is_same_v<T, Vec3d>)
+                return py::make_tuple(x[0], x[1], x[2]);
+            else if constexpr (std::is_same_v<T, std::vector<Vec3d>>) {
+                py::list l;
+                for (const auto& p : x) l.append(py::make_tuple(p[0], p[1], p[2]));
+                return l;
+            } else
+                return py::cast(x);
+        },
+        v);
+}
+
+Scene scene_from_dict(py::handle d, const std::string& name, const std::string& base) {
+    if (!py::isinstance<py::dict>(d)) throw io::SceneError("", "a scene is a dict");
+    return io::parse_scene(to_json(d, ""), name, base.empty() ? fs::current_path() : fs::path(base));
+}
+
+template <int D>
+std::vector<Vec<D>> positions_of(const py::array& a) {
+    return vectors_from<D>(a, std::size_t(a.ndim() >= 1 ? a.shape(0) : 0), "positions");
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_seiche, m) {
+    m.doc() = "seiche: particle fluids (PBF, WCSPH, DDR) — the compiled part; see docs/python.md";
+    m.attr("__version__") = SEICHE_VERSION;
+
+    // SceneError(ValueError) carries the key path: "solver.pbf.max_iterations", "fluid[1].min".
+    static py::exception<io::SceneError> scene_error(m, "SceneError", PyExc_ValueError);
+    py::register_exception_translator([](std::exception_ptr p) {
+        try {
+            if (p) std::rethrow_exception(p);
+        } catch (const io::SceneError& e) {
+            py::object err = py::handle(scene_error.ptr())(e.what());
+            err.attr("path") = e.path();
+            PyErr_SetObject(scene_error.ptr(), err.ptr());
+        } catch (const DefinitionError& e) {
+            const io::SceneError s = scene_error_of(e);
+            py::object err = py::handle(scene_error.ptr())(e.what());
+            err.attr("path") = s.path();
+            PyErr_SetObject(scene_error.ptr(), err.ptr());
+        }
+    });
+
+    m.def("set_threads", &set_thread_count, py::arg("threads"),
+          "Threads of the parallel loops (0: all cores). Results are bitwise the same for any count.");
+    m.def("threads", &thread_count, "Threads the parallel loops use.");
+
+    py::class_<Scene>(m, "Scene", "A validated scene: the physics of a world and the output settings.")
+        .def_static(
+            "from_dict",
+            [](py::handle d, const std::string& name, const std::string& base) {
+                return scene_from_dict(d, name, base);
+            },
+            py::arg("scene"), py::arg("name") = "scene", py::arg("base") = "",
+            "A scene from a dict with the keys of a scene file (docs/scene-format.md); mesh "
+            "files are found relative to base (default: the current directory). Raises "
+            "SceneError naming the key path.")
+        .def("to_dict", [](const Scene& s) { return to_python(io::scene_to_json(s)); },
+             "The resolved scene as a dict, every default filled in.")
+        .def(
+            "set",
+            [](Scene& s, const std::string& key, py::handle value) {
+                nlohmann::json doc = io::scene_to_json(s);
+                io::apply_override(doc, key + "=" + to_json(value, key).dump());
+                s = io::parse_scene(doc, s.name);
+            },
+            py::arg("key"), py::arg("value"),
+            "Sets one key (a dotted path as in --set: \"solver.pbf.max_iterations\", "
+            "\"fluid[0].max\") and validates the scene; raises SceneError, the scene unchanged.")
+        .def(
+            "get",
+            [](const Scene& s, const std::string& key) {
+                nlohmann::json node = io::scene_to_json(s);
+                for (const std::string& part : key_parts(key)) {
+                    const auto open = part.find('[');
+                    const std::string name = part.substr(0, open);
+                    if (!node.is_object() || !node.contains(name))
+                        throw io::SceneError(key, "no such key");
+                    node = node[name];
+                    if (open != std::string::npos) {
+                        const std::size_t k = std::stoul(part.substr(open + 1));
+                        if (!node.is_array() || k >= node.size())
+                            throw io::SceneError(key, "no such element");
+                        node = node[k];
+                    }
+                }
+                return to_python(node);
+            },
+            py::arg("key"), "The value of one key (a dotted path).")
+        .def("copy", [](const Scene& s) { return Scene(s); })
+        .def_readwrite("name", &Scene::name)
+        .def_property_readonly("dimension", [](const Scene& s) { return s.dimension; })
+        .def_property_readonly("solver",
+                               [](const Scene& s) { return std::string(solver_name(s.solver.type)); })
+        .def("__repr__", [](const Scene& s) {
+            return "<seiche.Scene " + s.name + ", " + std::to_string(s.dimension) + "D, " +
+                   std::string(solver_name(s.solver.type)) + ">";
+        });
+
+    m.def(
+        "load_scene",
+        [](const std::string& path, const std::vector<std::string>& overrides) {
+            return io::load_scene(path, overrides);
+        },
+        py::arg("path"), py::arg("overrides") = std::vector<std::string>{},
+        "Reads and validates a scene file; overrides are \"key=value\" as with --set. Raises "
+        "SceneError naming the key path.");
+
+    py::class_<PyWorld>(m, "World", "A running simulation built from a Scene.")
+        .def(py::init<const Scene&>(), py::arg("scene"))
+        .def("step", &PyWorld::step, py::arg("dt") = py::none(),
+             "One time step of dt seconds (default: the scene's next step, fixed or CFL); "
+             "returns the step's stats. The GIL is released while it runs.")
+        .def(
+            "advance_to",
+            [](py::object self, double t, std::optional<double> every,
+               std::optional<py::function> callback, std::int64_t max_steps) {
+                return self.cast<PyWorld&>().advance_to(self, t, every, callback, max_steps);
+            },
+            py::arg("t"), py::arg("every") = py::none(), py::arg("callback") = py::none(),
+            py::arg("max_steps") = 0,
+            "Steps until time t (s), as `seiche run` does: steps are fitted to land on every "
+            "multiple of `every` where callback(world) is called (returning False stops). "
+            "Ctrl-C raises KeyboardInterrupt after the current step; the world stays usable.")
+        .def_property_readonly("time", &PyWorld::time, "Simulated time, s.")
+        .def_property_readonly("steps",
+                               [](const PyWorld& w) { return w.visit([](const auto& x) { return x.steps(); }); })
+        .def_property_readonly("dimension", &PyWorld::dimension)
+        .def_property_readonly("stats", [](const PyWorld& w) { return stats_dict(w.last()); },
+                               "The stats.csv columns of the last step.")
+        .def_property_readonly(
+            "stage_times",
+            [](const PyWorld& w) {
+                const StageTimes t = w.visit([](const auto& x) { return x.stage_times(); });
+                py::dict d;
+                d["neighbors"] = t.neighbors;
+                d["solver"] = t.solver;
+                d["velocity"] = t.velocity;
+                d["total"] = t.total;
+                return d;
+            },
+            "Wall time per stage summed over all steps, s.")
+        .def_property(
+            "solver",
+            [](const PyWorld& w) {
+                return std::string(
+                    solver_name(w.visit([](const auto& x) { return x.definition().solver.type; })));
+            },
+            [](PyWorld& w, py::handle name) { w.set("solver.type", name); },
+            "The solver: \"pbf\", \"wcsph\" or \"ddr\"; setting it restarts the solver on the "
+            "current particles.")
+        .def("set", &PyWorld::set, py::arg("key"), py::arg("value"),
+             "Sets a live key (gravity, solver.*, time.*), validated as in a scene file; raises "
+             "SceneError naming the key, the world unchanged.")
+        .def(
+            "get",
+            [](const PyWorld& w, const std::string& key) {
+                for (const auto& p : world_params())
+                    if (p.key == key) {
+                        const ParamValue v = w.visit([&](const auto& x) { return p.get(x.definition()); });
+                        if (p.kind == ParamKind::choice)
+                            return py::object(py::str(std::string(p.choices.at(std::size_t(std::get<double>(v))))));
+                        if (p.kind == ParamKind::integer)
+                            return py::object(py::int_(static_cast<long long>(std::get<double>(v))));
+                        return param_to_python(v);
+                    }
+                throw io::SceneError(key, "no such key (see docs/scene-format.md)");
+            },
+            py::arg("key"), "The running world's value of a key of the scene's top level or solver.")
+        .def_property_readonly("live_keys", [](const PyWorld&) {
+            std::vector<std::string> k;
+            for (auto key : World<3>::live_keys()) k.emplace_back(key);
+            return k;
+        })
+        .def_property_readonly("scene", [](PyWorld& w) { return Scene(w.scene()); },
+                               "A copy of the scene, with the live changes made so far.")
+        // Views: no copy. Valid until the next step or change of the world.
+        .def_property_readonly(
+            "positions",
+            [](py::object self) {
+                return self.cast<PyWorld&>().visit(
+                    [&](const auto& w) { return vectors_view(w.particles().x, self); });
+            },
+            "Positions, m: a read-only (n, D) float32 view of the world's array, in storage "
+            "order (see ids). Valid until the next step or change.")
+        .def_property_readonly(
+            "velocities",
+            [](py::object self) {
+                return self.cast<PyWorld&>().visit(
+                    [&](const auto& w) { return vectors_view(w.particles().v, self); });
+            },
+            "Velocities, m/s: a read-only (n, D) float32 view, storage order.")
+        .def_property_readonly(
+            "densities",
+            [](py::object self) {
+                return self.cast<PyWorld&>().visit(
+                    [&](const auto& w) { return scalars_view(w.particles().rho, self); });
+            },
+            "Densities of the last step, kg/m³: a read-only (n,) float32 view, storage order.")
+        .def_property_readonly(
+            "ids",
+            [](py::object self) {
+                return self.cast<PyWorld&>().visit(
+                    [&](const auto& w) { return scalars_view(w.particles().id, self); });
+            },
+            "Creation ids: ids[i] is the creation index of the particle stored at row i.")
+        .def_property_readonly(
+            "boundary_positions",
+            [](py::object self) {
+                return self.cast<PyWorld&>().visit(
+                    [&](const auto& w) { return vectors_view(w.boundary().x, self); });
+            },
+            "Boundary particles (container, obstacles, bodies), m: read-only view.")
+        .def_property_readonly(
+            "pressures",
+            [](py::object self) {
+                return self.cast<PyWorld&>().visit([&](const auto& w) {
+                    const auto p = w.pressure();
+                    py::array view(py::dtype::of<float>(), {p.size()}, {sizeof(float)},
+                                   p.empty() ? nullptr : p.data(), self);
+                    view.attr("flags").attr("writeable") = false;
+                    return view;
+                });
+            },
+            "WCSPH pressure of the last step, Pa (empty for the other solvers): read-only view.")
+        .def(
+            "positions_in_creation_order",
+            [](const PyWorld& w) {
+                return w.visit([](const auto& x) { return in_creation_order(x.particles(), x.particles().x); });
+            },
+            "A copy of the positions, row k the particle created k-th.")
+        .def(
+            "velocities_in_creation_order",
+            [](const PyWorld& w) {
+                return w.visit([](const auto& x) { return in_creation_order(x.particles(), x.particles().v); });
+            },
+            "A copy of the velocities, row k the particle created k-th.")
+        .def(
+            "set_positions",
+            [](PyWorld& w, const py::array& a) {
+                w.visit([&](auto& x) {
+                    constexpr int D = std::decay_t<decltype(x.particles().x[0])>::length();
+                    const auto v = vectors_from<D>(a, x.particles().size(), "set_positions");
+                    try {
+                        x.set_positions(v);
+                    } catch (const std::invalid_argument& e) {
+                        throw py::value_error(e.what());
+                    }
+                });
+            },
+            py::arg("positions"),
+            "Moves every particle: row k is the particle created k-th, m; an (n, D) float array.")
+        .def(
+            "set_velocities",
+            [](PyWorld& w, const py::array& a) {
+                w.visit([&](auto& x) {
+                    constexpr int D = std::decay_t<decltype(x.particles().x[0])>::length();
+                    const auto v = vectors_from<D>(a, x.particles().size(), "set_velocities");
+                    try {
+                        x.set_velocities(v);
+                    } catch (const std::invalid_argument& e) {
+                        throw py::value_error(e.what());
+                    }
+                });
+            },
+            py::arg("velocities"),
+            "Sets every velocity: row k is the particle created k-th, m/s; an (n, D) float array.")
+        .def_property_readonly(
+            "objects",
+            [](const PyWorld& w) {
+                return w.visit([](const auto& x) {
+                    py::list l;
+                    for (const auto& o : x.boundary_objects()) {
+                        py::dict d;
+                        d["name"] = o.name;
+                        d["position"] = std::vector<float>(&o.position[0], &o.position[0] + o.position.length());
+                        std::vector<std::vector<float>> r;
+                        for (int i = 0; i < o.rotation.length(); ++i) {
+                            r.emplace_back();
+                            for (int j = 0; j < o.rotation.length(); ++j) r.back().push_back(o.rotation[j][i]);
+                        }
+                        d["rotation"] = r;
+                        d["velocity"] = std::vector<float>(&o.velocity[0], &o.velocity[0] + o.velocity.length());
+                        d["force"] = std::vector<float>(&o.force[0], &o.force[0] + o.force.length());
+                        l.append(d);
+                    }
+                    return l;
+                });
+            },
+            "The boundary objects (container, obstacles, bodies): name, position (m), rotation "
+            "(rows of the matrix), velocity (m/s) and the fluid's force in the last step (N, "
+            "N/m in 2D; bodies only, or after track_forces()).")
+        .def(
+            "track_forces", [](PyWorld& w, bool on) { w.visit([&](auto& x) { x.track_boundary_forces(on); }); },
+            py::arg("on") = true, "Computes the fluid's force on every boundary object each step.")
+        .def("write_frame", &PyWorld::write_frame, py::arg("run_dir"),
+             "Writes the current state as the next frame of a run directory, the files of "
+             "`seiche run` (frames, particles.pvd, stats.csv of the steps since the first frame, "
+             "scene.json), so ParaView, `seiche mesh` and `seiche render` read it.")
+        .def("close_output", &PyWorld::close_output,
+             "Finishes the run directory (last picture, movie); also done when the world goes.");
+
+    m.def(
+        "mesh",
+        [](const py::array& positions, double radius, double cell_size, double iso,
+           double smoothing_radius, int smoothing_iterations) {
+            if (!(radius > 0)) throw py::value_error("mesh: radius must be > 0 (the particle radius, m)");
+            SurfaceParams p;
+            p.cell_size = cell_size;
+            p.iso = iso;
+            p.smoothing_radius = smoothing_radius;
+            p.smoothing_iterations = smoothing_iterations;
+            const int D = positions.ndim() == 2 ? int(positions.shape(1)) : 0;
+            if (D != 2 && D != 3) throw py::value_error("mesh: positions must have shape (n, 2) or (n, 3)");
+            SurfaceMesh mesh;
+            try {
+                if (D == 2) {
+                    const auto x = positions_of<2>(positions);
+                    py::gil_scoped_release unlocked;
+                    mesh = reconstruct_surface<2>(x, float(radius), p);
+                } else {
+                    const auto x = positions_of<3>(positions);
+                    py::gil_scoped_release unlocked;
+                    mesh = reconstruct_surface<3>(x, float(radius), p);
+                }
+                if (smoothing_iterations > 0) smooth_mesh(mesh, smoothing_iterations);
+            } catch (const std::invalid_argument& e) {
+                throw py::value_error(std::string("mesh: ") + e.what());
+            }
+            const std::size_t per = D == 3 ? 3 : 2;
+            py::array_t<float> v({mesh.vertex_count(), std::size_t(3)});
+            std::copy(mesh.position.begin(), mesh.position.end(), v.mutable_data());
+            py::array_t<std::uint32_t> f({mesh.index.size() / per, per});
+            std::copy(mesh.index.begin(), mesh.index.end(), f.mutable_data());
+            return py::make_tuple(v, f);
+        },
+        py::arg("positions"), py::arg("radius"), py::arg("cell_size") = 1.0, py::arg("iso") = 0.5,
+        py::arg("smoothing_radius") = 4.0, py::arg("smoothing_iterations") = 0,
+        "The fluid's surface by marching cubes (as `seiche mesh`): (vertices (m, 3) float32, "
+        "faces (k, 3) uint32 triangles in 3D, (k, 2) segments in 2D). radius is the particle "
+        "radius r, m; cell_size and smoothing_radius are in units of r.");
+
+    m.def(
+        "render",
+        [](const PyWorld& w, const std::string& path, py::object settings) {
+            // The scene's render.* keys, with these changed ("width", "color_by", ...).
+            Scene scene = w.scene();
+            if (!settings.is_none()) {
+                nlohmann::json doc = io::scene_to_json(scene);
+                for (auto [k, v] : settings.cast<py::dict>()) {
+                    const std::string key = "render." + std::string(py::str(k));
+                    io::apply_override(doc, key + "=" + to_json(v, key).dump());
+                }
+                scene = io::parse_scene(doc, scene.name);
+            }
+            const render::Image image = w.visit([&](const auto& x) {
+                constexpr int D = std::decay_t<decltype(x.particles().x[0])>::length();
+                io::FrameData f = io::frame_data(x.particles(), x.time());
+                std::vector<app::BodyPose> poses;
+                for (std::size_t b = 0; b < scene.bodies.size(); ++b)
+                    poses.push_back(app::body_pose(x.boundary_objects()[x.body_object(b)]));
+                app::append_body_outlines<D>(scene, poses, f.solid_edges);
+                py::gil_scoped_release unlocked;
+                return render::render_frame(f, scene, app::frame_caption(scene, x.time()));
+            });
+            if (!path.empty()) render::write_png(path, image);  // atomic, as every output file
+            py::array_t<std::uint8_t> out({std::size_t(image.height), std::size_t(image.width), std::size_t(3)});
+            std::copy(image.rgb.begin(), image.rgb.end(), out.mutable_data());
+            return out;
+        },
+        py::arg("world"), py::arg("path") = "", py::arg("settings") = py::none(),
+        "A picture of the world as `seiche render` draws it: an (height, width, 3) uint8 array; "
+        "written as PNG too when path is given. settings changes render.* keys, e.g. "
+        "{\"width\": 640, \"color_by\": \"density\"}.");
+}
+
+}  // namespace seiche::python
