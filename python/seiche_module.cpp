@@ -392,6 +392,8 @@ PYBIND11_MODULE(_seiche, m) {
 
     // SceneError(ValueError) carries the key path: "solver.pbf.max_iterations", "fluid[1].min".
     static py::exception<io::SceneError> scene_error(m, "SceneError", PyExc_ValueError);
+    scene_error.attr("__module__") = "seiche";
+    scene_error.attr("path") = "";
     py::register_exception_translator([](std::exception_ptr p) {
         try {
             if (p) std::rethrow_exception(p);
@@ -489,6 +491,10 @@ PYBIND11_MODULE(_seiche, m) {
             "multiple of `every` where callback(world) is called (returning False stops). "
             "Ctrl-C raises KeyboardInterrupt after the current step; the world stays usable.")
         .def_property_readonly("time", &PyWorld::time, "Simulated time, s.")
+        .def(
+            "suggested_dt",
+            [](const PyWorld& w) { return w.visit([](const auto& x) { return x.suggested_dt(); }); },
+            "The next step's size, s: time.dt, or the CFL bound in [time.min_dt, time.max_dt].")
         .def_property_readonly("steps",
                                [](const PyWorld& w) { return w.visit([](const auto& x) { return x.steps(); }); })
         .def_property_readonly("dimension", &PyWorld::dimension)

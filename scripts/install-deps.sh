@@ -19,6 +19,7 @@ packages=(
   zlib1g-dev libbullet-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3-matplotlib python3-jsonschema python3-vtk9
+  python3-dev pybind11-dev python3-numpy python3-pytest python3-setuptools python3-pip python3-venv
   "${extra[@]}"
 )
 missing=()

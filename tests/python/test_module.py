@@ -1,0 +1,256 @@
+# `import seiche`: scenes, worlds, views, setters, errors, threads (docs/python.md).
+import pathlib
+import subprocess
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import seiche
+from conftest import small_scene_2d
+
+
+def read_ply(path):
+    """seiche's binary PLY frame: x y z vx vy vz density per particle, creation order."""
+    data = pathlib.Path(path).read_bytes()
+    end = data.index(b"end_header\n") + len(b"end_header\n")
+    header = data[:end].decode()
+    n = int(header.split("element vertex ")[1].split()[0])
+    rows = np.frombuffer(data[end:], dtype="<f4").reshape(n, 7)
+    return rows
+
+
+def test_version_and_build_tree_import():
+    assert seiche.__version__.count(".") == 2
+    assert "build" in pathlib.Path(seiche.__file__).parts or pathlib.Path(seiche.__file__).exists()
+
+
+def test_a_python_run_is_bitwise_the_command_line_run(tmp_path, source, binary):
+    scene_file = source / "scenes" / "dam_break_2d.json"
+    end = 0.1
+    subprocess.run(
+        [binary, "run", str(scene_file), "-o", str(tmp_path / "cli"), "-q", "--end-time", str(end),
+         "--set", "output.vtk=false", "--set", "output.preview=false"],
+        check=True, stdout=subprocess.DEVNULL)
+    frames = sorted((tmp_path / "cli" / "frames").glob("frame_*.ply"))
+    cli = read_ply(frames[-1])
+
+    scene = seiche.load_scene(str(scene_file), [f"time.end_time={end}"])
+    w = seiche.World(scene)
+    w.advance_to(end, every=1 / scene.get("time.frame_rate"))
+    x = w.positions_in_creation_order()
+    v = w.velocities_in_creation_order()
+    assert x.shape == (3200, 2)
+    assert np.array_equal(x, cli[:, 0:2])  # bitwise: the same float32 values
+    assert np.array_equal(v, cli[:, 3:5])
+    assert np.all(cli[:, 2] == 0)
+
+
+def test_views_share_the_worlds_memory_and_are_read_only():
+    w = seiche.World(seiche.Scene.from_dict(small_scene_2d()))
+    x = w.positions
+    assert x.shape == (400, 2) and x.dtype == np.float32
+    # No copy: two reads are the same memory, owned by the world (NumPy's base chain).
+    assert x.__array_interface__["data"][0] == w.positions.__array_interface__["data"][0]
+    assert not x.flags.owndata and x.base is w
+    assert not x.flags.writeable
+    with pytest.raises(ValueError):
+        x[0, 0] = 1.0
+    assert w.velocities.base is w and w.densities.base is w and w.ids.base is w
+    assert w.densities.shape == (400,) and w.ids.dtype == np.uint32
+    # The view follows the world: after a step, read again; ids map rows to creation order.
+    w.step()
+    ids = w.ids
+    assert sorted(ids.tolist()) == list(range(400))
+    created = w.positions_in_creation_order()
+    assert np.array_equal(created[ids], w.positions)
+    assert np.all(w.densities > 500) and np.all(w.densities < 1500)
+
+
+def test_bad_keys_and_values_raise_scene_error_with_the_path():
+    scene = seiche.Scene.from_dict(small_scene_2d())
+    with pytest.raises(seiche.SceneError) as e:
+        scene.set("solver.pbf.max_iterations", 0)
+    assert e.value.path == "solver.pbf.max_iterations"
+    assert "[1, 1000]" in str(e.value)
+    assert scene.get("solver.pbf.max_iterations") != 0  # unchanged
+    with pytest.raises(seiche.SceneError) as e:
+        scene.set("solver.xsph_typo", 0.1)
+    assert e.value.path.startswith("solver")
+    with pytest.raises(seiche.SceneError) as e:
+        seiche.Scene.from_dict(small_scene_2d(fluid=[{"min": [0, 0], "max": [0.2, float("nan")]}]))
+    assert e.value.path.startswith("fluid[0].max")
+    with pytest.raises(seiche.SceneError) as e:
+        seiche.load_scene("/nonexistent/scene.json")
+    assert isinstance(e.value, ValueError)
+    # Through the running world: a live key checked as in the file, a non-live key refused.
+    w = seiche.World(scene)
+    with pytest.raises(seiche.SceneError) as e:
+        w.set("solver.xsph", -2.0)
+    assert e.value.path == "solver.xsph"
+    with pytest.raises(seiche.SceneError) as e:
+        w.set("particle_radius", 0.01)
+    assert e.value.path == "particle_radius" and "cannot change" in str(e.value)
+    with pytest.raises(seiche.SceneError) as e:
+        w.solver = "sph"
+    assert e.value.path == "solver.type"
+    # NumPy values are accepted where numbers are.
+    scene.set("solver.pbf.max_iterations", np.int64(7))
+    assert scene.get("solver.pbf.max_iterations") == 7
+
+
+def test_live_setters_change_the_running_world():
+    w = seiche.World(seiche.Scene.from_dict(small_scene_2d()))
+    w.set("solver.xsph", 0.02)
+    assert w.get("solver.xsph") == pytest.approx(0.02)
+    w.solver = "wcsph"
+    assert w.solver == "wcsph" and w.get("solver.type") == "wcsph"
+    w.set("gravity", [0.0, 0.0])
+    before = w.velocities_in_creation_order()
+    w.step(1e-5)
+    assert w.stats["step"] == 1 and w.stats["dt"] == pytest.approx(1e-5)
+    assert w.steps == 1 and w.time == pytest.approx(1e-5)
+    # No gravity: a block at rest stays nearly at rest.
+    assert np.abs(w.velocities_in_creation_order() - before).max() < 0.05
+    assert w.stage_times["total"] > 0
+
+
+def test_setters_check_shape_dtype_and_finiteness():
+    w = seiche.World(seiche.Scene.from_dict(small_scene_2d()))
+    n = 400
+    with pytest.raises(ValueError, match=r"shape \(400, 2\)"):
+        w.set_velocities(np.zeros((n, 3)))
+    with pytest.raises(TypeError, match="float"):
+        w.set_velocities(np.zeros((n, 2), dtype=np.int32))
+    bad = np.zeros((n, 2))
+    bad[17, 1] = np.nan
+    with pytest.raises(ValueError, match="row 17"):
+        w.set_velocities(bad)
+    # Creation order in, creation order out; the positions untouched.
+    x = w.positions_in_creation_order()
+    v = np.tile(np.array([0.5, -0.25]), (n, 1))
+    v[3] = [1.0, 2.0]
+    w.set_velocities(v)
+    assert np.array_equal(w.velocities_in_creation_order(), v.astype(np.float32))
+    assert np.array_equal(w.positions_in_creation_order(), x)
+    x[5] += [0.001, 0.0]
+    w.set_positions(x)
+    assert np.array_equal(w.positions_in_creation_order(), x)
+
+
+def test_steps_release_the_gil():
+    scene = seiche.load_scene(
+        str(pathlib.Path(__file__).parents[2] / "scenes" / "dam_break_2d.json"))
+    w = seiche.World(scene)
+    counter = [0]
+    stop = threading.Event()
+
+    def count():
+        while not stop.is_set():
+            counter[0] += 1
+
+    t = threading.Thread(target=count)
+    t.start()
+    start = time.perf_counter()
+    w.advance_to(0.15)
+    elapsed = time.perf_counter() - start
+    stop.set()
+    t.join()
+    # Holding the GIL for whole steps would leave the thread a slice per 5 ms switch interval
+    # at most; released, it counts all the time (millions per second).
+    assert elapsed > 0.05
+    assert counter[0] > 20000 * elapsed
+
+
+def test_ctrl_c_interrupts_advance_to_and_the_world_goes_on():
+    import _thread
+    w = seiche.World(seiche.Scene.from_dict(small_scene_2d()))
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        w.advance_to(1000.0)
+    timer.join()
+    t = w.time
+    assert 0 < t < 1000
+    w.step()
+    assert w.time > t
+
+
+def test_callback_samples_and_stops():
+    w = seiche.World(seiche.Scene.from_dict(small_scene_2d()))
+    times = []
+    r = w.advance_to(0.1, every=0.02, callback=lambda w: times.append(w.time))
+    assert r["status"] == "reached"
+    assert times == pytest.approx([0.02, 0.04, 0.06, 0.08, 0.1])
+    r = w.advance_to(0.2, every=0.02, callback=lambda w: False)
+    assert r["status"] == "stopped" and w.time == pytest.approx(0.12)
+    with pytest.raises(ZeroDivisionError):
+        w.advance_to(0.3, every=0.02, callback=lambda w: 1 / 0)
+
+
+def test_an_unstable_run_raises_with_step_and_particle():
+    scene = seiche.Scene.from_dict(small_scene_2d(
+        solver={"type": "wcsph"}, time={"dt_mode": "fixed", "dt": 0.004, "end_time": 1.0}))
+    w = seiche.World(scene)
+    with pytest.raises(seiche.UnstableError) as e:
+        w.advance_to(1.0)
+    assert e.value.step > 0 and 0 <= e.value.particle < 400 and e.value.reason
+
+
+def test_write_frame_makes_a_run_directory_the_tools_read(tmp_path, binary):
+    scene = seiche.Scene.from_dict(small_scene_2d())
+    w = seiche.World(scene)
+    run = tmp_path / "py_run"
+    w.write_frame(str(run))
+    w.advance_to(0.04, every=0.02, callback=lambda w: w.write_frame(str(run)))
+    w.close_output()
+    assert sorted(p.name for p in (run / "frames").glob("frame_*.ply")) == [
+        "frame_000000.ply", "frame_000001.ply", "frame_000002.ply"]
+    last = read_ply(run / "frames" / "frame_000002.ply")
+    assert np.array_equal(last[:, 0:2], w.positions_in_creation_order())
+    stats = (run / "stats.csv").read_text().splitlines()
+    assert stats[0].startswith("step,time,dt") and len(stats) == 1 + w.steps
+    # The command line's tools take it as one of their own runs.
+    subprocess.run([binary, "mesh", str(run), "-q"], check=True, stdout=subprocess.DEVNULL)
+    assert len(list((run / "frames").glob("surface_*.obj"))) == 3
+    # A directory of someone else's files is refused, not overwritten.
+    other = tmp_path / "mine"
+    other.mkdir()
+    (other / "notes.txt").write_text("keep")
+    with pytest.raises(ValueError, match="not"):
+        w.write_frame(str(other))
+    assert (other / "notes.txt").read_text() == "keep"
+
+
+def test_mesh_of_a_block_encloses_its_volume():
+    # A 3D block of 0.1 m at rest, r = 5 mm: the marching-cubes surface is closed and holds
+    # about the block's volume (the iso level sits about r outside the outer centres).
+    scene = seiche.Scene.from_dict({
+        "dimension": 3, "particle_radius": 0.005,
+        "container": {"min": [0, 0, 0], "max": [0.2, 0.2, 0.2]},
+        "fluid": [{"min": [0.05, 0.0, 0.05], "max": [0.15, 0.1, 0.15]}],
+    })
+    w = seiche.World(scene)
+    vertices, faces = seiche.mesh(w.positions, 0.005)
+    assert vertices.dtype == np.float32 and faces.shape[1] == 3
+    a, b, c = (vertices[faces[:, k]].astype(np.float64) for k in range(3))
+    volume = np.einsum("ij,ij->i", a, np.cross(b, c)).sum() / 6
+    assert volume == pytest.approx(0.1 ** 3, rel=0.1)
+    # Every edge is shared by exactly two triangles: closed, watertight.
+    edges = np.sort(np.concatenate([faces[:, [0, 1]], faces[:, [1, 2]], faces[:, [2, 0]]]), axis=1)
+    _, counts = np.unique(edges, axis=0, return_counts=True)
+    assert np.all(counts == 2)
+    with pytest.raises(ValueError):
+        seiche.mesh(np.zeros((10, 4), dtype=np.float32), 0.005)
+
+
+def test_render_returns_the_picture_and_writes_a_png(tmp_path):
+    w = seiche.World(seiche.Scene.from_dict(small_scene_2d()))
+    image = seiche.render(w, str(tmp_path / "p.png"), {"width": 320, "height": 200})
+    assert image.shape == (200, 320, 3) and image.dtype == np.uint8
+    assert len(np.unique(image.reshape(-1, 3), axis=0)) > 10  # particles, colour bar, caption
+    assert (tmp_path / "p.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    with pytest.raises(seiche.SceneError) as e:
+        seiche.render(w, "", {"width": -5})
+    assert e.value.path == "render.width"
