@@ -138,6 +138,15 @@ py::array scalars_view(const std::vector<T>& a, py::handle owner) {
     return view;
 }
 
+// Emitters and sinks resize the world's arrays during a step, freeing the memory a view would
+// keep pointing at: their worlds hand out read-only copies instead (docs/python.md).
+py::array guarded(py::array view, bool resizes) {
+    if (!resizes) return view;
+    py::array copy = view.attr("copy")();
+    copy.attr("flags").attr("writeable") = false;
+    return copy;
+}
+
 template <int D>
 std::vector<Vec<D>> vectors_from(const py::array& a, std::size_t count, const char* what) {
     if (a.dtype().kind() != 'f')
@@ -221,6 +230,7 @@ class PyWorld {
         return std::visit([&](const auto& w) -> decltype(auto) { return f(*w); }, world_);
     }
     int dimension() const { return scene_.dimension; }
+    bool resizes() const { return !scene_.emitters.empty() || !scene_.sinks.empty(); }
 
     py::dict step(std::optional<double> dt) {
         StepStats s;
@@ -551,7 +561,7 @@ PYBIND11_MODULE(_seiche, m) {
             "positions",
             [](py::object self) {
                 return self.cast<PyWorld&>().visit(
-                    [&](const auto& w) { return vectors_view(w.particles().x, self); });
+                    [&](const auto& w) { return guarded(vectors_view(w.particles().x, self), self.cast<PyWorld&>().resizes()); });
             },
             "Positions, m: a read-only (n, D) float32 view of the world's array, in storage "
             "order (see ids). Valid until the next step or change.")
@@ -559,21 +569,21 @@ PYBIND11_MODULE(_seiche, m) {
             "velocities",
             [](py::object self) {
                 return self.cast<PyWorld&>().visit(
-                    [&](const auto& w) { return vectors_view(w.particles().v, self); });
+                    [&](const auto& w) { return guarded(vectors_view(w.particles().v, self), self.cast<PyWorld&>().resizes()); });
             },
             "Velocities, m/s: a read-only (n, D) float32 view, storage order.")
         .def_property_readonly(
             "densities",
             [](py::object self) {
                 return self.cast<PyWorld&>().visit(
-                    [&](const auto& w) { return scalars_view(w.particles().rho, self); });
+                    [&](const auto& w) { return guarded(scalars_view(w.particles().rho, self), self.cast<PyWorld&>().resizes()); });
             },
             "Densities of the last step, kg/m³: a read-only (n,) float32 view, storage order.")
         .def_property_readonly(
             "ids",
             [](py::object self) {
                 return self.cast<PyWorld&>().visit(
-                    [&](const auto& w) { return scalars_view(w.particles().id, self); });
+                    [&](const auto& w) { return guarded(scalars_view(w.particles().id, self), self.cast<PyWorld&>().resizes()); });
             },
             "Creation ids: ids[i] is the creation index of the particle stored at row i.")
         .def_property_readonly(
@@ -585,16 +595,14 @@ PYBIND11_MODULE(_seiche, m) {
             "Boundary particles (container, obstacles, bodies), m: read-only view.")
         .def_property_readonly(
             "pressures",
-            [](py::object self) {
-                return self.cast<PyWorld&>().visit([&](const auto& w) {
-                    const auto p = w.pressure();
-                    py::array view(py::dtype::of<float>(), {p.size()}, {sizeof(float)},
-                                   p.empty() ? nullptr : p.data(), self);
-                    view.attr("flags").attr("writeable") = false;
-                    return view;
+            [](const PyWorld& w) {
+                // A copy: switching the solver frees the WCSPH state it comes from.
+                return w.visit([&](const auto& x) {
+                    const auto p = x.pressure();
+                    return py::array_t<float>(p.size(), p.data());
                 });
             },
-            "WCSPH pressure of the last step, Pa (empty for the other solvers): read-only view.")
+            "WCSPH pressure of the last step, Pa, storage order (empty for the other solvers): a copy.")
         .def(
             "positions_in_creation_order",
             [](const PyWorld& w) {

@@ -254,3 +254,17 @@ def test_render_returns_the_picture_and_writes_a_png(tmp_path):
     with pytest.raises(seiche.SceneError) as e:
         seiche.render(w, "", {"width": -5})
     assert e.value.path == "render.width"
+
+
+def test_worlds_whose_particle_count_changes_hand_out_copies():
+    # A sink under the falling column removes particles: the arrays are resized during steps,
+    # so the attributes are read-only copies, and they stay correct after the memory moved.
+    w = seiche.World(seiche.Scene.from_dict(small_scene_2d(
+        sinks=[{"min": [0.0, 0.0], "max": [0.6, 0.05]}])))
+    x = w.positions
+    assert x.flags.owndata or x.base is not w
+    assert not x.flags.writeable
+    w.advance_to(0.05)
+    assert w.stats["particles"] < 400
+    assert w.positions.shape == (w.stats["particles"], 2) == (len(w.ids), 2)
+    assert np.all(w.positions[:, 1] > 0.05 - 0.01)  # none left inside the sink
