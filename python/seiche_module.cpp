@@ -121,7 +121,7 @@ io::SceneError scene_error_of(const DefinitionError& e) {
 
 // A read-only (n, D) float32 view of an array of vectors; `owner` keeps the memory alive.
 template <int D>
-py::array vectors_view(const std::vector<Vec<D>>& a, py::handle owner) {
+py::array view_of(const std::vector<Vec<D>>& a, py::handle owner) {
     static_assert(sizeof(Vec<D>) == D * sizeof(float));
     py::array view(py::dtype::of<float>(), {a.size(), std::size_t(D)},
                    {sizeof(Vec<D>), sizeof(float)},
@@ -131,7 +131,7 @@ py::array vectors_view(const std::vector<Vec<D>>& a, py::handle owner) {
 }
 
 template <class T>
-py::array scalars_view(const std::vector<T>& a, py::handle owner) {
+py::array view_of(const std::vector<T>& a, py::handle owner) {
     py::array view(py::dtype::of<T>(), {a.size()}, {sizeof(T)}, a.empty() ? nullptr : a.data(),
                    owner);
     view.attr("flags").attr("writeable") = false;
@@ -356,6 +356,16 @@ class PyWorld {
     int next_frame_ = 0;
 };
 
+// A property of the world: one particle array as a view (a copy in worlds that resize).
+template <class Select>
+auto particle_array(Select select) {
+    return [select](py::object self) {
+        PyWorld& w = self.cast<PyWorld&>();
+        return w.visit(
+            [&](const auto& x) { return guarded(view_of(select(x.particles()), self), w.resizes()); });
+    };
+}
+
 template <int D>
 py::array in_creation_order(const ParticleSet<D>& p, const std::vector<Vec<D>>& a) {
     std::vector<std::uint32_t> order(p.size());
@@ -558,39 +568,23 @@ PYBIND11_MODULE(_seiche, m) {
                                "A copy of the scene, with the live changes made so far.")
         // Views: no copy. Valid until the next step or change of the world.
         .def_property_readonly(
-            "positions",
-            [](py::object self) {
-                return self.cast<PyWorld&>().visit(
-                    [&](const auto& w) { return guarded(vectors_view(w.particles().x, self), self.cast<PyWorld&>().resizes()); });
-            },
+            "positions", particle_array([](const auto& p) -> const auto& { return p.x; }),
             "Positions, m: a read-only (n, D) float32 view of the world's array, in storage "
             "order (see ids). Valid until the next step or change.")
         .def_property_readonly(
-            "velocities",
-            [](py::object self) {
-                return self.cast<PyWorld&>().visit(
-                    [&](const auto& w) { return guarded(vectors_view(w.particles().v, self), self.cast<PyWorld&>().resizes()); });
-            },
+            "velocities", particle_array([](const auto& p) -> const auto& { return p.v; }),
             "Velocities, m/s: a read-only (n, D) float32 view, storage order.")
         .def_property_readonly(
-            "densities",
-            [](py::object self) {
-                return self.cast<PyWorld&>().visit(
-                    [&](const auto& w) { return guarded(scalars_view(w.particles().rho, self), self.cast<PyWorld&>().resizes()); });
-            },
+            "densities", particle_array([](const auto& p) -> const auto& { return p.rho; }),
             "Densities of the last step, kg/m³: a read-only (n,) float32 view, storage order.")
         .def_property_readonly(
-            "ids",
-            [](py::object self) {
-                return self.cast<PyWorld&>().visit(
-                    [&](const auto& w) { return guarded(scalars_view(w.particles().id, self), self.cast<PyWorld&>().resizes()); });
-            },
+            "ids", particle_array([](const auto& p) -> const auto& { return p.id; }),
             "Creation ids: ids[i] is the creation index of the particle stored at row i.")
         .def_property_readonly(
             "boundary_positions",
             [](py::object self) {
                 return self.cast<PyWorld&>().visit(
-                    [&](const auto& w) { return vectors_view(w.boundary().x, self); });
+                    [&](const auto& w) { return view_of(w.boundary().x, self); });
             },
             "Boundary particles (container, obstacles, bodies), m: read-only view.")
         .def_property_readonly(
