@@ -3,7 +3,7 @@ BUILD_DIR ?= build
 SCENE ?= scenes/dam_break_3d.json
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure build run test test-asan bench bench-load microbench bench-mesh validate compare report-check fuzz clean format
+.PHONY: all deps configure build run test test-asan python-install-check bench bench-load microbench bench-mesh validate compare report-check fuzz clean format
 
 all: build
 
@@ -21,6 +21,15 @@ run: build
 
 test: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure --timeout 600
+
+# The documented Python install, from a fresh clone of HEAD into a new virtual environment, then
+# `import seiche` outside the source tree (about 2 minutes: pip builds the module).
+PY_CHECK ?= /tmp/seiche-python-install-check
+python-install-check: deps
+	rm -rf $(PY_CHECK) && git clone -q . $(PY_CHECK)/src
+	/usr/bin/python3 -m venv --system-site-packages $(PY_CHECK)/venv
+	cd $(PY_CHECK)/src && $(PY_CHECK)/venv/bin/pip install -q --no-build-isolation .
+	cd / && $(PY_CHECK)/venv/bin/python -c "import seiche; w = seiche.World(seiche.load_scene('$(CURDIR)/scenes/dam_break_2d.json')); w.step(); print('seiche', seiche.__version__, 'from', seiche.__file__, 'steps:', w.steps)"
 
 # Whole-scene benchmark (the issue-4 reference) and per-stage micro-benchmarks; not tests.
 bench: build
