@@ -39,7 +39,12 @@ nlohmann::json to_json(py::handle o, const std::string& where) {
     if (o.is_none()) return nullptr;
     if (py::isinstance<py::bool_>(o)) return o.cast<bool>();
     if (PyLong_Check(o.ptr())) return o.cast<long long>();
-    if (PyFloat_Check(o.ptr())) return o.cast<double>();
+    if (PyFloat_Check(o.ptr())) {
+        const double v = o.cast<double>();
+        if (!std::isfinite(v))
+            throw io::SceneError(where, "expected a finite number, got " + std::string(py::str(o)));
+        return v;
+    }
     if (py::isinstance<py::str>(o)) return o.cast<std::string>();
     if (py::isinstance<py::dict>(o)) {
         nlohmann::json j = nlohmann::json::object();
@@ -429,7 +434,15 @@ PYBIND11_MODULE(_seiche, m) {
         }
     });
 
-    m.def("set_threads", &set_thread_count, py::arg("threads"),
+    m.def(
+        "set_threads",
+        [](int threads) {
+            if (threads < 0 || threads > 256)
+                throw py::value_error("set_threads: expected 0 (all cores) to 256 threads, got " +
+                                      std::to_string(threads));
+            set_thread_count(threads);
+        },
+        py::arg("threads"),
           "Threads of the parallel loops (0: all cores). Results are bitwise the same for any count.");
     m.def("threads", &thread_count, "Threads the parallel loops use.");
 
@@ -448,6 +461,7 @@ PYBIND11_MODULE(_seiche, m) {
         .def(
             "set",
             [](Scene& s, const std::string& key, py::handle value) {
+                if (key.empty()) throw io::SceneError("", "set: the key is empty");
                 nlohmann::json doc = io::scene_to_json(s);
                 io::apply_override(doc, key + "=" + to_json(value, key).dump());
                 s = io::parse_scene(doc, s.name);
@@ -466,7 +480,10 @@ PYBIND11_MODULE(_seiche, m) {
                         throw io::SceneError(key, "no such key");
                     node = node[name];
                     if (open != std::string::npos) {
-                        const std::size_t k = std::stoul(part.substr(open + 1));
+                        const std::string index = part.substr(open + 1, part.size() - open - 2);
+                        if (index.empty() || index.find_first_not_of("0123456789") != std::string::npos)
+                            throw io::SceneError(key, "expected an index such as fluid[0]");
+                        const std::size_t k = std::stoul(index);
                         if (!node.is_array() || k >= node.size())
                             throw io::SceneError(key, "no such element");
                         node = node[k];

@@ -297,3 +297,26 @@ def test_objects_report_the_fluids_force_on_a_body():
     fy = np.mean([f[1] for f in forces])
     assert fy == pytest.approx(1000 * 9.81 * 0.1 * 0.1, rel=0.05)  # measured +1.5%
     assert abs(np.mean([f[0] for f in forces])) < 0.1 * fy
+
+
+@pytest.mark.parametrize("call, error, words", [
+    (lambda s, w: w.advance_to(float("nan")), ValueError, "finite"),
+    (lambda s, w: w.step(-1.0), ValueError, "positive"),
+    (lambda s, w: w.advance_to(0.1, every=0.0), ValueError, "every"),
+    (lambda s, w: seiche.set_threads(10 ** 6), ValueError, "256"),
+    (lambda s, w: s.get("fluid[x]"), seiche.SceneError, "index"),
+    (lambda s, w: s.set("fluid[0].min", [0, float("nan")]), seiche.SceneError, "finite"),
+    (lambda s, w: s.set("name", object()), seiche.SceneError, "expected"),
+    (lambda s, w: w.set("gravity", "down"), seiche.SceneError, "vector"),
+    (lambda s, w: w.get("no_such_key"), seiche.SceneError, "no such key"),
+    (lambda s, w: seiche.Scene.from_dict([1, 2]), seiche.SceneError, "dict"),
+    (lambda s, w: seiche.mesh(np.zeros((4, 3), dtype=np.float32), 0.005, cell_size=-1), ValueError, "cell_size"),
+    (lambda s, w: seiche.mesh(np.array([[np.nan, 0, 0]]), 0.005), ValueError, "finite"),
+    (lambda s, w: seiche.render(w, "", {"width": 10 ** 6}), seiche.SceneError, "render.width"),
+])
+def test_bad_calls_raise_clear_errors(call, error, words):
+    scene = seiche.Scene.from_dict(small_scene_2d())
+    w = seiche.World(scene)
+    with pytest.raises(error, match=words):
+        call(scene, w)
+    w.step()  # the world is still usable
