@@ -2,10 +2,14 @@
 #include <CLI/CLI.hpp>
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "commands.hpp"
 #include "interrupt.hpp"
+#ifdef SEICHE_HAVE_VIEWER
+#include "../viewer/view_command.hpp"
+#endif
 
 namespace {
 
@@ -244,6 +248,42 @@ int main(int argc, char** argv) {
         "schema is docs/scene.schema.json: point an editor's JSON schema setting at it, or add "
         "\"$schema\" to a scene file.");
 
+    // The viewer: its options exist in every build, so `seiche view --help` says what it does
+    // and a build without it says why it is missing.
+    std::string view_target;
+    std::vector<std::string> view_overrides;
+    int view_threads = 0, view_width = 1280, view_height = 720, view_frames = 0;
+    std::string view_screenshot, view_script;
+    bool view_benchmark = false;
+    CLI::App* wcmd = app.add_subcommand(
+        "view", "A window running a scene live (orbit, steer, drag the sphere), or playing a run back");
+    wcmd->add_option("target", view_target, "Scene file, or a run directory to play back")->required();
+    wcmd->add_option("--set", view_overrides, "Override a scene value (repeatable)")
+        ->take_all()
+        ->allow_extra_args(false);
+    wcmd->add_option("--threads", view_threads, "Simulation threads (default: all cores)")
+        ->check(CLI::Range(1, 256));
+    wcmd->add_option("--width", view_width, "Window width, pixels")->check(CLI::Range(160, 8192));
+    wcmd->add_option("--height", view_height, "Window height, pixels")->check(CLI::Range(120, 8192));
+    wcmd->add_option("--frames", view_frames,
+                     "Draw this many frames, one simulation step each, then quit (headless runs, tests)")
+        ->check(CLI::Range(1, 10000000));
+    wcmd->add_option("--screenshot", view_screenshot, "With --frames: save the last frame as PNG")
+        ->check(non_empty);
+    wcmd->add_option("--script", view_script,
+                     "Scripted input (JSON): {\"events\": [{\"frame\": 10, \"drag\": {\"path\": "
+                     "[[x,y,z], ...], \"frames\": 30}}, {\"frame\": 50, \"solver\": \"wcsph\"}, ...]}")
+        ->check(CLI::ExistingFile);
+    wcmd->add_flag("--benchmark", view_benchmark,
+                   "Print frames per second and where each frame's time goes");
+    wcmd->footer(
+        "Mouse: left drag orbits (2D: pans), right or middle drag pans, wheel zooms, Shift + left "
+        "drag moves the scene's kinematic sphere. Keys: space pause, n step, r reset, 1/2/3 "
+        "solver pbf/wcsph/ddr, c colour by speed/density, p screenshot (out/NAME_view.png), v "
+        "record PNGs and a movie (out/NAME_view/), Esc quit. Script actions: camera {yaw, pitch, "
+        "distance, target}, drag {path, frames}, release, set {key: value}, solver, color_by, "
+        "pause, reset, screenshot. Under no display: xvfb-run -a seiche view ...");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -259,5 +299,30 @@ int main(int argc, char** argv) {
     if (ccmd->parsed()) return seiche::app::compare_command(cmp);
     if (vcmd->parsed()) return seiche::app::validate_command(val);
     if (scmd->parsed()) return seiche::app::schema_command(sch);
+    if (wcmd->parsed()) {
+        if ((!view_screenshot.empty() || !view_script.empty()) && view_frames == 0) {
+            std::fprintf(stderr, "seiche view: --screenshot and --script need --frames N\n");
+            return 2;
+        }
+#ifdef SEICHE_HAVE_VIEWER
+        seiche::viewer::ViewOptions v;
+        v.target = view_target;
+        v.overrides = view_overrides;
+        v.threads = view_threads;
+        v.width = view_width;
+        v.height = view_height;
+        v.frames = view_frames;
+        v.screenshot = view_screenshot;
+        v.script = view_script;
+        v.benchmark = view_benchmark;
+        return seiche::viewer::view_command(v);
+#else
+        std::fprintf(stderr,
+                     "seiche view: this seiche was built without the viewer (it needs "
+                     "libglfw3-dev, libglew-dev, libimgui-dev and OpenGL; scripts/install-deps.sh "
+                     "installs them, then rebuild)\n");
+        return 2;
+#endif
+    }
     return 2;
 }

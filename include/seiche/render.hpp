@@ -35,6 +35,8 @@ Image read_png(const std::filesystem::path& path);
 // [0, sqrt(2|g|H)] (H: the top of the fluid above the container floor, the free-fall speed of a
 // collapsing column) or density ρ0·[0.97, 1.03]. Fixed for a whole run, so movies do not flicker.
 std::array<double, 2> color_range(const Scene& scene);
+// The colour map of the pictures at t in [0, 1] (clamped; NaN: the top), RGB in [0, 255].
+std::array<float, 3> colormap(double t);
 // The colour bar's labels for lo, the middle and hi: one format for the three, at most six
 // characters each where a fixed format allows.
 std::array<std::string, 3> bar_labels(double lo, double hi);

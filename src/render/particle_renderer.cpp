@@ -34,19 +34,6 @@ struct Layout {
     explicit Layout(int width) : text(width >= 640 ? 2 : 1), top(14 * text), bar(60 * text) {}
 };
 
-// Dark violet → blue → teal → green → yellow: ordered in lightness, readable in grey.
-constexpr float stops[5][3] = {
-    {68, 1, 84}, {59, 82, 139}, {33, 145, 140}, {94, 201, 98}, {253, 231, 37}};
-
-std::array<float, 3> colormap(double t) {
-    t = std::clamp(std::isfinite(t) ? t : 1.0, 0.0, 1.0) * 4.0;
-    const int i = std::min(int(t), 3);
-    const float f = float(t - i);
-    return {stops[i][0] + f * (stops[i + 1][0] - stops[i][0]),
-            stops[i][1] + f * (stops[i + 1][1] - stops[i][1]),
-            stops[i][2] + f * (stops[i + 1][2] - stops[i][2])};
-}
-
 std::array<float, 3> background(int y, int height) {
     const float t = float(y) / float(std::max(height - 1, 1));
     return {250 - 22 * t, 250 - 20 * t, 252 - 14 * t};
@@ -74,6 +61,20 @@ void draw_caption(Image& out, const std::string& caption, int t, std::array<std:
 
 
 }  // namespace
+
+// Dark violet → blue → teal → green → yellow: ordered in lightness, readable in grey.
+constexpr float stops[5][3] = {
+    {68, 1, 84}, {59, 82, 139}, {33, 145, 140}, {94, 201, 98}, {253, 231, 37}};
+
+std::array<float, 3> colormap(double t) {
+    t = std::clamp(std::isfinite(t) ? t : 1.0, 0.0, 1.0) * 4.0;
+    const int i = std::min(int(t), 3);
+    const float f = float(t - i);
+    return {stops[i][0] + f * (stops[i + 1][0] - stops[i][0]),
+            stops[i][1] + f * (stops[i + 1][1] - stops[i][1]),
+            stops[i][2] + f * (stops[i + 1][2] - stops[i][2])};
+}
+
 
 // The colour bar's three labels (lo, middle, hi) in one format, short enough for the bar's
 // margin: fixed decimals chosen from the range (970 / 1000 / 1030 kg/m³, 0.0 / 1.7 / 3.4 m/s),

@@ -1,0 +1,167 @@
+// `seiche view` under Xvfb with Mesa's software OpenGL (llvmpipe): screenshots of scripted,
+// headless runs (--frames, --script, --screenshot) read back and checked pixel by pixel.
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+
+#include "cli_helpers.hpp"
+#include "seiche/render.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using seiche::test::fresh_dir;
+using seiche::test::slurp;
+
+bool have_xvfb() { return std::system("command -v xvfb-run > /dev/null 2>&1") == 0; }
+
+// Runs `seiche view ARGS` under a private X server; returns the exit code, output in log.
+int view(const std::string& args, const fs::path& log) {
+    const std::string cmd = "xvfb-run -a -s '-screen 0 1280x720x24' " + std::string(SEICHE_BINARY) +
+                            " view " + args + " > " + log.string() + " 2>&1";
+    const int status = std::system(cmd.c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// Pixels of the colour map's fast end (teal-green to yellow: green well above blue).
+bool fast_colour(const std::array<std::uint8_t, 3>& c) { return c[1] > 100 && c[1] > c[2] * 13 / 10; }
+// The colour map's slow end (violet, shaded): blue and red well above green.
+bool slow_colour(const std::array<std::uint8_t, 3>& c) {
+    return c[2] > c[1] + 25 && c[0] > c[1] && c[2] < 200;
+}
+// The container's edges: dark grey.
+bool edge_colour(const std::array<std::uint8_t, 3>& c) {
+    return c[0] < 110 && c[1] < 110 && c[2] < 120 && std::abs(c[0] - c[1]) < 25 &&
+           std::abs(c[1] - c[2]) < 25;
+}
+
+struct Count {
+    int n = 0;
+    double x = 0, y = 0;  // centroid, as fractions of the picture
+};
+template <class Pred>
+Count count(const seiche::render::Image& im, double x0, double x1, double y0, double y1, Pred pred) {
+    Count c;
+    for (int y = int(y0 * im.height); y < int(y1 * im.height); ++y)
+        for (int x = int(x0 * im.width); x < int(x1 * im.width); ++x)
+            if (pred(im.at(x, y))) {
+                ++c.n;
+                c.x += double(x) / im.width;
+                c.y += double(y) / im.height;
+            }
+    if (c.n > 0) c.x /= c.n, c.y /= c.n;
+    return c;
+}
+
+#define REQUIRE_XVFB() \
+    if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed (scripts/install-deps.sh)"
+
+TEST(Viewer, DamBreakScreenshotShowsTheColumnAndTheContainer) {
+    REQUIRE_XVFB();
+    const fs::path dir = fresh_dir("seiche_view_dam");
+    ASSERT_EQ(view(std::string(SEICHE_SOURCE_DIR) + "/scenes/dam_break_3d.json --frames 3 "
+                   "--width 640 --height 360 --screenshot " + (dir / "shot.png").string(),
+                   dir / "log"),
+              0)
+        << slurp(dir / "log");
+    const auto im = seiche::render::read_png(dir / "shot.png");
+    ASSERT_EQ(im.width, 640);
+    ASSERT_EQ(im.height, 360);
+    // The column stands at the tank's left end, resting (violet); the right end is empty.
+    const Count column = count(im, 0.2, 0.55, 0.4, 0.95, slow_colour);
+    const Count right = count(im, 0.6, 0.85, 0.4, 0.95, slow_colour);
+    std::printf("column pixels %d, right end %d\n", column.n, right.n);
+    EXPECT_GT(column.n, 8000);
+    EXPECT_LT(right.n, column.n / 50);
+    // The container's edges above the column.
+    EXPECT_GT(count(im, 0.2, 0.8, 0.05, 0.4, edge_colour).n, 300);
+    EXPECT_NE(slurp(dir / "log").find("after 3 steps, 22500 particles"), std::string::npos)
+        << slurp(dir / "log");
+}
+
+TEST(Viewer, ScriptedDragDisplacesTheFluidAlongItsPath) {
+    REQUIRE_XVFB();
+    const fs::path dir = fresh_dir("seiche_view_drag");
+    {
+        std::ofstream s(dir / "drag.json");
+        s << R"({"events": [{"frame": 0, "drag": {"path": [[0.15, 0.38], [0.15, 0.12], [0.75, 0.12]], "frames": 60}}]})";
+    }
+    const std::string common = std::string(SEICHE_SOURCE_DIR) +
+                               "/scenes/stir_2d.json --frames 70 --width 800 --height 450 "
+                               "--set render.range=[0,1] --screenshot ";
+    ASSERT_EQ(view(common + (dir / "drag.png").string() + " --script " + (dir / "drag.json").string(),
+                   dir / "log"),
+              0)
+        << slurp(dir / "log");
+    ASSERT_EQ(view(common + (dir / "still.png").string(), dir / "log2"), 0) << slurp(dir / "log2");
+    const auto dragged = seiche::render::read_png(dir / "drag.png");
+    const auto still = seiche::render::read_png(dir / "still.png");
+    // Fast fluid (green to yellow) only where the circle went: down at x = 0.15 m, then right.
+    const Count moved = count(dragged, 0.0, 0.9, 0.0, 1.0, fast_colour);
+    const Count calm = count(still, 0.0, 0.9, 0.0, 1.0, fast_colour);
+    std::printf("fast pixels: dragged %d (centroid x %.2f), still %d\n", moved.n, moved.x, calm.n);
+    EXPECT_GT(moved.n, 2000);
+    EXPECT_LT(calm.n, moved.n / 20);
+    EXPECT_GT(moved.x, 0.2);  // right of where the circle went down
+}
+
+TEST(Viewer, ScriptedSolverSwitchRestartsTheScene) {
+    REQUIRE_XVFB();
+    const fs::path dir = fresh_dir("seiche_view_switch");
+    {
+        std::ofstream s(dir / "switch.json");
+        s << R"({"events": [{"frame": 10, "solver": "wcsph"}]})";
+    }
+    ASSERT_EQ(view(std::string(SEICHE_SOURCE_DIR) + "/scenes/stir_2d.json --frames 16 --width 400 "
+                   "--height 240 --script " + (dir / "switch.json").string(),
+                   dir / "log"),
+              0)
+        << slurp(dir / "log");
+    const std::string log = slurp(dir / "log");
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(log, m, std::regex(R"(view: stir_2d, (\w+), t = ([0-9.]+) s after (\d+) steps)")))
+        << log;
+    EXPECT_EQ(m[1].str(), "wcsph");
+    // Restarted at frame 10: the steps since are the frames after it (the switch's own frame
+    // steps the new world too), not all 16.
+    EXPECT_LE(std::stoi(m[3].str()), 6);
+    EXPECT_GE(std::stoi(m[3].str()), 5);
+}
+
+TEST(Viewer, PlaybackEndsOnTheLastFrameOfTheRun) {
+    REQUIRE_XVFB();
+    const fs::path dir = fresh_dir("seiche_view_playback");
+    ASSERT_EQ(seiche::test::run_cli(std::string("run ") + SEICHE_SOURCE_DIR +
+                                        "/scenes/dam_break_2d.json -q --end-time 0.2 -o " +
+                                        (dir / "run").string(),
+                                    dir / "run.log"),
+              0);
+    ASSERT_EQ(view((dir / "run").string() + " --frames 20 --width 400 --height 240 --screenshot " +
+                       (dir / "end.png").string(),
+                   dir / "log"),
+              0)
+        << slurp(dir / "log");
+    EXPECT_NE(slurp(dir / "log").find("playback: frame 7 of 7, t = 0.2000 s"), std::string::npos)
+        << slurp(dir / "log");
+    // Collapsed by t = 0.2 s: fluid has run along the floor to the right of the column's foot.
+    const auto im = seiche::render::read_png(dir / "end.png");
+    EXPECT_GT(count(im, 0.05, 0.95, 0.0, 1.0, [](auto c) { return slow_colour(c) || fast_colour(c); }).n, 1000);
+}
+
+TEST(Viewer, BadScriptsAreRefusedWithTheEvent) {
+    REQUIRE_XVFB();
+    const fs::path dir = fresh_dir("seiche_view_bad");
+    {
+        std::ofstream s(dir / "bad.json");
+        s << R"({"events": [{"frame": 2, "teleport": true}]})";
+    }
+    EXPECT_EQ(view(std::string(SEICHE_SOURCE_DIR) + "/scenes/stir_2d.json --frames 5 --script " +
+                       (dir / "bad.json").string(),
+                   dir / "log"),
+              2);
+    EXPECT_NE(slurp(dir / "log").find("events[0]: unknown action \"teleport\""), std::string::npos)
+        << slurp(dir / "log");
+}
+
+}  // namespace
