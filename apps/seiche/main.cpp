@@ -254,7 +254,7 @@ int main(int argc, char** argv) {
     std::vector<std::string> view_overrides;
     int view_threads = 0, view_width = 1280, view_height = 720, view_frames = 0;
     std::string view_screenshot, view_script;
-    bool view_benchmark = false;
+    bool view_benchmark = false, view_free = false;
     CLI::App* wcmd = app.add_subcommand(
         "view", "A window running a scene live (orbit, steer, drag the sphere), or playing a run back");
     wcmd->add_option("target", view_target, "Scene file, or a run directory to play back")->required();
@@ -276,13 +276,16 @@ int main(int argc, char** argv) {
         ->check(CLI::ExistingFile);
     wcmd->add_flag("--benchmark", view_benchmark,
                    "Print frames per second and where each frame's time goes");
+    wcmd->add_flag("--free", view_free,
+                   "With --frames: the simulation runs free on its own thread, as in the window "
+                   "(default: one step per frame, the same pictures every time)");
     wcmd->footer(
         "Mouse: left drag orbits (2D: pans), right or middle drag pans, wheel zooms, Shift + left "
         "drag moves the scene's kinematic sphere. Keys: space pause, n step, r reset, 1/2/3 "
         "solver pbf/wcsph/ddr, c colour by speed/density, p screenshot (out/NAME_view.png), v "
         "record PNGs and a movie (out/NAME_view/), Esc quit. Script actions: camera {yaw, pitch, "
         "distance, target}, drag {path, frames}, release, set {key: value}, solver, color_by, "
-        "pause, reset, screenshot. Under no display: xvfb-run -a seiche view ...");
+        "pause, reset, screenshot (file of the last frame), panel (open or fold). Under no display: xvfb-run -a seiche view ...");
 
     try {
         app.parse(argc, argv);
@@ -315,6 +318,7 @@ int main(int argc, char** argv) {
         v.screenshot = view_screenshot;
         v.script = view_script;
         v.benchmark = view_benchmark;
+        v.free = view_free;
         return seiche::viewer::view_command(v);
 #else
         std::fprintf(stderr,

@@ -90,14 +90,48 @@ void main() {
 
 const char* mesh_fs = R"(#version 330 core
 in vec3 n_view;
+uniform vec3 tint;
 out vec4 colour;
 void main() {
     vec3 n = normalize(n_view);
     if (!gl_FrontFacing) n = -n;
     float diffuse = abs(dot(n, normalize(vec3(0.35, 0.55, 0.75))));
-    colour = vec4(vec3(0.62, 0.52, 0.42) * (0.4 + 0.6 * diffuse), 1.0);
+    colour = vec4(tint * (0.4 + 0.6 * diffuse), 1.0);
 }
 )";
+
+// Triangles (3D) as position + face normal per vertex, or segments (2D) as positions.
+std::vector<float> mesh_vertices(const SurfaceMesh& m) {
+    std::vector<float> out;
+    if (m.dimension == 2) {
+        for (std::size_t k = 0; k + 1 < m.index.size(); k += 2)
+            for (std::uint32_t v : {m.index[k], m.index[k + 1]})
+                out.insert(out.end(), {m.position[3 * v], m.position[3 * v + 1], 0.0f});
+        return out;
+    }
+    for (std::size_t k = 0; k + 2 < m.index.size(); k += 3) {
+        glm::vec3 p[3];
+        for (int c = 0; c < 3; ++c) {
+            const std::uint32_t v = m.index[k + c];
+            p[c] = {m.position[3 * v], m.position[3 * v + 1], m.position[3 * v + 2]};
+        }
+        glm::vec3 n = glm::cross(p[1] - p[0], p[2] - p[0]);
+        const float len = glm::length(n);
+        n = len > 0 ? n / len : glm::vec3(0, 1, 0);
+        for (const auto& q : p) out.insert(out.end(), {q.x, q.y, q.z, n.x, n.y, n.z});
+    }
+    return out;
+}
+
+void mesh_layout(unsigned vao, unsigned vbo) {
+    glBindVertexArray(vao);
+    glBindBuffer(GL_ARRAY_BUFFER, vbo);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), nullptr);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float),
+                          reinterpret_cast<void*>(3 * sizeof(float)));
+    glEnableVertexAttribArray(1);
+}
 
 unsigned compile(unsigned kind, const char* source) {
     const unsigned s = glCreateShader(kind);
@@ -196,13 +230,9 @@ GlScene::GlScene() {
 
     glGenVertexArrays(1, &mesh_vao_);
     glGenBuffers(1, &mesh_vbo_);
-    glBindVertexArray(mesh_vao_);
-    glBindBuffer(GL_ARRAY_BUFFER, mesh_vbo_);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), nullptr);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float),
-                          reinterpret_cast<void*>(3 * sizeof(float)));
-    glEnableVertexAttribArray(1);
+    mesh_layout(mesh_vao_, mesh_vbo_);
+    glGenVertexArrays(1, &surface_vao_);
+    glGenBuffers(1, &surface_vbo_);
     glBindVertexArray(0);
 
     // The pictures' colour map, 256 texels.
@@ -221,6 +251,8 @@ GlScene::~GlScene() {
     glDeleteBuffers(2, particle_vbo_);
     glDeleteBuffers(1, &line_vbo_);
     glDeleteBuffers(1, &mesh_vbo_);
+    glDeleteBuffers(1, &surface_vbo_);
+    glDeleteVertexArrays(1, &surface_vao_);
     glDeleteVertexArrays(1, &particle_vao_);
     glDeleteVertexArrays(1, &line_vao_);
     glDeleteVertexArrays(1, &mesh_vao_);
@@ -263,24 +295,26 @@ void GlScene::upload(const Snapshot& s, const std::vector<float>& values, float 
             }
     }
     std::vector<float> triangles;
-    const SurfaceMesh& m = s.solids;
-    if (m.dimension == 2) {
-        for (std::size_t k = 0; k + 1 < m.index.size(); k += 2)
-            for (std::uint32_t v : {m.index[k], m.index[k + 1]})
-                lines.insert(lines.end(), {m.position[3 * v], m.position[3 * v + 1], 0.0f});
+    if (s.solids.dimension == 2) {
+        const std::vector<float> outline = mesh_vertices(s.solids);
+        lines.insert(lines.end(), outline.begin(), outline.end());
     } else {
-        for (std::size_t k = 0; k + 2 < m.index.size(); k += 3) {
-            glm::vec3 p[3];
-            for (int c = 0; c < 3; ++c) {
-                const std::uint32_t v = m.index[k + c];
-                p[c] = {m.position[3 * v], m.position[3 * v + 1], m.position[3 * v + 2]};
-            }
-            glm::vec3 n = glm::cross(p[1] - p[0], p[2] - p[0]);
-            const float len = glm::length(n);
-            n = len > 0 ? n / len : glm::vec3(0, 1, 0);
-            for (const auto& q : p) triangles.insert(triangles.end(), {q.x, q.y, q.z, n.x, n.y, n.z});
-        }
+        triangles = mesh_vertices(s.solids);
     }
+    const std::vector<float> surface = mesh_vertices(s.surface);
+    surface_lines_ = s.surface.dimension == 2;
+    surface_vertices_ = int(surface.size() / (surface_lines_ ? 3 : 6));
+    glBindVertexArray(surface_vao_);
+    glBindBuffer(GL_ARRAY_BUFFER, surface_vbo_);
+    glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(surface.size() * sizeof(float)), surface.data(), GL_STREAM_DRAW);
+    if (surface_lines_) {
+        glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
+        glEnableVertexAttribArray(0);
+        glDisableVertexAttribArray(1);
+    } else {
+        mesh_layout(surface_vao_, surface_vbo_);
+    }
+    glBindVertexArray(0);
     line_vertices_ = int(lines.size() / 3);
     glBindBuffer(GL_ARRAY_BUFFER, line_vbo_);
     glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(lines.size() * sizeof(float)), lines.data(), GL_STREAM_DRAW);
@@ -299,10 +333,25 @@ void GlScene::draw(const Camera& camera, int width, int height) const {
     if (mesh_vertices_ > 0) {
         glUseProgram(mesh_program_);
         set_matrices(mesh_program_, view, projection);
+        glUniform3f(glGetUniformLocation(mesh_program_, "tint"), 0.62f, 0.52f, 0.42f);
         glBindVertexArray(mesh_vao_);
         glDrawArrays(GL_TRIANGLES, 0, mesh_vertices_);
     }
-    if (particles_ > 0) {
+    if (surface_vertices_ > 0 && !surface_lines_) {
+        glUseProgram(mesh_program_);
+        set_matrices(mesh_program_, view, projection);
+        glUniform3f(glGetUniformLocation(mesh_program_, "tint"), 0.35f, 0.6f, 0.9f);
+        glBindVertexArray(surface_vao_);
+        glDrawArrays(GL_TRIANGLES, 0, surface_vertices_);
+    }
+    if (surface_vertices_ > 0 && surface_lines_) {
+        glUseProgram(line_program_);
+        set_matrices(line_program_, view, projection);
+        glUniform3f(glGetUniformLocation(line_program_, "tint"), 0.1f, 0.35f, 0.8f);
+        glBindVertexArray(surface_vao_);
+        glDrawArrays(GL_LINES, 0, surface_vertices_);
+    }
+    if (particles_ > 0 && (particles_shown || surface_vertices_ == 0)) {
         glUseProgram(particle_program_);
         set_matrices(particle_program_, view, projection);
         glUniform1f(glGetUniformLocation(particle_program_, "radius"), radius_);

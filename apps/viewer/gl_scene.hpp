@@ -40,6 +40,8 @@ class GlScene {
 
     // Copies the snapshot's particles (coloured by `values` over [lo, hi]) and solids to the GPU.
     void upload(const Snapshot& s, const std::vector<float>& values, float lo, float hi);
+    // particles: draw them (else only the surface, when there is one).
+    bool particles_shown = true;
     void draw(const Camera& camera, int width, int height) const;
 
   private:
@@ -47,6 +49,9 @@ class GlScene {
     unsigned particle_vao_ = 0, particle_vbo_[2] = {0, 0};
     unsigned line_vao_ = 0, line_vbo_ = 0;
     unsigned mesh_vao_ = 0, mesh_vbo_ = 0;
+    unsigned surface_vao_ = 0, surface_vbo_ = 0;
+    int surface_vertices_ = 0;
+    bool surface_lines_ = false;
     unsigned colormap_texture_ = 0;
     int particles_ = 0, line_vertices_ = 0, mesh_vertices_ = 0;
     float radius_ = 0, lo_ = 0, hi_ = 1;

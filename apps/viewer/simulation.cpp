@@ -5,6 +5,7 @@
 #include <variant>
 
 #include "seiche/bodies.hpp"
+#include "seiche/surface.hpp"
 #include "seiche/world.hpp"
 
 namespace seiche::viewer {
@@ -34,6 +35,9 @@ struct Simulation::State {
     std::string status;
     double ms = 0;
     StepStats last;
+    int surface_every = 0;
+    double surface_cell = 2.0;
+    SurfaceMesh surface;
 
     template <class F>
     void visit(F&& f) {
@@ -127,6 +131,14 @@ void Simulation::set(const std::string& key, const ParamValue& value) {
     });
 }
 
+void Simulation::set_surface(int every, double cell_size) {
+    post([every, cell_size](State& s) {
+        s.surface_every = std::max(every, 0);
+        s.surface_cell = cell_size;
+        s.surface = {};
+    });
+}
+
 void Simulation::drag_to(std::optional<std::array<float, 3>> target) {
     post([target](State& s) { s.drag = target; });
 }
@@ -178,6 +190,13 @@ void Simulation::publish(State& s) {
             b.box_min[a] = a < D ? box.min[a] : 0.0f;
             b.box_max[a] = a < D ? box.max[a] : 0.0f;
         }
+        if (s.surface_every > 0 && (s.surface.index.empty() || w.steps() % s.surface_every == 0)) {
+            SurfaceParams params;
+            params.cell_size = s.surface_cell;
+            s.surface = reconstruct_surface<D>(p.x, p.radius, params);
+        }
+        if (s.surface_every == 0) s.surface = {};
+        b.surface = s.surface;
         b.solids = {};
         b.solids.dimension = D;
         for (std::size_t k = 0; k < s.scene.bodies.size(); ++k)

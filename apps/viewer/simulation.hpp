@@ -28,6 +28,7 @@ struct Snapshot {
     std::vector<float> speed;    //!< m/s
     std::vector<float> density;  //!< kg/m³
     SurfaceMesh solids;          //!< the bodies' surfaces (3D triangles, 2D segments)
+    SurfaceMesh surface;         //!< the fluid's surface, when asked for (set_surface)
     std::array<float, 3> box_min{}, box_max{};  //!< the container, m
     float radius = 0;            //!< particle radius, m
     double time = 0;             //!< s
@@ -62,6 +63,9 @@ class Simulation {
     void set(const std::string& key, const ParamValue& value);
     // The interaction sphere follows `target` (m) at most at its speed limit; nullopt: it stays.
     void drag_to(std::optional<std::array<float, 3>> target);
+    // The fluid's surface by marching cubes (cell_size in particle radii, coarser than `seiche
+    // mesh` makes it) every `every` steps, on the simulation thread; every = 0: none.
+    void set_surface(int every, double cell_size);
     // Index of the body the drag moves (the first kinematic sphere or circle), or -1.
     int drag_body() const { return drag_body_; }
 

@@ -63,7 +63,7 @@ std::vector<ScriptEvent> read_script(const std::string& file) {
     if (!doc.is_object() || !doc.contains("events") || !doc["events"].is_array())
         throw std::runtime_error("--script " + file + ": expected {\"events\": [...]}");
     static const char* known[] = {"camera", "drag", "release", "set", "solver", "color_by",
-                                  "pause", "step", "reset", "screenshot"};
+                                  "pause", "reset", "screenshot", "panel", "surface"};
     for (std::size_t i = 0; i < doc["events"].size(); ++i) {
         const nlohmann::json& e = doc["events"][i];
         const std::string where = "--script " + file + ": events[" + std::to_string(i) + "]";
@@ -195,6 +195,8 @@ struct Ui {
     float tolerance = 0.002f, xsph = 0, vorticity = 0, surface_tension = 0, cfl = 0.4f;
     float gravity_angle = 0;  // rad from −y, in the x–y plane
     bool recording = false;
+    bool surface = false, particles_with_surface = false;
+    int surface_every = 5;
     int recorded = 0;
     std::string note;  // the last screenshot or recording, shown in the overlay
 };
@@ -203,6 +205,9 @@ struct Ui {
 
 int view_command(const ViewOptions& o) {
     const fs::path target(o.target);
+    // Headless runs step once per frame, so scripts and pictures are the same every time;
+    // --free lets the simulation run on its own thread as in the window.
+    const bool lockstep = o.frames > 0 && !o.free;
     const bool playback = fs::is_directory(target);
     Scene scene;
     try {
@@ -231,7 +236,7 @@ int view_command(const ViewOptions& o) {
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GL_TRUE);
-    glfwWindowHint(GLFW_SAMPLES, 4);
+    glfwWindowHint(GLFW_SAMPLES, 0);  // the sprites cut their own discs; 4x MSAA under llvmpipe costs more than it shows
     GLFWwindow* window = glfwCreateWindow(o.width, o.height,
                                           ("seiche view: " + scene.name).c_str(), nullptr, nullptr);
     if (!window) {
@@ -274,7 +279,7 @@ int view_command(const ViewOptions& o) {
             if (playback)
                 play.emplace(target, scene);
             else
-                sim = std::make_unique<Simulation>(scene, o.frames > 0);
+                sim = std::make_unique<Simulation>(scene, lockstep);
         } catch (const std::exception& e) {
             std::fprintf(stderr, "seiche view: %s\n", e.what());
             status = 2;
@@ -306,6 +311,7 @@ int view_command(const ViewOptions& o) {
         std::optional<PathDrag> path_drag;
         double last_x = 0, last_y = 0;
         std::map<int, bool> keys_down;
+        int open_panel = -1;  //!< a script opens (1) or folds (0) the panel
         Benchmark bench;
         const auto run_start = clock::now();
         std::string screenshot_at_end = o.screenshot;
@@ -389,6 +395,11 @@ int view_command(const ViewOptions& o) {
                     if (a.contains("pause") && sim) sim->set_paused(a["pause"].get<bool>());
                     if (a.contains("reset") && sim) sim->reset();
                     if (a.contains("screenshot")) screenshot_at_end = a["screenshot"].get<std::string>();
+                    if (a.contains("panel")) open_panel = a["panel"].get<bool>() ? 1 : 0;
+                    if (a.contains("surface") && sim) {
+                        ui.surface = a["surface"].get<bool>();
+                        sim->set_surface(ui.surface ? ui.surface_every : 0, 2.0);
+                    }
                 } catch (const std::exception& ex) {
                     std::fprintf(stderr, "seiche view: %s: %s\n", where.c_str(), ex.what());
                     status = 2;
@@ -409,7 +420,7 @@ int view_command(const ViewOptions& o) {
 
             // ---- the simulation ----
             const auto t_sim = clock::now();
-            if (sim && o.frames > 0) sim->advance();
+            if (sim && lockstep) sim->advance();
             bench.simulation += ms_since(t_sim);
             const auto t_snap = clock::now();
             if (sim) {
@@ -458,10 +469,12 @@ int view_command(const ViewOptions& o) {
             if (!ui.note.empty()) ImGui::Text("%s", ui.note.c_str());
             ImGui::End();
 
-            ImGui::SetNextWindowPos(ImVec2(float(width) - 330, 8), ImGuiCond_FirstUseEver);
-            ImGui::SetNextWindowSize(ImVec2(320, 0), ImGuiCond_FirstUseEver);
+            ImGui::SetNextWindowPos(ImVec2(float(width) - 398, 8), ImGuiCond_FirstUseEver);
+            ImGui::SetNextWindowSize(ImVec2(390, 0), ImGuiCond_FirstUseEver);
             // Headless pictures show the scene: the panel starts folded.
             ImGui::SetNextWindowCollapsed(o.frames > 0, ImGuiCond_FirstUseEver);
+            if (open_panel >= 0) ImGui::SetNextWindowCollapsed(open_panel == 0, ImGuiCond_Always);
+            open_panel = -1;
             ImGui::Begin("seiche");
             if (sim) {
                 bool paused = sim->paused();
@@ -497,6 +510,14 @@ int view_command(const ViewOptions& o) {
                 }
             }
             ImGui::Combo("colour", &ui.color_by, "speed\0density\0");
+            if (sim) {
+                bool changed = ImGui::Checkbox("surface", &ui.surface);
+                ImGui::SameLine();
+                changed |= ImGui::SliderInt("every k steps", &ui.surface_every, 1, 50);
+                if (changed) sim->set_surface(ui.surface ? ui.surface_every : 0, 2.0);
+                ImGui::Checkbox("particles with the surface", &ui.particles_with_surface);
+                gl.particles_shown = ui.particles_with_surface;
+            }
             ImGui::Checkbox("record (v)", &ui.recording);
             ImGui::End();
 
@@ -613,8 +634,10 @@ int view_command(const ViewOptions& o) {
         if (o.benchmark && bench.frames > 0) {
             const double n = bench.frames;
             std::printf("frames         %d in %.2f s: %.1f frames per second\n", bench.frames, wall, n / wall);
-            std::printf("per frame, ms  simulation %.2f (%s)  snapshot upload %.2f  drawing %.2f  interface %.2f  swap %.2f\n",
-                        bench.simulation / n, o.frames > 0 ? "one step, waited for" : "on its own thread",
+            std::printf("simulation     %lld steps in %.2f s: %.1f steps per second (%.2f ms per step), %s\n",
+                        shown.steps, wall, shown.steps / wall, shown.ms_per_step,
+                        lockstep ? "one per frame, waited for" : "free on its own thread");
+            std::printf("per frame, ms  snapshot upload %.2f  drawing %.2f  interface %.2f  swap %.2f\n",
                         bench.snapshot / n, bench.drawing / n, bench.ui / n, bench.swap / n);
             std::printf("renderer       %s\n", reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
         }

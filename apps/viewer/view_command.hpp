@@ -15,6 +15,7 @@ struct ViewOptions {
     std::string screenshot;              //!< PNG of the last frame (with --frames)
     std::string script;                  //!< scripted input (JSON)
     bool benchmark = false;              //!< print frames per second and where the time goes
+    bool free = false;                   //!< with frames: the simulation free on its thread
 };
 
 int view_command(const ViewOptions& o);
