@@ -597,6 +597,44 @@ TEST(Emitters, FluidGrowsAtTheEmittersRate) {
     EXPECT_EQ(w.next_id(), w.particles().size());
 }
 
+// A block dropped into resting water from the API (the viewer's click): it falls, joins the
+// pool and raises it by its own area over the tank's width; ids continue; bad blocks refused.
+TEST(Emitters, ParticlesAddedFromTheApiJoinThePool) {
+    WorldDef def;
+    def.dimension = 2;
+    def.particle_radius = 0.005;
+    def.container_max = {0.5, 0.5, 0};
+    def.fluid = {{{0.0, 0.0, 0}, {0.5, 0.2, 0}, {}}};
+    World<2> w(def);
+    w.advance_to(0.2);
+    const std::size_t n0 = w.particles().size();
+    std::vector<Vec<2>> x, v;
+    for (int i = 0; i < 10; ++i)
+        for (int j = 0; j < 10; ++j) {
+            x.push_back({0.2f + 0.01f * i + 0.005f, 0.35f + 0.01f * j + 0.005f});
+            v.push_back({0.0f, -1.0f});
+        }
+    w.add_particles(x, v);
+    EXPECT_EQ(w.particles().size(), n0 + 100);
+    EXPECT_EQ(w.total_emitted(), 100u);
+    EXPECT_EQ(w.next_id(), n0 + 100);
+    // Refused, the world unchanged: outside the container, NaN, unequal counts.
+    const std::vector<Vec<2>> outside = {{0.6f, 0.3f}}, nan = {{NAN, 0.3f}}, one = {{0.0f, 0.0f}};
+    EXPECT_THROW(w.add_particles(outside, one), std::invalid_argument);
+    EXPECT_THROW(w.add_particles(nan, one), std::invalid_argument);
+    EXPECT_THROW(w.add_particles(one, {}), std::invalid_argument);
+    EXPECT_EQ(w.particles().size(), n0 + 100);
+    ASSERT_EQ(w.advance_to(2.0).status, AdvanceResult::Status::reached);
+    // The pool is 0.1 m × 0.1 m / 0.5 m = 0.02 m deeper: its centre of mass, half its depth,
+    // rises from 0.1 m to 0.11 m (the waves of the splash move it little).
+    double y = 0;
+    for (const auto& p : w.particles().x) y += p.y;
+    y /= double(w.particles().size());
+    std::printf("centre of mass %.4f m after the drop (0.11 m expected)\n", y);
+    EXPECT_NEAR(y, 0.11, 0.003);
+    for (const auto& p : w.particles().x) ASSERT_TRUE(w.container().contains(p));
+}
+
 // A sink removes what flows into it; the rest keeps going, ids unique.
 TEST(Emitters, SinkRemovesTheFluidThatReachesIt) {
     WorldDef def = pouring_2d();

@@ -165,3 +165,23 @@ TEST(Viewer, BadScriptsAreRefusedWithTheEvent) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Viewer, ScriptedDropAddsABlockOfFluid) {
+    REQUIRE_XVFB();
+    const fs::path dir = fresh_dir("seiche_view_drop");
+    {
+        std::ofstream s(dir / "drop.json");
+        s << R"({"events": [{"frame": 1, "drop": [0.6, 0.4]}]})";
+    }
+    ASSERT_EQ(view(std::string(SEICHE_SOURCE_DIR) + "/scenes/stir_2d.json --frames 4 --width 400 "
+                   "--height 240 --script " + (dir / "drop.json").string(),
+                   dir / "log"),
+              0)
+        << slurp(dir / "log");
+    // 14 × 14 sites above the water, all free: 2500 + 196.
+    EXPECT_NE(slurp(dir / "log").find("2696 particles"), std::string::npos) << slurp(dir / "log");
+}
+
+}  // namespace

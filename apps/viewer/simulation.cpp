@@ -139,6 +139,47 @@ void Simulation::set_surface(int every, double cell_size) {
     });
 }
 
+void Simulation::drop_block(std::array<float, 3> centre) {
+    post([centre](State& s) {
+        s.visit([&](auto& w) {
+            constexpr int D = std::decay_t<decltype(w.particles().x[0])>::length();
+            const auto& p = w.particles();
+            const float d = 2.0f * p.radius;
+            const int side = D == 3 ? 10 : 14;
+            Vec<D> c;
+            for (int a = 0; a < D; ++a) c[a] = centre[a];
+            const Box<D>& box = w.container();
+            std::vector<Vec<D>> x;
+            const int total = D == 3 ? side * side * side : side * side;
+            for (int k = 0; k < total; ++k) {
+                Vec<D> q;
+                int rest = k;
+                for (int a = 0; a < D; ++a) {
+                    q[a] = c[a] + d * (float(rest % side) - 0.5f * float(side - 1));
+                    rest /= side;
+                }
+                bool inside = true;
+                for (int a = 0; a < D; ++a)
+                    inside = inside && q[a] > box.min[a] + p.radius && q[a] < box.max[a] - p.radius;
+                if (inside) x.push_back(q);
+            }
+            // Sites the fluid holds stay as they are.
+            std::vector<char> taken(x.size(), 0);
+            const float r2 = 0.75f * d * 0.75f * d;
+            for (const Vec<D>& y : p.x)
+                for (std::size_t k = 0; k < x.size(); ++k) {
+                    const Vec<D> e = y - x[k];
+                    if (glm::dot(e, e) < r2) taken[k] = 1;
+                }
+            std::vector<Vec<D>> free;
+            for (std::size_t k = 0; k < x.size(); ++k)
+                if (!taken[k]) free.push_back(x[k]);
+            const std::vector<Vec<D>> still(free.size(), Vec<D>(0.0f));
+            w.add_particles(free, still);
+        });
+    });
+}
+
 void Simulation::drag_to(std::optional<std::array<float, 3>> target) {
     post([target](State& s) { s.drag = target; });
 }

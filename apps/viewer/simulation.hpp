@@ -66,6 +66,9 @@ class Simulation {
     // The fluid's surface by marching cubes (cell_size in particle radii, coarser than `seiche
     // mesh` makes it) every `every` steps, on the simulation thread; every = 0: none.
     void set_surface(int every, double cell_size);
+    // Drops a block of fluid at rest, centred at `centre` (m): up to 10 spacings a side (3D; 14
+    // in 2D), on the rest lattice, inside the container, skipping sites the fluid occupies.
+    void drop_block(std::array<float, 3> centre);
     // Index of the body the drag moves (the first kinematic sphere or circle), or -1.
     int drag_body() const { return drag_body_; }
 

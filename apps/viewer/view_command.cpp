@@ -63,7 +63,7 @@ std::vector<ScriptEvent> read_script(const std::string& file) {
     if (!doc.is_object() || !doc.contains("events") || !doc["events"].is_array())
         throw std::runtime_error("--script " + file + ": expected {\"events\": [...]}");
     static const char* known[] = {"camera", "drag", "release", "set", "solver", "color_by",
-                                  "pause", "reset", "screenshot", "panel", "surface"};
+                                  "pause", "reset", "screenshot", "panel", "surface", "drop"};
     for (std::size_t i = 0; i < doc["events"].size(); ++i) {
         const nlohmann::json& e = doc["events"][i];
         const std::string where = "--script " + file + ": events[" + std::to_string(i) + "]";
@@ -311,6 +311,7 @@ int view_command(const ViewOptions& o) {
         std::optional<PathDrag> path_drag;
         double last_x = 0, last_y = 0;
         std::map<int, bool> keys_down;
+        bool left_was_down = false;
         int open_panel = -1;  //!< a script opens (1) or folds (0) the panel
         Benchmark bench;
         const auto run_start = clock::now();
@@ -395,6 +396,7 @@ int view_command(const ViewOptions& o) {
                     if (a.contains("pause") && sim) sim->set_paused(a["pause"].get<bool>());
                     if (a.contains("reset") && sim) sim->reset();
                     if (a.contains("screenshot")) screenshot_at_end = a["screenshot"].get<std::string>();
+                    if (a.contains("drop") && sim) sim->drop_block(point_of(a["drop"], where + " drop"));
                     if (a.contains("panel")) open_panel = a["panel"].get<bool>() ? 1 : 0;
                     if (a.contains("surface") && sim) {
                         ui.surface = a["surface"].get<bool>();
@@ -500,8 +502,9 @@ int view_command(const ViewOptions& o) {
                 if (ImGui::SliderAngle("gravity direction", &ui.gravity_angle, -180.0f, 180.0f))
                     sim->set("gravity", Vec3d{gravity * std::sin(ui.gravity_angle),
                                               -gravity * std::cos(ui.gravity_angle), 0.0});
-                if (sim->drag_body() >= 0)
-                    ImGui::TextWrapped("Shift + left drag: move the sphere");
+                ImGui::TextWrapped(sim->drag_body() >= 0
+                                       ? "Shift + left drag: move the sphere. Ctrl + click: drop a block of fluid."
+                                       : "Ctrl + click: drop a block of fluid.");
             } else if (play) {
                 ImGui::Checkbox("play", &play_running);
                 if (ImGui::SliderInt("frame", &play_frame, 0, play->count() - 1)) {
@@ -575,7 +578,18 @@ int view_command(const ViewOptions& o) {
                 int ww = 0, wh = 0;
                 glfwGetWindowSize(window, &ww, &wh);
                 const float dx = float(mx - last_x), dy = float(my - last_y);
-                if (left && shift && sim && shown.drag_radius > 0) {
+                const bool ctrl = glfwGetKey(window, GLFW_KEY_LEFT_CONTROL) == GLFW_PRESS ||
+                                  glfwGetKey(window, GLFW_KEY_RIGHT_CONTROL) == GLFW_PRESS;
+                const bool left_pressed = left && !left_was_down;
+                left_was_down = left;
+                if (left_pressed && ctrl && sim) {
+                    // A block of fluid where the cursor meets the plane through the tank's middle.
+                    const glm::vec3 mid = 0.5f * (glm::vec3(lo[0], lo[1], lo[2]) + glm::vec3(hi[0], hi[1], hi[2]));
+                    const glm::vec3 t = camera.unproject_on_plane(mx, my, ww, wh, mid);
+                    sim->drop_block({t.x, t.y, scene.dimension == 2 ? 0.0f : t.z});
+                } else if (ctrl) {
+                    // holding Ctrl: no orbit
+                } else if (left && shift && sim && shown.drag_radius > 0) {
                     // The sphere follows the cursor in the plane through it facing the camera.
                     const glm::vec3 c(shown.drag[0], shown.drag[1], shown.drag[2]);
                     const glm::vec3 t = camera.unproject_on_plane(mx, my, ww, wh, c);

@@ -91,6 +91,11 @@ class World {
     void set_positions(std::span<const Vec<D>> x);
     // The same for the velocities (m/s), positions kept.
     void set_velocities(std::span<const Vec<D>> v);
+    // Adds fluid particles at x (m) with velocities v (m/s), each with the next creation id (a
+    // block dropped in from the viewer, a script's own inflow); they count as emitted. Throws
+    // std::invalid_argument, the world unchanged, for unequal counts, a non-finite value or a
+    // position outside the container (naming the particle).
+    void add_particles(std::span<const Vec<D>> x, std::span<const Vec<D>> v);
 
     const ParticleSet<D>& particles() const { return p_; }
     const Boundary<D>& boundary() const { return b_; }

@@ -501,6 +501,32 @@ void World<D>::set_velocities(std::span<const Vec<D>> v) {
 }
 
 template <int D>
+void World<D>::add_particles(std::span<const Vec<D>> x, std::span<const Vec<D>> v) {
+    if (x.size() != v.size())
+        throw std::invalid_argument("add_particles: " + std::to_string(x.size()) + " positions but " +
+                                    std::to_string(v.size()) + " velocities");
+    for (std::size_t k = 0; k < x.size(); ++k) {
+        bool finite = true;
+        for (int a = 0; a < D; ++a) finite = finite && std::isfinite(x[k][a]) && std::isfinite(v[k][a]);
+        if (!finite)
+            throw std::invalid_argument("add_particles: particle " + std::to_string(k) +
+                                        " has a non-finite position or velocity");
+        if (!container_.contains(x[k]))
+            throw std::invalid_argument("add_particles: particle " + std::to_string(k) +
+                                        " is outside the container");
+    }
+    for (std::size_t k = 0; k < x.size(); ++k) {
+        p_.x.push_back(x[k]);
+        p_.x_prev.push_back(x[k]);
+        p_.v.push_back(v[k]);
+        p_.rho.push_back(fluid_.rest_density);
+        p_.id.push_back(next_id_++);
+    }
+    total_emitted_ += x.size();
+    particles_resized();
+}
+
+template <int D>
 StepStats World<D>::step(double dt) {
     const auto t0 = std::chrono::steady_clock::now();
     StepStats s;
