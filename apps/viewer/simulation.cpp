@@ -223,6 +223,8 @@ void Simulation::publish(State& s) {
             b.speed[i] = glm::length(p.v[i]);
             b.density[i] = p.rho[i];
         }
+        const auto pressure = w.pressure();
+        b.pressure.assign(pressure.begin(), pressure.end());
         b.radius = p.radius;
         b.time = w.time();
         b.steps = w.steps();

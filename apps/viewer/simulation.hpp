@@ -27,6 +27,7 @@ struct Snapshot {
     std::vector<float> x;        //!< x y z per particle, m
     std::vector<float> speed;    //!< m/s
     std::vector<float> density;  //!< kg/m³
+    std::vector<float> pressure; //!< Pa (WCSPH; empty for the other solvers)
     SurfaceMesh solids;          //!< the bodies' surfaces (3D triangles, 2D segments)
     SurfaceMesh surface;         //!< the fluid's surface, when asked for (set_surface)
     std::array<float, 3> box_min{}, box_max{};  //!< the container, m

@@ -188,9 +188,10 @@ struct Benchmark {
 };
 
 struct Ui {
-    int color_by = 0;  // 0 speed, 1 density
+    int color_by = 0;  // 0 speed, 1 density, 2 pressure (WCSPH)
+    float pressure_hi = 1;  //!< Pa: hydrostatic at the container's full depth (impacts saturate)
     bool auto_range = true;
-    float lo = 0, hi = 1;
+    std::array<float, 2> speed{0, 1}, density{0, 1};  //!< colour ranges, m/s and kg/m³
     int iterations = 3;
     float tolerance = 0.002f, xsph = 0, vorticity = 0, surface_tension = 0, cfl = 0.4f;
     float gravity_angle = 0;  // rad from −y, in the x–y plane
@@ -286,11 +287,18 @@ int view_command(const ViewOptions& o) {
         }
 
         Ui ui;
-        const auto range = render::color_range(scene);
         ui.color_by = scene.render.color_by == RenderParams::Color::density ? 1 : 0;
         ui.auto_range = scene.render.range_min == scene.render.range_max;
-        ui.lo = float(range[0]);
-        ui.hi = float(range[1]);
+        for (int c = 0; c < 2; ++c) {
+            // The pictures' range of each colouring (the scene's render.range for its own).
+            Scene as = scene;
+            as.render.color_by = c == 0 ? RenderParams::Color::speed : RenderParams::Color::density;
+            if (as.render.color_by != scene.render.color_by) as.render.range_min = as.render.range_max = 0;
+            const auto r = render::color_range(as);
+            (c == 0 ? ui.speed : ui.density) = {float(r[0]), float(r[1])};
+        }
+        ui.pressure_hi = std::max(1.0f, float(scene.rest_density * std::hypot(scene.gravity[0], scene.gravity[1], scene.gravity[2]) *
+                                              (scene.container_max[1] - scene.container_min[1])));
         ui.iterations = scene.solver.pbf.max_iterations;
         ui.tolerance = float(scene.solver.pbf.density_tolerance);
         ui.xsph = float(scene.solver.xsph < 0 ? default_xsph(scene.solver.type) : scene.solver.xsph);
@@ -319,7 +327,8 @@ int view_command(const ViewOptions& o) {
         fs::path record_dir = fs::path("out") / (scene.name + "_view");
 
         auto values_of = [&](const Snapshot& s) -> const std::vector<float>& {
-            return ui.color_by == 1 ? s.density : s.speed;
+            if (ui.color_by == 2 && !s.pressure.empty()) return s.pressure;
+            return ui.color_by == 0 ? s.speed : s.density;
         };
         auto upload = [&](const Snapshot& s) {
             shown.time = s.time;
@@ -334,9 +343,14 @@ int view_command(const ViewOptions& o) {
             const std::vector<float>& v = values_of(s);
             if (ui.auto_range && !v.empty() && ui.color_by == 0) {
                 // Speed: the range grows to the fastest particle seen, so colours stay comparable.
-                ui.hi = std::max(ui.hi, *std::max_element(v.begin(), v.end()));
+                ui.speed[1] = std::max(ui.speed[1], *std::max_element(v.begin(), v.end()));
             }
-            gl.upload(s, v, ui.lo, ui.hi);
+            if (ui.color_by == 2 && !s.pressure.empty()) {
+                gl.upload(s, v, 0.0f, ui.pressure_hi);
+                return;
+            }
+            const auto& range = ui.color_by == 0 ? ui.speed : ui.density;
+            gl.upload(s, v, range[0], range[1]);
         };
         auto save_picture = [&](const fs::path& path, int w, int h) {
             if (!path.parent_path().empty()) fs::create_directories(path.parent_path());
@@ -391,8 +405,10 @@ int view_command(const ViewOptions& o) {
                     if (a.contains("set") && sim)
                         for (const auto& [key, value] : a["set"].items()) sim->set(key, param_of(value));
                     if (a.contains("solver") && sim) sim->switch_solver(a["solver"].get<std::string>());
-                    if (a.contains("color_by"))
-                        ui.color_by = a["color_by"].get<std::string>() == "density" ? 1 : 0;
+                    if (a.contains("color_by")) {
+                        const std::string c = a["color_by"].get<std::string>();
+                        ui.color_by = c == "density" ? 1 : c == "pressure" ? 2 : 0;
+                    }
                     if (a.contains("pause") && sim) sim->set_paused(a["pause"].get<bool>());
                     if (a.contains("reset") && sim) sim->reset();
                     if (a.contains("screenshot")) screenshot_at_end = a["screenshot"].get<std::string>();
@@ -512,7 +528,7 @@ int view_command(const ViewOptions& o) {
                     upload(shown);
                 }
             }
-            ImGui::Combo("colour", &ui.color_by, "speed\0density\0");
+            ImGui::Combo("colour", &ui.color_by, "speed\0density\0pressure (WCSPH)\0");
             if (sim) {
                 bool changed = ImGui::Checkbox("surface", &ui.surface);
                 ImGui::SameLine();
@@ -534,9 +550,13 @@ int view_command(const ViewOptions& o) {
                     d->AddRectFilled(ImVec2(x0, ya), ImVec2(x1, yb),
                                      IM_COL32(int(c[0]), int(c[1]), int(c[2]), 255));
                 }
-                const auto labels = render::bar_labels(ui.lo, ui.hi);
+                const bool by_pressure = ui.color_by == 2 && shown.solver == "wcsph";
+                const auto labels = by_pressure ? render::bar_labels(0.0, ui.pressure_hi)
+                                                : ui.color_by == 0 ? render::bar_labels(ui.speed[0], ui.speed[1])
+                                                                   : render::bar_labels(ui.density[0], ui.density[1]);
                 const ImU32 ink = IM_COL32(40, 40, 48, 255);
-                d->AddText(ImVec2(x0 - 40, y0 - 34), ink, ui.color_by == 1 ? "density\nkg/m3" : "speed\nm/s");
+                d->AddText(ImVec2(x0 - 40, y0 - 34), ink,
+                           by_pressure ? "pressure\nPa" : ui.color_by == 0 ? "speed\nm/s" : "density\nkg/m3");
                 d->AddText(ImVec2(x0 - 44, y0 - 6), ink, labels[2].c_str());
                 d->AddText(ImVec2(x0 - 44, 0.5f * (y0 + y1) - 6), ink, labels[1].c_str());
                 d->AddText(ImVec2(x0 - 44, y1 - 6), ink, labels[0].c_str());
@@ -560,7 +580,7 @@ int view_command(const ViewOptions& o) {
             if (pressed(GLFW_KEY_1) && sim) sim->switch_solver("pbf");
             if (pressed(GLFW_KEY_2) && sim) sim->switch_solver("wcsph");
             if (pressed(GLFW_KEY_3) && sim) sim->switch_solver("ddr");
-            if (pressed(GLFW_KEY_C)) ui.color_by = 1 - ui.color_by;
+            if (pressed(GLFW_KEY_C)) ui.color_by = (ui.color_by + 1) % 3;
             if (pressed(GLFW_KEY_V)) ui.recording = !ui.recording;
             if (pressed(GLFW_KEY_P)) {
                 const fs::path shot = fs::path("out") / (scene.name + "_view.png");
