@@ -25,6 +25,7 @@
 #include "../seiche/run_dir.hpp"
 #include "gl_scene.hpp"
 #include "seiche/bodies.hpp"
+#include "seiche/io/mesh_reader.hpp"
 #include "seiche/io/readers.hpp"
 #include "seiche/io/scene_loader.hpp"
 #include "seiche/parallel.hpp"
@@ -143,6 +144,22 @@ class Playback {
             s.box_max[a] = float(scene_.container_max[a]);
         }
         s.solids.dimension = scene_.dimension;
+        // The run's surface mesh of this frame (`run --mesh`, `seiche mesh`), when there is one.
+        const fs::path frame_file = dir_ / e.file;
+        std::string stem = frame_file.stem().string();
+        if (scene_.dimension == 3 && stem.rfind("frame_", 0) == 0) {
+            const fs::path obj = frame_file.parent_path() / ("surface_" + stem.substr(6) + ".obj");
+            if (fs::exists(obj)) {
+                try {
+                    const MeshData m = io::read_mesh(obj);
+                    s.surface.dimension = 3;
+                    for (const auto& v : m.vertices) s.surface.position.insert(s.surface.position.end(), v.begin(), v.end());
+                    for (const auto& t : m.triangles) s.surface.index.insert(s.surface.index.end(), t.begin(), t.end());
+                } catch (const std::exception&) {
+                    // a damaged mesh: the particles are shown alone
+                }
+            }
+        }
         auto pose = poses_.lower_bound(e.time - 1e-9);
         if (pose != poses_.end() && std::abs(pose->first - e.time) < 1e-6) {
             if (scene_.dimension == 2)
@@ -522,6 +539,8 @@ int view_command(const ViewOptions& o) {
                                        ? "Shift + left drag: move the sphere. Ctrl + click: drop a block of fluid."
                                        : "Ctrl + click: drop a block of fluid.");
             } else if (play) {
+                ImGui::Checkbox("particles with the run's surface meshes", &ui.particles_with_surface);
+                gl.particles_shown = ui.particles_with_surface;
                 ImGui::Checkbox("play", &play_running);
                 if (ImGui::SliderInt("frame", &play_frame, 0, play->count() - 1)) {
                     shown = play->load(play_frame);
