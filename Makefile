@@ -3,7 +3,7 @@ BUILD_DIR ?= build
 SCENE ?= scenes/dam_break_3d.json
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure build run test test-asan python-install-check bench bench-load microbench bench-mesh validate compare report-check fuzz clean format
+.PHONY: all deps configure build run test test-asan test-tsan python-install-check bench bench-load microbench bench-mesh validate compare report-check fuzz clean format
 
 all: build
 
@@ -101,6 +101,15 @@ test-asan: deps
 	@$(ASAN_CONFIGURE)
 	@cmake --build build-asan -j $(JOBS)
 	@ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-asan --output-on-failure
+
+# ThreadSanitizer on the viewer (its simulation thread, snapshots and commands, under Xvfb) and
+# the parallel loops. Mesa's llvmpipe is not instrumented: its own races are suppressed
+# (tools/tsan.supp), nothing of seiche's.
+test-tsan: deps
+	@cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSEICHE_NATIVE=OFF -DSEICHE_PYTHON=OFF \
+		-DCMAKE_CXX_FLAGS="-fsanitize=thread -fno-omit-frame-pointer" > /dev/null
+	@cmake --build build-tsan -j $(JOBS) --target seiche seiche_tests
+	TSAN_OPTIONS="suppressions=$(CURDIR)/tools/tsan.supp" ctest --test-dir build-tsan -R "Viewer|Parallel" --output-on-failure
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp')
