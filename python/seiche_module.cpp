@@ -371,6 +371,22 @@ auto particle_array(Select select) {
     };
 }
 
+// set_positions, set_velocities: an (n, D) float array in creation order, checked, then applied.
+template <class Apply>
+auto creation_order_setter(const char* what, Apply apply) {
+    return [what, apply](PyWorld& w, const py::array& a) {
+        w.visit([&](auto& x) {
+            constexpr int D = std::decay_t<decltype(x.particles().x[0])>::length();
+            const auto v = vectors_from<D>(a, x.particles().size(), what);
+            try {
+                apply(x, v);
+            } catch (const std::invalid_argument& e) {
+                throw py::value_error(e.what());
+            }
+        });
+    };
+}
+
 template <int D>
 py::array in_creation_order(const ParticleSet<D>& p, const std::vector<Vec<D>>& a) {
     std::vector<std::uint32_t> order(p.size());
@@ -626,36 +642,16 @@ PYBIND11_MODULE(_seiche, m) {
                 return w.visit([](const auto& x) { return in_creation_order(x.particles(), x.particles().v); });
             },
             "A copy of the velocities, row k the particle created k-th.")
-        .def(
-            "set_positions",
-            [](PyWorld& w, const py::array& a) {
-                w.visit([&](auto& x) {
-                    constexpr int D = std::decay_t<decltype(x.particles().x[0])>::length();
-                    const auto v = vectors_from<D>(a, x.particles().size(), "set_positions");
-                    try {
-                        x.set_positions(v);
-                    } catch (const std::invalid_argument& e) {
-                        throw py::value_error(e.what());
-                    }
-                });
-            },
-            py::arg("positions"),
-            "Moves every particle: row k is the particle created k-th, m; an (n, D) float array.")
-        .def(
-            "set_velocities",
-            [](PyWorld& w, const py::array& a) {
-                w.visit([&](auto& x) {
-                    constexpr int D = std::decay_t<decltype(x.particles().x[0])>::length();
-                    const auto v = vectors_from<D>(a, x.particles().size(), "set_velocities");
-                    try {
-                        x.set_velocities(v);
-                    } catch (const std::invalid_argument& e) {
-                        throw py::value_error(e.what());
-                    }
-                });
-            },
-            py::arg("velocities"),
-            "Sets every velocity: row k is the particle created k-th, m/s; an (n, D) float array.")
+        .def("set_positions",
+             creation_order_setter("set_positions",
+                                   [](auto& x, const auto& v) { x.set_positions(v); }),
+             py::arg("positions"),
+             "Moves every particle: row k is the particle created k-th, m; an (n, D) float array.")
+        .def("set_velocities",
+             creation_order_setter("set_velocities",
+                                   [](auto& x, const auto& v) { x.set_velocities(v); }),
+             py::arg("velocities"),
+             "Sets every velocity: row k is the particle created k-th, m/s; an (n, D) float array.")
         .def_property_readonly(
             "objects",
             [](const PyWorld& w) {
