@@ -17,8 +17,8 @@ using seiche::test::slurp;
 bool have_xvfb() { return std::system("command -v xvfb-run > /dev/null 2>&1") == 0; }
 
 // Runs `seiche view ARGS` under a private X server; returns the exit code, output in log.
-int view(const std::string& args, const fs::path& log) {
-    const std::string cmd = "xvfb-run -a -s '-screen 0 1280x720x24' " + std::string(SEICHE_BINARY) +
+int view(const std::string& args, const fs::path& log, const fs::path& cwd = {}) {
+    const std::string cmd = (cwd.empty() ? std::string() : "cd " + cwd.string() + " && ") + "xvfb-run -a -s '-screen 0 1280x720x24' " + std::string(SEICHE_BINARY) +
                             " view " + args + " > " + log.string() + " 2>&1";
     const int status = std::system(cmd.c_str());
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -182,6 +182,35 @@ TEST(Viewer, ScriptedDropAddsABlockOfFluid) {
         << slurp(dir / "log");
     // 14 × 14 sites above the water, all free: 2500 + 196.
     EXPECT_NE(slurp(dir / "log").find("2696 particles"), std::string::npos) << slurp(dir / "log");
+}
+
+}  // namespace
+
+namespace {
+
+TEST(Viewer, ScriptedRecordingWritesAPictureSequence) {
+    REQUIRE_XVFB();
+    const fs::path dir = fresh_dir("seiche_view_record");
+    {
+        std::ofstream s(dir / "record.json");
+        s << R"({"events": [{"frame": 2, "record": true}, {"frame": 7, "record": false}]})";
+    }
+    ASSERT_EQ(view(std::string(SEICHE_SOURCE_DIR) + "/scenes/stir_2d.json --frames 10 --width 320 "
+                   "--height 180 --script " + (dir / "record.json").string(),
+                   dir / "log", dir),
+              0)
+        << slurp(dir / "log");
+    // Frames 2 to 6, as PNGs of the window's size, in out/NAME_view/render/.
+    const fs::path render = dir / "out" / "stir_2d_view" / "render";
+    for (int k = 0; k < 5; ++k) {
+        char name[32];
+        std::snprintf(name, sizeof name, "frame_%06d.png", k);
+        const fs::path png = render / name;
+        ASSERT_TRUE(fs::exists(png)) << png;
+        EXPECT_EQ(seiche::render::read_png(png).width, 320);
+    }
+    EXPECT_FALSE(fs::exists(render / "frame_000005.png"));
+    EXPECT_NE(slurp(dir / "log").find("recorded 5 frames"), std::string::npos) << slurp(dir / "log");
 }
 
 }  // namespace

@@ -285,7 +285,7 @@ int main(int argc, char** argv) {
         "solver pbf/wcsph/ddr, c colour by speed/density, p screenshot (out/NAME_view.png), v "
         "record PNGs and a movie (out/NAME_view/), Esc quit. Script actions: camera {yaw, pitch, "
         "distance, target}, drag {path, frames}, release, set {key: value}, solver, color_by, "
-        "pause, reset, drop [x, y, z] (a block of fluid), surface, screenshot (file of the last frame), panel (open or fold). Under no display: xvfb-run -a seiche view ...");
+        "pause, reset, drop [x, y, z] (a block of fluid), surface, record, screenshot (file of the last frame), panel (open or fold). Under no display: xvfb-run -a seiche view ...");
 
     try {
         app.parse(argc, argv);

@@ -64,7 +64,7 @@ std::vector<ScriptEvent> read_script(const std::string& file) {
     if (!doc.is_object() || !doc.contains("events") || !doc["events"].is_array())
         throw std::runtime_error("--script " + file + ": expected {\"events\": [...]}");
     static const char* known[] = {"camera", "drag", "release", "set", "solver", "color_by",
-                                  "pause", "reset", "screenshot", "panel", "surface", "drop"};
+                                  "pause", "reset", "screenshot", "panel", "surface", "drop", "record"};
     for (std::size_t i = 0; i < doc["events"].size(); ++i) {
         const nlohmann::json& e = doc["events"][i];
         const std::string where = "--script " + file + ": events[" + std::to_string(i) + "]";
@@ -210,7 +210,7 @@ struct Ui {
     bool auto_range = true;
     std::array<float, 2> speed{0, 1}, density{0, 1};  //!< colour ranges, m/s and kg/m³
     int iterations = 3;
-    float tolerance = 0.002f, xsph = 0, vorticity = 0, surface_tension = 0, cfl = 0.4f;
+    float tolerance = 0.002f, xsph = 0, vorticity = 0, surface_tension = 0, adhesion = 0, cfl = 0.4f;
     float gravity_angle = 0;  // rad from −y, in the x–y plane
     bool recording = false;
     bool surface = false, particles_with_surface = false;
@@ -322,6 +322,7 @@ int view_command(const ViewOptions& o) {
         ui.vorticity = float(scene.solver.vorticity);
         ui.surface_tension = float(scene.solver.surface_tension);
         ui.cfl = float(scene.time.cfl);
+        ui.adhesion = float(scene.container_adhesion);
         ui.gravity_angle = std::atan2(float(scene.gravity[0]), -float(scene.gravity[1]));
         const float gravity = float(std::hypot(scene.gravity[0], scene.gravity[1], scene.gravity[2]));
 
@@ -343,6 +344,16 @@ int view_command(const ViewOptions& o) {
         std::string screenshot_at_end = o.screenshot;
         fs::path record_dir = fs::path("out") / (scene.name + "_view");
 
+        // The recorded PNGs into a movie when ffmpeg is there; says where they went.
+        auto finish_recording = [&] {
+            std::string why;
+            const auto movie = app::make_movie(record_dir, 30.0, &why);
+            ui.note = "recorded " + std::to_string(ui.recorded) + " frames to " +
+                      (record_dir / "render").string() +
+                      (movie ? ", movie " + movie->string() : " (no movie: " + why + ")");
+            std::printf("%s\n", ui.note.c_str());
+            ui.recorded = 0;
+        };
         auto values_of = [&](const Snapshot& s) -> const std::vector<float>& {
             if (ui.color_by == 2 && !s.pressure.empty()) return s.pressure;
             return ui.color_by == 0 ? s.speed : s.density;
@@ -429,6 +440,7 @@ int view_command(const ViewOptions& o) {
                     if (a.contains("pause") && sim) sim->set_paused(a["pause"].get<bool>());
                     if (a.contains("reset") && sim) sim->reset();
                     if (a.contains("screenshot")) screenshot_at_end = a["screenshot"].get<std::string>();
+                    if (a.contains("record")) ui.recording = a["record"].get<bool>();
                     if (a.contains("drop") && sim) sim->drop_block(point_of(a["drop"], where + " drop"));
                     if (a.contains("panel")) open_panel = a["panel"].get<bool>() ? 1 : 0;
                     if (a.contains("surface") && sim) {
@@ -531,6 +543,8 @@ int view_command(const ViewOptions& o) {
                     sim->set("solver.vorticity", double(ui.vorticity));
                 if (ImGui::SliderFloat("surface tension", &ui.surface_tension, 0.0f, 10.0f))
                     sim->set("solver.surface_tension", double(ui.surface_tension));
+                if (ImGui::SliderFloat("wall adhesion", &ui.adhesion, 0.0f, 50.0f))
+                    sim->set("container.adhesion", double(ui.adhesion));
                 if (ImGui::SliderFloat("CFL", &ui.cfl, 0.05f, 1.0f)) sim->set("time.cfl", double(ui.cfl));
                 if (ImGui::SliderAngle("gravity direction", &ui.gravity_angle, -180.0f, 180.0f))
                     sim->set("gravity", Vec3d{gravity * std::sin(ui.gravity_angle),
@@ -661,12 +675,7 @@ int view_command(const ViewOptions& o) {
                 ++ui.recorded;
                 ui.note = "recording " + std::to_string(ui.recorded) + " frames to " + record_dir.string();
             } else if (ui.recorded > 0) {
-                std::string why;
-                const auto movie = app::make_movie(record_dir, 30.0, &why);
-                ui.note = movie ? "recorded " + movie->string()
-                                : "recorded " + std::to_string(ui.recorded) + " PNGs in " +
-                                      (record_dir / "render").string() + " (" + why + ")";
-                ui.recorded = 0;
+                finish_recording();
             }
             const bool last_frame = o.frames > 0 && frame + 1 >= o.frames;
             if (last_frame && !screenshot_at_end.empty()) {
@@ -678,6 +687,7 @@ int view_command(const ViewOptions& o) {
             ++bench.frames;
             ++frame;
         }
+        if (ui.recorded > 0) finish_recording();
         const double wall = ms_since(run_start) / 1000.0;
         if (status == 0 && play)
             std::printf("playback: frame %d of %d, t = %.4f s\n", play_frame + 1, play->count(), shown.time);

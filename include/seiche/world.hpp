@@ -51,8 +51,8 @@ struct RestoreResult {
     std::vector<std::string> changed;  //!< live keys now different: "solver.xsph: 0.01 → 0.02"
 };
 
-// Keys a running world may change (World::set): gravity, solver.*, time.*. The others shape the
-// particles or the boundary.
+// Keys a running world may change (World::set): gravity, solver.*, time.*, container.adhesion.
+// The others shape the particles or the boundary.
 bool is_live_key(std::string_view key);
 
 template <int D>

@@ -13,7 +13,9 @@ namespace seiche {
 // The others (resolution, kernel, container, fluid, obstacles) shape the particles and the
 // boundary: they need a new World.
 bool is_live_key(std::string_view key) {
-    return key == "gravity" || key.starts_with("solver.") || key.starts_with("time.");
+    // The walls' adhesion too: it weighs the boundary particles afresh every step.
+    return key == "gravity" || key.starts_with("solver.") || key.starts_with("time.") ||
+           key == "container.adhesion";
 }
 
 namespace {
@@ -149,6 +151,7 @@ void World<D>::set_definition(const WorldDef& next) {
     }
     def_ = next;
     derive_from_definition();
+    objects_[0].adhesion = float(def_.container_adhesion);  // the container is object 0
     // The solver restarts on the current particles: its scratch is rebuilt every step anyway.
     if (restart) solver_ = make_solver<D>(def_.solver, fluid_, p_.size());
 }
