@@ -668,7 +668,7 @@ int view_command(const ViewOptions& o) {
 
             if (ui.recording) {
                 if (ui.recorded == 0) {
-                    fs::remove_all(record_dir / "render");
+                    app::clear_pictures(record_dir);  // only the PNGs and movie of an earlier recording
                     fs::create_directories(record_dir / "render");
                 }
                 save_picture(app::picture_path(record_dir, ui.recorded), width, height);
