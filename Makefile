@@ -3,7 +3,7 @@ BUILD_DIR ?= build
 SCENE ?= scenes/dam_break_3d.json
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure build run test test-asan test-tsan python-install-check bench bench-load microbench bench-mesh validate compare report-check fuzz clean format
+.PHONY: all deps configure build run test test-asan test-tsan python-install-check blender-check bench bench-load microbench bench-mesh validate compare report-check fuzz clean format
 
 all: build
 
@@ -66,6 +66,15 @@ report-check: build
 	@scripts/install-deps.sh --browser
 	$(BUILD_DIR)/seiche compare scenes/dam_break_2d.json --solvers pbf,wcsph,ddr -o $(REPORT) -q
 	tools/check_report.sh $(REPORT) pbf wcsph ddr
+
+# The Blender add-on (tools/blender/seiche_blender.py) on a short 3D run with surface meshes, in
+# Blender's background mode: attributes, axes against Blender's own OBJ importer, frames.
+BLENDER_RUN = out/blender_check
+blender-check: build
+	@scripts/install-deps.sh --blender
+	$(BUILD_DIR)/seiche run scenes/dam_break_3d.json -o $(BLENDER_RUN) -q --end-time 0.2 --mesh \
+		--set particle_radius=0.02 --overwrite
+	blender --background --factory-startup --python tools/blender/check_import.py -- $(BLENDER_RUN)
 
 ASAN_CONFIGURE = cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSEICHE_NATIVE=OFF -DSEICHE_BUILD_TESTS=ON \
 	-DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" > /dev/null

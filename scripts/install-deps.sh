@@ -2,7 +2,7 @@
 # Installs the Debian packages seiche needs, by name, skipping the ones already there.
 # --browser adds Debian's chromium (for `make report-check`); --movie adds ffmpeg (MP4s from
 # `seiche render`); --fuzz adds clang and its OpenMP runtime (the libFuzzer targets of
-# `make fuzz`). None is needed to build, run or test.
+# `make fuzz`); --blender adds Blender (`make blender-check`). None is needed to build, run or test.
 set -euo pipefail
 extra=()
 for arg in "$@"; do
@@ -10,7 +10,8 @@ for arg in "$@"; do
     --browser) extra+=(chromium) ;;
     --movie) extra+=(ffmpeg) ;;
     --fuzz) extra+=(clang libomp-dev) ;;
-    *) echo "install-deps: unknown option $arg (--browser, --movie, --fuzz)" >&2; exit 2 ;;
+    --blender) extra+=(blender) ;;
+    *) echo "install-deps: unknown option $arg (--browser, --movie, --fuzz, --blender)" >&2; exit 2 ;;
   esac
 done
 packages=(

@@ -1,0 +1,102 @@
+"""`make blender-check`: imports a run with the add-on in Blender's background mode and checks
+what a user relies on. blender --background --factory-startup --python check_import.py -- RUN
+
+  - the frame range and rate follow the run;
+  - at the first and last frame the point cloud holds the frame's particles, in Blender's z-up
+    axes, with the attributes velocity, speed, density and id;
+  - the surface mesh agrees with the particles (every vertex within 3 particle radii of one);
+  - the particles move between the first and the last frame.
+Exits 1 with the failed checks listed.
+"""
+import importlib.util
+import json
+import os
+import sys
+
+import bpy
+import numpy as np
+
+here = os.path.dirname(os.path.abspath(__file__))
+spec = importlib.util.spec_from_file_location("seiche_blender", os.path.join(here, "seiche_blender.py"))
+addon = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(addon)
+
+run = sys.argv[sys.argv.index("--") + 1]
+failures = []
+
+
+def check(ok, what):
+    print(("ok   " if ok else "FAIL ") + what)
+    if not ok:
+        failures.append(what)
+
+
+addon.register()
+particles = addon.import_run(run)
+scene = bpy.context.scene
+plys = addon.frame_files(run, "frame", "ply")
+with open(os.path.join(run, "scene.json")) as f:
+    settings = json.load(f)
+radius = settings["particle_radius"]
+check(scene.frame_start == 0 and scene.frame_end == len(plys) - 1,
+      f"frames 0..{scene.frame_end} for {len(plys)} frame files")
+check(abs(scene.render.fps / scene.render.fps_base - settings["time"]["frame_rate"]) < 1e-6,
+      f"frame rate {scene.render.fps / scene.render.fps_base:g} = the run's")
+
+positions = {}
+for k in (0, len(plys) - 1):
+    scene.frame_set(k)
+    mesh = particles.data
+    ply = addon.read_ply(plys[k])
+    n = len(ply["x"])
+    co = np.empty(3 * len(mesh.vertices), dtype=np.float32)
+    mesh.vertices.foreach_get("co", co)
+    co = co.reshape(-1, 3)
+    positions[k] = co
+    check(len(co) == n, f"frame {k}: {len(co)} points for {n} particles")
+    expected = np.stack([ply["x"], -ply["z"], ply["y"]], axis=1)  # y-up -> z-up
+    check(np.allclose(co, expected, atol=1e-6), f"frame {k}: positions in z-up axes")
+    for name, size in (("velocity", 3), ("speed", 1), ("density", 1), ("id", 1)):
+        present = name in mesh.attributes and len(mesh.attributes[name].data) == n
+        check(present, f"frame {k}: attribute {name} on every point")
+    if "density" in mesh.attributes:
+        d = np.empty(n, dtype=np.float32)
+        mesh.attributes["density"].data.foreach_get("value", d)
+        check(np.allclose(d, ply["density"]), f"frame {k}: density values from the frame")
+    if addon._runs[os.path.abspath(run)]["surface"]:
+        surface = bpy.data.objects[addon._runs[os.path.abspath(run)]["surface"]].data
+        sv = np.empty(3 * len(surface.vertices), dtype=np.float32)
+        surface.vertices.foreach_get("co", sv)
+        sv = sv.reshape(-1, 3)[::max(1, len(surface.vertices) // 300)]
+        nearest = np.sqrt(((sv[:, None, :] - co[None, :, :]) ** 2).sum(axis=2)).min(axis=1)
+        check(len(sv) > 0 and nearest.max() < 3 * radius,
+              f"frame {k}: surface vertices within {nearest.max() / radius:.2f} r of a particle (< 3 r)")
+check(not np.allclose(positions[0], positions[len(plys) - 1]), "the particles move over the run")
+# z is up: the resting column stands on z = 0, as high as the scene's block.
+block_top = settings["fluid"][0]["max"][1]
+check(abs(positions[0][:, 2].min() - radius) < 0.5 * radius and
+      abs(positions[0][:, 2].max() - (block_top - radius)) < 0.5 * radius,
+      f"frame 0: z from {positions[0][:, 2].min():.3f} to {positions[0][:, 2].max():.3f} m (the column's height is up)")
+# The same surface as Blender's own OBJ importer makes of the file (its default axes).
+surface_files = addon.frame_files(run, "surface", "obj")
+if surface_files:
+    scene.frame_set(0)
+    bpy.ops.wm.obj_import(filepath=surface_files[0])
+    imported = bpy.context.selected_objects[0]
+    world = np.array(imported.matrix_world)
+    iv = np.empty(3 * len(imported.data.vertices), dtype=np.float32)
+    imported.data.vertices.foreach_get("co", iv)
+    iv = iv.reshape(-1, 3) @ world[:3, :3].T + world[:3, 3]
+    ours = bpy.data.objects[addon._runs[os.path.abspath(run)]["surface"]].data
+    ov = np.empty(3 * len(ours.vertices), dtype=np.float32)
+    ours.vertices.foreach_get("co", ov)
+    ov = ov.reshape(-1, 3)
+    same = len(iv) == len(ov) and np.allclose(np.sort(iv, axis=0), np.sort(ov, axis=0), atol=1e-5)
+    check(same, "frame 0: the surface equals what Blender's OBJ importer makes of the file")
+    bpy.data.objects.remove(imported)
+group = particles.modifiers["seiche points"].node_group
+to_points = next(n for n in group.nodes if n.bl_idname == "GeometryNodeMeshToPoints")
+check(abs(to_points.inputs["Radius"].default_value - radius) < 1e-9,
+      f"points of the particle radius {radius} m (Geometry Nodes)")
+print(f"blender-check: {len(failures)} failed" if failures else "blender-check: all passed")
+sys.exit(1 if failures else 0)

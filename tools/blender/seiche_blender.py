@@ -1,0 +1,241 @@
+"""seiche runs in Blender: File > Import > seiche run, or `blender --python` this file.
+
+Imports a run directory of `seiche run` as animated objects that follow the timeline:
+  - "seiche particles": a point cloud, frame by frame from frames/frame_NNNNNN.ply, with the
+    point attributes `velocity` (vector, m/s), `speed` (m/s), `density` (kg/m^3) and `id`
+    (creation index), usable in Geometry Nodes and shaders; a Geometry Nodes modifier makes
+    points of the particle radius with a material coloured by speed (points render as spheres
+    in Cycles);
+  - "seiche surface": the fluid's surface from frames/surface_NNNNNN.obj (`run --mesh`,
+    `seiche mesh`), when the run has them;
+  - "seiche bodies": the rigid bodies from frames/bodies_NNNNNN.obj, when there are any.
+seiche is y-up in metres; Blender is z-up: (x, y, z) becomes (x, -z, y) for every object, as
+Blender's OBJ importer does, so particles and meshes agree. The scene's frame rate and frame
+range follow the run.
+
+Install: Edit > Preferences > Add-ons > Install..., pick this file, enable "Import-Export:
+seiche run". Without installing: blender --python tools/blender/seiche_blender.py -- RUN_DIR
+"""
+import json
+import os
+import re
+import struct
+import sys
+
+import bpy
+import numpy as np
+
+bl_info = {
+    "name": "seiche run",
+    "author": "the seiche authors",
+    "version": (0, 1, 0),
+    "blender": (3, 4, 0),
+    "location": "File > Import > seiche run",
+    "description": "Import a seiche run directory as animated particles, surface and bodies",
+    "category": "Import-Export",
+}
+
+_runs = {}  # run directory -> what the frame handler needs
+
+
+def read_ply(path):
+    """seiche's binary PLY: a header, then float32 rows (x y z vx vy vz density)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    end = data.index(b"end_header\n") + len(b"end_header\n")
+    header = data[:end].decode("ascii")
+    n = int(re.search(r"element vertex (\d+)", header).group(1))
+    names = re.findall(r"property float (\w+)", header)
+    rows = np.frombuffer(data[end:end + 4 * n * len(names)], dtype="<f4").reshape(n, len(names))
+    return {name: rows[:, k] for k, name in enumerate(names)}
+
+
+def read_obj(path):
+    """Vertices and faces of a Wavefront OBJ (v and f lines)."""
+    vertices, faces = [], []
+    with open(path) as f:
+        for line in f:
+            if line.startswith("v "):
+                vertices.append([float(c) for c in line.split()[1:4]])
+            elif line.startswith("f "):
+                faces.append([int(c.split("/")[0]) - 1 for c in line.split()[1:]])
+    return np.array(vertices, dtype=np.float32).reshape(-1, 3), faces
+
+
+def z_up(xyz):
+    """seiche's y-up (x, y, z) as Blender's z-up (x, -z, y)."""
+    return np.stack([xyz[:, 0], -xyz[:, 2], xyz[:, 1]], axis=1)
+
+
+def frame_files(run, prefix, ext):
+    folder = os.path.join(run, "frames")
+    found = {}
+    for name in os.listdir(folder) if os.path.isdir(folder) else []:
+        m = re.fullmatch(prefix + r"_(\d+)\." + ext, name)
+        if m:
+            found[int(m.group(1))] = os.path.join(folder, name)
+    return [found[k] for k in sorted(found)]
+
+
+def set_points(mesh, frame):
+    xyz = z_up(np.stack([frame["x"], frame["y"], frame["z"]], axis=1))
+    v = z_up(np.stack([frame["vx"], frame["vy"], frame["vz"]], axis=1))
+    n = len(xyz)
+    mesh.clear_geometry()
+    mesh.vertices.add(n)
+    mesh.vertices.foreach_set("co", xyz.astype(np.float32).ravel())
+    attributes = {
+        "velocity": ("FLOAT_VECTOR", "vector", v.astype(np.float32).ravel()),
+        "speed": ("FLOAT", "value", np.linalg.norm(v, axis=1).astype(np.float32)),
+        "density": ("FLOAT", "value", frame["density"].astype(np.float32)),
+        "id": ("INT", "value", np.arange(n, dtype=np.int32)),
+    }
+    for name, (kind, field, values) in attributes.items():
+        if name in mesh.attributes:
+            mesh.attributes.remove(mesh.attributes[name])
+        mesh.attributes.new(name, kind, "POINT").data.foreach_set(field, values)
+    mesh.update()
+
+
+def set_mesh(mesh, path):
+    vertices, faces = read_obj(path)
+    mesh.clear_geometry()
+    mesh.from_pydata(z_up(vertices).tolist(), [], faces)
+    mesh.update()
+
+
+def particle_material(radius, top_speed):
+    """Points of the particle radius (Geometry Nodes) with a speed colour ramp."""
+    material = bpy.data.materials.new("seiche speed")
+    material.use_nodes = True
+    nodes, links = material.node_tree.nodes, material.node_tree.links
+    bsdf = nodes.get("Principled BSDF")
+    attribute = nodes.new("ShaderNodeAttribute")
+    attribute.attribute_name = "speed"
+    scale = nodes.new("ShaderNodeMath")
+    scale.operation = "DIVIDE"
+    scale.inputs[1].default_value = max(top_speed, 1e-6)
+    ramp = nodes.new("ShaderNodeValToRGB")
+    stops = [(0.0, (0.267, 0.004, 0.329)), (0.5, (0.129, 0.569, 0.549)), (1.0, (0.992, 0.906, 0.145))]
+    ramp.color_ramp.elements[0].position, ramp.color_ramp.elements[0].color = stops[0][0], (*stops[0][1], 1)
+    ramp.color_ramp.elements[1].position, ramp.color_ramp.elements[1].color = stops[2][0], (*stops[2][1], 1)
+    middle = ramp.color_ramp.elements.new(stops[1][0])
+    middle.color = (*stops[1][1], 1)
+    links.new(attribute.outputs["Fac"], scale.inputs[0])
+    links.new(scale.outputs[0], ramp.inputs["Fac"])
+    links.new(ramp.outputs["Color"], bsdf.inputs["Base Color"])
+
+    group = bpy.data.node_groups.new("seiche particles", "GeometryNodeTree")
+    group.inputs.new("NodeSocketGeometry", "Geometry")
+    group.outputs.new("NodeSocketGeometry", "Geometry")
+    g_in = group.nodes.new("NodeGroupInput")
+    g_out = group.nodes.new("NodeGroupOutput")
+    to_points = group.nodes.new("GeometryNodeMeshToPoints")
+    to_points.inputs["Radius"].default_value = radius
+    set_material = group.nodes.new("GeometryNodeSetMaterial")
+    set_material.inputs["Material"].default_value = material
+    group.links.new(g_in.outputs["Geometry"], to_points.inputs["Mesh"])
+    group.links.new(to_points.outputs["Points"], set_material.inputs["Geometry"])
+    group.links.new(set_material.outputs["Geometry"], g_out.inputs["Geometry"])
+    return group
+
+
+def new_object(name, collection):
+    mesh = bpy.data.meshes.new(name)
+    obj = bpy.data.objects.new(name, mesh)
+    collection.objects.link(obj)
+    return obj
+
+
+def show_frame(run, frame):
+    r = _runs[run]
+    k = min(max(frame - r["first"], 0), len(r["ply"]) - 1)
+    if r["shown"] == k:
+        return
+    r["shown"] = k
+    set_points(bpy.data.objects[r["particles"]].data, read_ply(r["ply"][k]))
+    for key in ("surface", "bodies"):
+        if r[key] and k < len(r[key + "_files"]):
+            set_mesh(bpy.data.objects[r[key]].data, r[key + "_files"][k])
+
+
+def on_frame_change(scene, *args):
+    for run in list(_runs):
+        show_frame(run, scene.frame_current)
+
+
+def import_run(run):
+    """Imports RUN (a seiche run directory); returns the particle object."""
+    run = os.path.abspath(run)
+    ply = frame_files(run, "frame", "ply")
+    if not ply:
+        raise RuntimeError(f"{run}: no frames/frame_NNNNNN.ply (seiche writes them with output.ply)")
+    with open(os.path.join(run, "scene.json")) as f:
+        scene_json = json.load(f)
+    radius = float(scene_json.get("particle_radius", 0.01))
+    fps = float(scene_json.get("time", {}).get("frame_rate", 30))
+    collection = bpy.data.collections.new("seiche " + scene_json.get("name", os.path.basename(run)))
+    bpy.context.scene.collection.children.link(collection)
+    particles = new_object("seiche particles", collection)
+    last = read_ply(ply[-1])  # its 99th percentile of speed tops the colour ramp
+    speed = np.sqrt(last["vx"] ** 2 + last["vy"] ** 2 + last["vz"] ** 2)
+    top = float(np.percentile(speed, 99)) if len(speed) else 1.0
+    modifier = particles.modifiers.new("seiche points", "NODES")
+    modifier.node_group = particle_material(radius, max(top, 0.1))
+    entry = {"ply": ply, "first": 0, "shown": None, "particles": particles.name}
+    for key, prefix in (("surface", "surface"), ("bodies", "bodies")):
+        files = frame_files(run, prefix, "obj")
+        entry[key + "_files"] = files
+        entry[key] = new_object("seiche " + key, collection).name if files else None
+    _runs[run] = entry
+    scene = bpy.context.scene
+    scene.render.fps = max(1, int(round(fps)))
+    scene.render.fps_base = scene.render.fps / fps
+    scene.frame_start = 0
+    scene.frame_end = len(ply) - 1
+    if on_frame_change not in bpy.app.handlers.frame_change_post:
+        bpy.app.handlers.frame_change_post.append(on_frame_change)
+    show_frame(run, scene.frame_current)
+    return particles
+
+
+class ImportSeicheRun(bpy.types.Operator):
+    """Import a seiche run directory (pick its scene.json)"""
+
+    bl_idname = "import_scene.seiche_run"
+    bl_label = "Import seiche run"
+    filepath: bpy.props.StringProperty(subtype="FILE_PATH")
+    filter_glob: bpy.props.StringProperty(default="scene.json", options={"HIDDEN"})
+
+    def execute(self, context):
+        try:
+            import_run(os.path.dirname(self.filepath))
+        except (OSError, RuntimeError, ValueError) as e:
+            self.report({"ERROR"}, str(e))
+            return {"CANCELLED"}
+        return {"FINISHED"}
+
+    def invoke(self, context, event):
+        context.window_manager.fileselect_add(self)
+        return {"RUNNING_MODAL"}
+
+
+def menu_entry(self, context):
+    self.layout.operator(ImportSeicheRun.bl_idname, text="seiche run (scene.json)")
+
+
+def register():
+    bpy.utils.register_class(ImportSeicheRun)
+    bpy.types.TOPBAR_MT_file_import.append(menu_entry)
+
+
+def unregister():
+    bpy.types.TOPBAR_MT_file_import.remove(menu_entry)
+    bpy.utils.unregister_class(ImportSeicheRun)
+
+
+if __name__ == "__main__":
+    # blender --python seiche_blender.py -- RUN_DIR: import it now (and offer the menu entry).
+    register()
+    if "--" in sys.argv and len(sys.argv) > sys.argv.index("--") + 1:
+        import_run(sys.argv[sys.argv.index("--") + 1])
