@@ -152,6 +152,36 @@ TEST(LiveChanges, ContainerAdhesionActsFromTheNextStep) {
     EXPECT_LT(mean_y(sticky), mean_y(still) - 0.001);
 }
 
+// World::vorticity (the viewer's colouring): ω of a block turning as a solid body at Ω is 2Ω
+// inside it, and there is none without vorticity confinement.
+TEST(LiveChanges, VorticityOfASolidBodyTurnIsTwiceItsRate) {
+    WorldDef def = falling_block();
+    def.gravity = {0, 0, 0};
+    World<2> w(def);
+    EXPECT_TRUE(w.vorticity().empty());
+    w.set("solver.vorticity", 0.01);
+    const float omega = 2.0f;
+    std::vector<Vec<2>> v(w.particles().size());
+    const Vec<2> centre(1.0f, 1.3f);
+    std::vector<std::size_t> row(v.size());
+    for (std::size_t i = 0; i < v.size(); ++i) row[w.particles().id[i]] = i;
+    for (std::size_t k = 0; k < v.size(); ++k) {
+        const Vec<2> r = w.particles().x[row[k]] - centre;
+        v[k] = omega * Vec<2>(-r.y, r.x);
+    }
+    w.set_velocities(v);
+    w.step(0.001);
+    ASSERT_EQ(w.vorticity().size(), w.particles().size());
+    double sum = 0;
+    int n = 0;
+    for (std::size_t i = 0; i < w.particles().size(); ++i)
+        if (glm::length(w.particles().x[i] - centre) < 0.05f) sum += w.vorticity()[i], ++n;
+    std::printf("mean vorticity inside %.3f 1/s (2 omega = %.1f)\n", sum / n, 2.0 * omega);
+    EXPECT_NEAR(sum / n, 2.0 * omega, 0.1 * 2.0 * omega);
+    w.set("solver.vorticity", 0.0);
+    EXPECT_TRUE(w.vorticity().empty());
+}
+
 TEST(LiveChanges, BadChangesAreRefusedAndChangeNothing) {
     World<2> w(tank());
     auto refused = [&](std::string_view key, const ParamValue& v, const std::string& fragment) {

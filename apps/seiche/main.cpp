@@ -282,7 +282,7 @@ int main(int argc, char** argv) {
     wcmd->footer(
         "Mouse: left drag orbits (2D: pans), right or middle drag pans, wheel zooms, Shift + left "
         "drag moves the scene's kinematic sphere, Ctrl + click drops a block of fluid. Keys: space pause, n step, r reset, 1/2/3 "
-        "solver pbf/wcsph/ddr, c colour by speed/density/pressure, p screenshot (out/NAME_view.png), v "
+        "solver pbf/wcsph/ddr, c colour by speed/density/pressure/vorticity, p screenshot (out/NAME_view.png), v "
         "record PNGs and a movie (out/NAME_view/), Esc quit. Script actions: camera {yaw, pitch, "
         "distance, target}, drag {path, frames}, release, set {key: value}, solver, color_by, "
         "pause, reset, drop [x, y, z] (a block of fluid), surface, record, screenshot (file of the last frame), panel (open or fold). Under no display: xvfb-run -a seiche view ...");

@@ -225,6 +225,14 @@ void Simulation::publish(State& s) {
         }
         const auto pressure = w.pressure();
         b.pressure.assign(pressure.begin(), pressure.end());
+        const auto omega = w.vorticity();
+        b.vorticity.resize(omega.size());
+        for (std::size_t i = 0; i < omega.size(); ++i) {
+            if constexpr (D == 3)
+                b.vorticity[i] = glm::length(omega[i]);
+            else
+                b.vorticity[i] = std::abs(omega[i]);
+        }
         b.radius = p.radius;
         b.time = w.time();
         b.steps = w.steps();
@@ -242,8 +250,9 @@ void Simulation::publish(State& s) {
         b.surface = s.surface;
         b.solids = {};
         b.solids.dimension = D;
-        for (std::size_t k = 0; k < s.scene.bodies.size(); ++k)
-            append_surface<D>(w.boundary_objects()[w.body_object(k)], b.solids);
+        // Obstacles and bodies: every object after the container.
+        for (std::size_t k = 1; k < w.boundary_objects().size(); ++k)
+            append_surface<D>(w.boundary_objects()[k], b.solids);
         b.drag_radius = 0;
         if (drag_body_ >= 0) {
             const auto& o = w.boundary_objects()[w.body_object(std::size_t(drag_body_))];

@@ -28,6 +28,7 @@ struct Snapshot {
     std::vector<float> speed;    //!< m/s
     std::vector<float> density;  //!< kg/m³
     std::vector<float> pressure; //!< Pa (WCSPH; empty for the other solvers)
+    std::vector<float> vorticity;  //!< |ω|, 1/s (with vorticity confinement; else empty)
     SurfaceMesh solids;          //!< the bodies' surfaces (3D triangles, 2D segments)
     SurfaceMesh surface;         //!< the fluid's surface, when asked for (set_surface)
     std::array<float, 3> box_min{}, box_max{};  //!< the container, m
@@ -40,6 +41,7 @@ struct Snapshot {
     std::string status;          //!< "" or why the simulation stopped (an instability)
     std::array<float, 3> drag{};  //!< the interaction sphere's centre, m (when there is one)
     float drag_radius = 0;        //!< its radius, m (0: the scene has none)
+    bool has_vorticity = false;   //!< the window's copy: vorticity was there to colour by
     long long serial = 0;        //!< counts the snapshots published
 };
 

@@ -205,7 +205,8 @@ struct Benchmark {
 };
 
 struct Ui {
-    int color_by = 0;  // 0 speed, 1 density, 2 pressure (WCSPH)
+    int color_by = 0;  // 0 speed, 1 density, 2 pressure (WCSPH), 3 vorticity (with confinement)
+    float vorticity_hi = 1;  //!< 1/s: the largest |ω| of the snapshot shown
     float pressure_hi = 1;  //!< Pa: hydrostatic at the container's full depth (impacts saturate)
     bool auto_range = true;
     std::array<float, 2> speed{0, 1}, density{0, 1};  //!< colour ranges, m/s and kg/m³
@@ -356,6 +357,7 @@ int view_command(const ViewOptions& o) {
         };
         auto values_of = [&](const Snapshot& s) -> const std::vector<float>& {
             if (ui.color_by == 2 && !s.pressure.empty()) return s.pressure;
+            if (ui.color_by == 3 && !s.vorticity.empty()) return s.vorticity;
             return ui.color_by == 0 ? s.speed : s.density;
         };
         auto upload = [&](const Snapshot& s) {
@@ -367,6 +369,7 @@ int view_command(const ViewOptions& o) {
             shown.status = s.status;
             shown.drag = s.drag;
             shown.drag_radius = s.drag_radius;
+            shown.has_vorticity = !s.vorticity.empty();
             shown.x.resize(s.x.size());
             const std::vector<float>& v = values_of(s);
             if (ui.auto_range && !v.empty() && ui.color_by == 0) {
@@ -375,6 +378,14 @@ int view_command(const ViewOptions& o) {
             }
             if (ui.color_by == 2 && !s.pressure.empty()) {
                 gl.upload(s, v, 0.0f, ui.pressure_hi);
+                return;
+            }
+            if (ui.color_by == 3 && !s.vorticity.empty()) {
+                // The 95th percentile: single particles' ω is noisy, the largest would grey the rest.
+                std::vector<float> sorted = v;
+                std::nth_element(sorted.begin(), sorted.begin() + sorted.size() * 95 / 100, sorted.end());
+                ui.vorticity_hi = std::max(1e-3f, sorted[sorted.size() * 95 / 100]);
+                gl.upload(s, v, 0.0f, ui.vorticity_hi);
                 return;
             }
             const auto& range = ui.color_by == 0 ? ui.speed : ui.density;
@@ -435,7 +446,7 @@ int view_command(const ViewOptions& o) {
                     if (a.contains("solver") && sim) sim->switch_solver(a["solver"].get<std::string>());
                     if (a.contains("color_by")) {
                         const std::string c = a["color_by"].get<std::string>();
-                        ui.color_by = c == "density" ? 1 : c == "pressure" ? 2 : 0;
+                        ui.color_by = c == "density" ? 1 : c == "pressure" ? 2 : c == "vorticity" ? 3 : 0;
                     }
                     if (a.contains("pause") && sim) sim->set_paused(a["pause"].get<bool>());
                     if (a.contains("reset") && sim) sim->reset();
@@ -561,7 +572,8 @@ int view_command(const ViewOptions& o) {
                     upload(shown);
                 }
             }
-            ImGui::Combo("colour", &ui.color_by, "speed\0density\0pressure (WCSPH)\0");
+            ImGui::Combo("colour", &ui.color_by,
+                         "speed\0density\0pressure (WCSPH)\0vorticity (with confinement)\0");
             if (sim) {
                 bool changed = ImGui::Checkbox("surface", &ui.surface);
                 ImGui::SameLine();
@@ -584,12 +596,17 @@ int view_command(const ViewOptions& o) {
                                      IM_COL32(int(c[0]), int(c[1]), int(c[2]), 255));
                 }
                 const bool by_pressure = ui.color_by == 2 && shown.solver == "wcsph";
-                const auto labels = by_pressure ? render::bar_labels(0.0, ui.pressure_hi)
-                                                : ui.color_by == 0 ? render::bar_labels(ui.speed[0], ui.speed[1])
-                                                                   : render::bar_labels(ui.density[0], ui.density[1]);
+                const bool by_vorticity = ui.color_by == 3 && shown.has_vorticity;
+                const auto labels = by_pressure    ? render::bar_labels(0.0, ui.pressure_hi)
+                                    : by_vorticity ? render::bar_labels(0.0, ui.vorticity_hi)
+                                    : ui.color_by == 0 ? render::bar_labels(ui.speed[0], ui.speed[1])
+                                                       : render::bar_labels(ui.density[0], ui.density[1]);
                 const ImU32 ink = IM_COL32(40, 40, 48, 255);
                 d->AddText(ImVec2(x0 - 40, y0 - 34), ink,
-                           by_pressure ? "pressure\nPa" : ui.color_by == 0 ? "speed\nm/s" : "density\nkg/m3");
+                           by_pressure    ? "pressure\nPa"
+                           : by_vorticity ? "vorticity\n1/s"
+                           : ui.color_by == 0 ? "speed\nm/s"
+                                              : "density\nkg/m3");
                 d->AddText(ImVec2(x0 - 44, y0 - 6), ink, labels[2].c_str());
                 d->AddText(ImVec2(x0 - 44, 0.5f * (y0 + y1) - 6), ink, labels[1].c_str());
                 d->AddText(ImVec2(x0 - 44, y1 - 6), ink, labels[0].c_str());
@@ -613,7 +630,7 @@ int view_command(const ViewOptions& o) {
             if (pressed(GLFW_KEY_1) && sim) sim->switch_solver("pbf");
             if (pressed(GLFW_KEY_2) && sim) sim->switch_solver("wcsph");
             if (pressed(GLFW_KEY_3) && sim) sim->switch_solver("ddr");
-            if (pressed(GLFW_KEY_C)) ui.color_by = (ui.color_by + 1) % 3;
+            if (pressed(GLFW_KEY_C)) ui.color_by = (ui.color_by + 1) % 4;
             if (pressed(GLFW_KEY_V)) ui.recording = !ui.recording;
             if (pressed(GLFW_KEY_P)) {
                 const fs::path shot = fs::path("out") / (scene.name + "_view.png");

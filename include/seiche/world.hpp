@@ -116,6 +116,12 @@ class World {
     float speed_of_sound() const { return fluid_.speed_of_sound; }
     // WCSPH pressure of the last step, Pa (empty for the other solvers).
     std::span<const float> pressure() const;
+    // The vorticity ω = ∇ × v of the last step, 1/s (2D: its z component), per particle in
+    // storage order: computed by vorticity confinement, so empty when solver.vorticity is 0.
+    std::span<const Vorticity<D>> vorticity() const {
+        if (!(def_.solver.vorticity > 0) || omega_.size() != p_.size()) return {};
+        return omega_;
+    }
     const Solver<D>& solver() const { return solver_; }
 
     // ---- live changes, validated like the file; they act from the next step ----
