@@ -527,8 +527,10 @@ int view_command(const ViewOptions& o) {
             if (!ui.note.empty()) ImGui::Text("%s", ui.note.c_str());
             ImGui::End();
 
-            ImGui::SetNextWindowPos(ImVec2(float(width) - 398, 8), ImGuiCond_FirstUseEver);
-            ImGui::SetNextWindowSize(ImVec2(390, 0), ImGuiCond_FirstUseEver);
+            // Top right, narrower in small windows so that it leaves the overlay free.
+            const float panel = std::min(390.0f, 0.45f * float(width));
+            ImGui::SetNextWindowPos(ImVec2(float(width) - panel - 8, 8), ImGuiCond_FirstUseEver);
+            ImGui::SetNextWindowSize(ImVec2(panel, 0), ImGuiCond_FirstUseEver);
             // Headless pictures show the scene: the panel starts folded.
             ImGui::SetNextWindowCollapsed(o.frames > 0, ImGuiCond_FirstUseEver);
             if (open_panel >= 0) ImGui::SetNextWindowCollapsed(open_panel == 0, ImGuiCond_Always);
