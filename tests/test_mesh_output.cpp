@@ -112,11 +112,32 @@ TEST(MeshFiles, ParticleFramesReadBackExactly) {
     fs::remove_all(dir);
 }
 
+// One mesh format by default: the binary PLY (a third of the OBJ's size), no OBJ, no VTP series.
+TEST(MeshCli, MeshesAreBinaryPlyByDefault) {
+    const fs::path dir = fresh_dir("seiche_test_mesh_default");
+    ASSERT_EQ(run_cli("run " + std::string(SEICHE_SOURCE_DIR) + "/scenes/dam_break_3d.json -o " +
+                          (dir / "run").string() + " --end-time 0.04 --mesh -q --set particle_radius=0.02",
+                      dir / "log"),
+              0)
+        << slurp(dir / "log");
+    int ply = 0, other = 0;
+    for (const auto& e : fs::directory_iterator(dir / "run" / "frames")) {
+        const std::string name = e.path().filename().string();
+        if (name.rfind("surface_", 0) != 0) continue;
+        (e.path().extension() == ".ply" ? ply : other)++;
+    }
+    EXPECT_EQ(ply, 2);  // t = 0, 1/30
+    EXPECT_EQ(other, 0);
+    EXPECT_FALSE(fs::exists(dir / "run" / "surface.pvd"));
+    EXPECT_EQ(slurp(dir / "run" / "frames" / "surface_000001.ply").rfind("ply\nformat binary_little_endian", 0), 0u);
+}
+
 TEST(MeshCli, RunWithMeshAndMeshCommandWriteAMeshPerFrame) {
     const fs::path dir = fresh_dir("seiche_test_mesh_cli");
     const std::string scene = std::string(SEICHE_SOURCE_DIR) + "/scenes/dam_break_2d.json";
     ASSERT_EQ(
-        run_cli("run " + scene + " -o " + (dir / "run").string() + " --end-time 0.1 --mesh -q",
+        run_cli("run " + scene + " -o " + (dir / "run").string() +
+                    " --end-time 0.1 --mesh -q --set output.mesh_obj=true --set output.mesh_vtk=true",
                 dir / "log"),
         0)
         << slurp(dir / "log");
@@ -138,7 +159,8 @@ TEST(MeshCli, RunWithMeshAndMeshCommandWriteAMeshPerFrame) {
     // Remesh finer, OBJ only: the old meshes go, the new ones are finer.
     const std::string before = slurp(dir / "run" / "frames" / "surface_000003.obj");
     ASSERT_EQ(run_cli("mesh " + (dir / "run").string() +
-                          " --set surface.cell_size=0.5 --set output.mesh_ply=false -q",
+                          " --set surface.cell_size=0.5 --set output.mesh_ply=false "
+                          "--set output.mesh_obj=true -q",
                       dir / "log"),
               0)
         << slurp(dir / "log");

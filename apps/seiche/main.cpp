@@ -68,7 +68,8 @@ int main(int argc, char** argv) {
         ->check(finite_positive);
     cmd->add_flag("-q,--quiet", run.quiet, "No progress output, only the summary");
     cmd->add_flag("--mesh", run.mesh,
-                  "Also write a surface mesh per frame (frames/surface_NNNNNN.obj, .ply, .vtp)");
+                  "Also write a surface mesh per frame (frames/surface_NNNNNN.ply; .obj and .vtp with "
+                  "output.mesh_obj, output.mesh_vtk)");
     cmd->add_option("--max-memory", run.max_memory,
                     "Refuse the run if it is estimated to need more memory, e.g. 2G or 512M "
                     "(default: the machine's memory)")
@@ -123,9 +124,9 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(1, 1024));
     mcmd->add_flag("-q,--quiet", mesh.quiet, "No progress output");
     mcmd->footer(
-        "Writes RUN_DIR/frames/surface_NNNNNN.obj, .ply and .vtp (output.mesh_obj, "
-        "mesh_ply, mesh_vtk) and RUN_DIR/surface.pvd. Parameters: the scene's surface "
-        "section, see docs/scene-format.md.");
+        "Writes RUN_DIR/frames/surface_NNNNNN.ply (binary), and .obj and .vtp with "
+        "RUN_DIR/surface.pvd when output.mesh_obj and output.mesh_vtk are set (output.mesh_ply "
+        "turns the PLY off). Parameters: the scene's surface section, see docs/scene-format.md.");
 
     seiche::app::BenchMeshOptions bmesh;
     CLI::App* bmcmd =

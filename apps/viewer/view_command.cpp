@@ -16,6 +16,8 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <sstream>
+#include <cstring>
 
 #include <glm/gtc/quaternion.hpp>
 #include <nlohmann/json.hpp>
@@ -117,6 +119,58 @@ render::Image read_framebuffer(int width, int height) {
     return image;
 }
 
+// A surface mesh as seiche writes it (io::write_mesh_ply): binary little-endian, float vertex
+// properties (x y z first), faces as a uchar count 3 and three int indices. Throws on anything
+// else, or on an index out of range.
+SurfaceMesh read_surface_ply(const fs::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    std::string line, header;
+    std::size_t vertices = 0, faces = 0, properties = 0;
+    bool binary = false, face_list = false;
+    while (std::getline(in, line) && line != "end_header") {
+        std::istringstream words(line);
+        std::string w, kind;
+        words >> w;
+        if (w == "format") binary = line == "format binary_little_endian 1.0";
+        if (w == "element") {
+            words >> kind;
+            std::size_t n = 0;
+            words >> n;
+            if (kind == "vertex") vertices = n;
+            else if (kind == "face") faces = n;
+            else throw std::runtime_error("not a triangle mesh");
+        }
+        if (w == "property") {
+            words >> kind;
+            if (kind == "float" && faces == 0) ++properties;
+            if (kind == "list") face_list = line == "property list uchar int vertex_indices";
+        }
+    }
+    if (!in || !binary || properties < 3 || !face_list || vertices > (1u << 28) || faces > (1u << 28))
+        throw std::runtime_error(file.string() + ": not a seiche PLY mesh");
+    SurfaceMesh m;
+    m.dimension = 3;
+    std::vector<float> rows(vertices * properties);
+    in.read(reinterpret_cast<char*>(rows.data()), std::streamsize(rows.size() * sizeof(float)));
+    m.position.resize(3 * vertices);
+    for (std::size_t v = 0; v < vertices; ++v)
+        for (int a = 0; a < 3; ++a) m.position[3 * v + a] = rows[v * properties + a];
+    std::vector<char> packed(13 * faces);
+    in.read(packed.data(), std::streamsize(packed.size()));
+    if (!in) throw std::runtime_error(file.string() + ": truncated");
+    m.index.resize(3 * faces);
+    for (std::size_t f = 0; f < faces; ++f) {
+        if (packed[13 * f] != 3) throw std::runtime_error(file.string() + ": not triangles");
+        for (int k = 0; k < 3; ++k) {
+            std::int32_t i = 0;
+            std::memcpy(&i, &packed[13 * f + 1 + 4 * k], 4);
+            if (i < 0 || std::size_t(i) >= vertices) throw std::runtime_error(file.string() + ": bad index");
+            m.index[3 * f + k] = std::uint32_t(i);
+        }
+    }
+    return m;
+}
+
 // A finished run, frame by frame, as snapshots.
 class Playback {
   public:
@@ -144,20 +198,23 @@ class Playback {
             s.box_max[a] = float(scene_.container_max[a]);
         }
         s.solids.dimension = scene_.dimension;
-        // The run's surface mesh of this frame (`run --mesh`, `seiche mesh`), when there is one.
+        // The run's surface mesh of this frame (`run --mesh`, `seiche mesh`), when there is one:
+        // the binary PLY seiche writes by default, else the OBJ.
         const fs::path frame_file = dir_ / e.file;
-        std::string stem = frame_file.stem().string();
+        const std::string stem = frame_file.stem().string();
         if (scene_.dimension == 3 && stem.rfind("frame_", 0) == 0) {
-            const fs::path obj = frame_file.parent_path() / ("surface_" + stem.substr(6) + ".obj");
-            if (fs::exists(obj)) {
-                try {
-                    const MeshData m = io::read_mesh(obj);
+            const fs::path base = frame_file.parent_path() / ("surface_" + stem.substr(6));
+            try {
+                if (fs::exists(base.string() + ".ply")) {
+                    s.surface = read_surface_ply(base.string() + ".ply");
+                } else if (fs::exists(base.string() + ".obj")) {
+                    const MeshData m = io::read_mesh(base.string() + ".obj");
                     s.surface.dimension = 3;
                     for (const auto& v : m.vertices) s.surface.position.insert(s.surface.position.end(), v.begin(), v.end());
                     for (const auto& t : m.triangles) s.surface.index.insert(s.surface.index.end(), t.begin(), t.end());
-                } catch (const std::exception&) {
-                    // a damaged mesh: the particles are shown alone
                 }
+            } catch (const std::exception&) {
+                s.surface = {};  // a damaged mesh: the particles are shown alone
             }
         }
         auto pose = poses_.lower_bound(e.time - 1e-9);

@@ -19,9 +19,11 @@ struct OutputParams {
     bool ply = true;
     bool stats = true;
     bool mesh = false;
-    bool mesh_obj = true;
+    // One mesh format by default: binary PLY, a third of OBJ's size (Blender's add-on, Houdini,
+    // MeshLab and ParaView read it); OBJ and VTP (with surface.pvd) when asked for.
+    bool mesh_obj = false;
     bool mesh_ply = true;
-    bool mesh_vtk = true;
+    bool mesh_vtk = false;
     bool render = false;
     bool preview = true;
     double checkpoint_every = 0;  // s of simulated time; 0: no checkpoints

@@ -75,11 +75,12 @@ std::span<const Param<Scene>> scene_params() {
         boolean_param<S, &S::output, &O::mesh>(
             "output.mesh", "a surface mesh per frame (`seiche run --mesh` sets it)"),
         boolean_param<S, &S::output, &O::mesh_obj>("output.mesh_obj",
-                                                   "meshes as `frames/surface_NNNNNN.obj`"),
+                                                   "meshes as `frames/surface_NNNNNN.obj` (text, about 3× the PLY)"),
         boolean_param<S, &S::output, &O::mesh_ply>("output.mesh_ply",
-                                                   "meshes as binary `frames/surface_NNNNNN.ply`"),
+                                                   "meshes as binary `frames/surface_NNNNNN.ply` (the default format)"),
         boolean_param<S, &S::output, &O::mesh_vtk>(
-            "output.mesh_vtk", "meshes as `frames/surface_NNNNNN.vtp` and `surface.pvd`"),
+            "output.mesh_vtk", "meshes as compressed `frames/surface_NNNNNN.vtp` and `surface.pvd` (a "
+                              "time series for ParaView)"),
         boolean_param<S, &S::output, &O::render>(
             "output.render",
             "a picture per frame, `render/frame_NNNNNN.png`, and `render/movie.mp4` when ffmpeg "

@@ -213,7 +213,7 @@ def test_write_frame_makes_a_run_directory_the_tools_read(tmp_path, binary):
     assert stats[0].startswith("step,time,dt") and len(stats) == 1 + w.steps
     # The command line's tools take it as one of their own runs.
     subprocess.run([binary, "mesh", str(run), "-q"], check=True, stdout=subprocess.DEVNULL)
-    assert len(list((run / "frames").glob("surface_*.obj"))) == 3
+    assert len(list((run / "frames").glob("surface_*.ply"))) == 3  # the default mesh format
     # A directory of someone else's files is refused, not overwritten.
     other = tmp_path / "mine"
     other.mkdir()

@@ -77,8 +77,10 @@ block_top = settings["fluid"][0]["max"][1]
 check(abs(positions[0][:, 2].min() - radius) < 0.5 * radius and
       abs(positions[0][:, 2].max() - (block_top - radius)) < 0.5 * radius,
       f"frame 0: z from {positions[0][:, 2].min():.3f} to {positions[0][:, 2].max():.3f} m (the column's height is up)")
-# The same surface as Blender's own OBJ importer makes of the file (its default axes).
+# The surface the add-on read (the PLY) is what Blender's own OBJ importer makes of the same
+# frame's OBJ (its default axes): the run writes both for this check.
 surface_files = addon.frame_files(run, "surface", "obj")
+check(len(addon.frame_files(run, "surface", "ply")) == len(plys), "a PLY surface mesh per frame")
 if surface_files:
     scene.frame_set(0)
     bpy.ops.wm.obj_import(filepath=surface_files[0])
@@ -92,7 +94,7 @@ if surface_files:
     ours.vertices.foreach_get("co", ov)
     ov = ov.reshape(-1, 3)
     same = len(iv) == len(ov) and np.allclose(np.sort(iv, axis=0), np.sort(ov, axis=0), atol=1e-5)
-    check(same, "frame 0: the surface equals what Blender's OBJ importer makes of the file")
+    check(same, "frame 0: the surface (PLY) equals what Blender's OBJ importer makes of the OBJ")
     bpy.data.objects.remove(imported)
 group = particles.modifiers["seiche points"].node_group
 to_points = next(n for n in group.nodes if n.bl_idname == "GeometryNodeMeshToPoints")

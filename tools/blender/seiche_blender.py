@@ -6,9 +6,9 @@ Imports a run directory of `seiche run` as animated objects that follow the time
     (creation index), usable in Geometry Nodes and shaders; a Geometry Nodes modifier makes
     points of the particle radius with a material coloured by speed (points render as spheres
     in Cycles);
-  - "seiche surface": the fluid's surface from frames/surface_NNNNNN.obj (`run --mesh`,
-    `seiche mesh`), when the run has them;
-  - "seiche bodies": the rigid bodies from frames/bodies_NNNNNN.obj, when there are any.
+  - "seiche surface": the fluid's surface from frames/surface_NNNNNN.ply (or .obj; `run
+    --mesh`, `seiche mesh`), when the run has them;
+  - "seiche bodies": the rigid bodies from frames/bodies_NNNNNN.ply (or .obj), when there are any.
 seiche is y-up in metres; Blender is z-up: (x, y, z) becomes (x, -z, y) for every object, as
 Blender's OBJ importer does, so particles and meshes agree. The scene's frame rate and frame
 range follow the run.
@@ -62,6 +62,27 @@ def read_obj(path):
     return np.array(vertices, dtype=np.float32).reshape(-1, 3), faces
 
 
+def read_mesh_ply(path):
+    """A surface or body mesh as seiche writes it: binary PLY, float vertex properties (x y z
+    first), faces as a uchar count and int indices."""
+    with open(path, "rb") as f:
+        data = f.read()
+    end = data.index(b"end_header\n") + len(b"end_header\n")
+    header = data[:end].decode("ascii")
+    n = int(re.search(r"element vertex (\d+)", header).group(1))
+    faces = int(re.search(r"element face (\d+)", header).group(1)) if "element face" in header else 0
+    vertex_part = header.split("element vertex")[1].split("element")[0]
+    properties = len(re.findall(r"property float", vertex_part))
+    rows = np.frombuffer(data[end:end + 4 * n * properties], dtype="<f4").reshape(n, properties)
+    packed = np.frombuffer(data[end + 4 * n * properties:end + 4 * n * properties + 13 * faces],
+                           dtype=np.dtype([("count", "u1"), ("index", "<i4", 3)]))
+    return rows[:, :3].copy(), packed["index"].tolist()
+
+
+def read_any_mesh(path):
+    return read_mesh_ply(path) if path.endswith(".ply") else read_obj(path)
+
+
 def z_up(xyz):
     """seiche's y-up (x, y, z) as Blender's z-up (x, -z, y)."""
     return np.stack([xyz[:, 0], -xyz[:, 2], xyz[:, 1]], axis=1)
@@ -98,7 +119,7 @@ def set_points(mesh, frame):
 
 
 def set_mesh(mesh, path):
-    vertices, faces = read_obj(path)
+    vertices, faces = read_any_mesh(path)
     mesh.clear_geometry()
     mesh.from_pydata(z_up(vertices).tolist(), [], faces)
     mesh.update()
@@ -184,7 +205,8 @@ def import_run(run):
     modifier.node_group = particle_material(radius, max(top, 0.1))
     entry = {"ply": ply, "first": 0, "shown": None, "particles": particles.name}
     for key, prefix in (("surface", "surface"), ("bodies", "bodies")):
-        files = frame_files(run, prefix, "obj")
+        # The binary PLY seiche writes by default, else the OBJ.
+        files = frame_files(run, prefix, "ply") or frame_files(run, prefix, "obj")
         entry[key + "_files"] = files
         entry[key] = new_object("seiche " + key, collection).name if files else None
     _runs[run] = entry
