@@ -2,7 +2,9 @@
 # Installs the Debian packages seiche needs, by name, skipping the ones already there.
 # --browser adds Debian's chromium (for `make report-check`); --movie adds ffmpeg (MP4s from
 # `seiche render`); --fuzz adds clang and its OpenMP runtime (the libFuzzer targets of
-# `make fuzz`); --blender adds Blender (`make blender-check`). None is needed to build, run or test.
+# `make fuzz`); --blender adds Blender (`make blender-check`); --paraview adds ParaView and its
+# pvpython (tools/paraview/open_run.py; the test Output.ParaViewReadsTheRun runs when it is
+# there). None is needed to build, run or test.
 set -euo pipefail
 extra=()
 for arg in "$@"; do
@@ -11,7 +13,8 @@ for arg in "$@"; do
     --movie) extra+=(ffmpeg) ;;
     --fuzz) extra+=(clang libomp-dev) ;;
     --blender) extra+=(blender) ;;
-    *) echo "install-deps: unknown option $arg (--browser, --movie, --fuzz, --blender)" >&2; exit 2 ;;
+    --paraview) extra+=(paraview python3-paraview) ;;
+    *) echo "install-deps: unknown option $arg (--browser, --movie, --fuzz, --blender, --paraview)" >&2; exit 2 ;;
   esac
 done
 packages=(

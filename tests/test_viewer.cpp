@@ -2,6 +2,8 @@
 // headless runs (--frames, --script, --screenshot) read back and checked pixel by pixel.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <regex>
 #include <string>
 
@@ -18,7 +20,10 @@ bool have_xvfb() { return std::system("command -v xvfb-run > /dev/null 2>&1") ==
 
 // Runs `seiche view ARGS` under a private X server; returns the exit code, output in log.
 int view(const std::string& args, const fs::path& log, const fs::path& cwd = {}) {
-    const std::string cmd = (cwd.empty() ? std::string() : "cd " + cwd.string() + " && ") + "xvfb-run -a -s '-screen 0 1280x720x24' " + std::string(SEICHE_BINARY) +
+    // A display number of this test process's own (xvfb-run -a races when tests run at once).
+    const std::string server = std::to_string(200 + ::getpid() % 700);
+    const std::string cmd = (cwd.empty() ? std::string() : "cd " + cwd.string() + " && ") +
+                            "xvfb-run -a -n " + server + " -s '-screen 0 1280x720x24' " + std::string(SEICHE_BINARY) +
                             " view " + args + " > " + log.string() + " 2>&1";
     const int status = std::system(cmd.c_str());
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# ctest: tools/paraview/check_series.py under pvpython and Xvfb; 77 (skipped) without them.
+# Usage: run_check.sh SEICHE_BINARY SCENE OUT_DIR
+set -uo pipefail
+if ! command -v pvpython > /dev/null || ! command -v xvfb-run > /dev/null; then
+  echo "paraview check: skipped: pvpython (python3-paraview) or xvfb-run (xvfb) is not installed"
+  exit 77
+fi
+mkdir -p "$3"
+# ParaView 5.11 now and then fails to open a fresh Xvfb display ("bad X server connection")
+# before it has checked anything; that, and only that, is tried again with another display.
+for attempt in 1 2 3; do
+  server=$((1000 + ($$ * 3 + attempt) % 500))
+  xvfb-run -a -n "$server" -s "-screen 0 1280x1024x24" pvpython --force-offscreen-rendering \
+    "$(dirname "$0")/check_series.py" "$1" "$2" "$3" > "$3/log" 2>&1
+  status=$?
+  if [ $status -eq 0 ] || ! grep -q "bad X server connection" "$3/log"; then
+    grep -v "^ *[0-9]\+ \+0x" "$3/log"
+    exit $status
+  fi
+  echo "paraview check: attempt $attempt could not open its display; trying again"
+done
+grep -v "^ *[0-9]\+ \+0x" "$3/log"
+exit 1
