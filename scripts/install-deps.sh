@@ -4,7 +4,7 @@
 # `seiche render`); --fuzz adds clang and its OpenMP runtime (the libFuzzer targets of
 # `make fuzz`); --blender adds Blender (`make blender-check`); --paraview adds ParaView and its
 # pvpython (tools/paraview/open_run.py; the test Output.ParaViewReadsTheRun runs when it is
-# there). None is needed to build, run or test.
+# there; Debian removes python3-vtk9 for it). None is needed to build, run or test.
 set -euo pipefail
 extra=()
 for arg in "$@"; do
@@ -27,8 +27,15 @@ packages=(
   libglfw3-dev libglew-dev libimgui-dev libgl1-mesa-dri xvfb xauth
   "${extra[@]}"
 )
+# Debian's python3-paraview and python3-vtk9 conflict: with ParaView's Python installed
+# (--paraview), VTK's own is not asked for again (its test is then skipped, ParaView's runs).
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+if installed python3-paraview || [[ " ${extra[*]} " == *" python3-paraview "* ]]; then
+  packages=("${packages[@]/python3-vtk9}")
+fi
 missing=()
 for p in "${packages[@]}"; do
+  [ -n "$p" ] || continue
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then
