@@ -29,6 +29,15 @@ int view(const std::string& args, const fs::path& log, const fs::path& cwd = {})
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+// The 2D stirring scene, and a scripted run of it: SCRIPT (JSON) to DIR/script.json, then
+// `seiche view stir_2d.json ARGS --script DIR/script.json`, output in DIR/log.
+const std::string stir_2d = std::string(SEICHE_SOURCE_DIR) + "/scenes/stir_2d.json";
+int view_scripted(const fs::path& dir, const std::string& script, const std::string& args,
+                  const fs::path& cwd = {}) {
+    std::ofstream(dir / "script.json") << script;
+    return view(stir_2d + " " + args + " --script " + (dir / "script.json").string(), dir / "log", cwd);
+}
+
 // Pixels of the colour map's fast end (teal-green to yellow: green well above blue).
 bool fast_colour(const std::array<std::uint8_t, 3>& c) { return c[1] > 100 && c[1] > c[2] * 13 / 10; }
 // The colour map's slow end (violet, shaded): blue and red well above green.
@@ -88,18 +97,14 @@ TEST(Viewer, DamBreakScreenshotShowsTheColumnAndTheContainer) {
 TEST(Viewer, ScriptedDragDisplacesTheFluidAlongItsPath) {
     REQUIRE_XVFB();
     const fs::path dir = fresh_dir("seiche_view_drag");
-    {
-        std::ofstream s(dir / "drag.json");
-        s << R"({"events": [{"frame": 0, "drag": {"path": [[0.15, 0.38], [0.15, 0.12], [0.75, 0.12]], "frames": 60}}]})";
-    }
-    const std::string common = std::string(SEICHE_SOURCE_DIR) +
-                               "/scenes/stir_2d.json --frames 70 --width 800 --height 450 "
-                               "--set render.range=[0,1] --screenshot ";
-    ASSERT_EQ(view(common + (dir / "drag.png").string() + " --script " + (dir / "drag.json").string(),
-                   dir / "log"),
+    const std::string common = "--frames 70 --width 800 --height 450 --set render.range=[0,1] --screenshot ";
+    ASSERT_EQ(view_scripted(dir,
+                            R"({"events": [{"frame": 0, "drag": {"path": [[0.15, 0.38], [0.15, 0.12], [0.75, 0.12]], "frames": 60}}]})",
+                            common + (dir / "drag.png").string()),
               0)
         << slurp(dir / "log");
-    ASSERT_EQ(view(common + (dir / "still.png").string(), dir / "log2"), 0) << slurp(dir / "log2");
+    ASSERT_EQ(view(stir_2d + " " + common + (dir / "still.png").string(), dir / "log2"), 0)
+        << slurp(dir / "log2");
     const auto dragged = seiche::render::read_png(dir / "drag.png");
     const auto still = seiche::render::read_png(dir / "still.png");
     // Fast fluid (green to yellow) only where the circle went: down at x = 0.15 m, then right.
@@ -114,13 +119,7 @@ TEST(Viewer, ScriptedDragDisplacesTheFluidAlongItsPath) {
 TEST(Viewer, ScriptedSolverSwitchRestartsTheScene) {
     REQUIRE_XVFB();
     const fs::path dir = fresh_dir("seiche_view_switch");
-    {
-        std::ofstream s(dir / "switch.json");
-        s << R"({"events": [{"frame": 10, "solver": "wcsph"}]})";
-    }
-    ASSERT_EQ(view(std::string(SEICHE_SOURCE_DIR) + "/scenes/stir_2d.json --frames 16 --width 400 "
-                   "--height 240 --script " + (dir / "switch.json").string(),
-                   dir / "log"),
+    ASSERT_EQ(view_scripted(dir, R"({"events": [{"frame": 10, "solver": "wcsph"}]})", "--frames 16 --width 400 --height 240"),
               0)
         << slurp(dir / "log");
     const std::string log = slurp(dir / "log");
@@ -157,52 +156,26 @@ TEST(Viewer, PlaybackEndsOnTheLastFrameOfTheRun) {
 TEST(Viewer, BadScriptsAreRefusedWithTheEvent) {
     REQUIRE_XVFB();
     const fs::path dir = fresh_dir("seiche_view_bad");
-    {
-        std::ofstream s(dir / "bad.json");
-        s << R"({"events": [{"frame": 2, "teleport": true}]})";
-    }
-    EXPECT_EQ(view(std::string(SEICHE_SOURCE_DIR) + "/scenes/stir_2d.json --frames 5 --script " +
-                       (dir / "bad.json").string(),
-                   dir / "log"),
+    EXPECT_EQ(view_scripted(dir, R"({"events": [{"frame": 2, "teleport": true}]})", "--frames 5"),
               2);
     EXPECT_NE(slurp(dir / "log").find("events[0]: unknown action \"teleport\""), std::string::npos)
         << slurp(dir / "log");
 }
 
-}  // namespace
-
-namespace {
-
 TEST(Viewer, ScriptedDropAddsABlockOfFluid) {
     REQUIRE_XVFB();
     const fs::path dir = fresh_dir("seiche_view_drop");
-    {
-        std::ofstream s(dir / "drop.json");
-        s << R"({"events": [{"frame": 1, "drop": [0.6, 0.4]}]})";
-    }
-    ASSERT_EQ(view(std::string(SEICHE_SOURCE_DIR) + "/scenes/stir_2d.json --frames 4 --width 400 "
-                   "--height 240 --script " + (dir / "drop.json").string(),
-                   dir / "log"),
+    ASSERT_EQ(view_scripted(dir, R"({"events": [{"frame": 1, "drop": [0.6, 0.4]}]})", "--frames 4 --width 400 --height 240"),
               0)
         << slurp(dir / "log");
     // 14 × 14 sites above the water, all free: 2500 + 196.
     EXPECT_NE(slurp(dir / "log").find("2696 particles"), std::string::npos) << slurp(dir / "log");
 }
 
-}  // namespace
-
-namespace {
-
 TEST(Viewer, ScriptedRecordingWritesAPictureSequence) {
     REQUIRE_XVFB();
     const fs::path dir = fresh_dir("seiche_view_record");
-    {
-        std::ofstream s(dir / "record.json");
-        s << R"({"events": [{"frame": 2, "record": true}, {"frame": 7, "record": false}]})";
-    }
-    ASSERT_EQ(view(std::string(SEICHE_SOURCE_DIR) + "/scenes/stir_2d.json --frames 10 --width 320 "
-                   "--height 180 --script " + (dir / "record.json").string(),
-                   dir / "log", dir),
+    ASSERT_EQ(view_scripted(dir, R"({"events": [{"frame": 2, "record": true}, {"frame": 7, "record": false}]})", "--frames 10 --width 320 --height 180", dir),
               0)
         << slurp(dir / "log");
     // Frames 2 to 6, as PNGs of the window's size, in out/NAME_view/render/.

@@ -72,10 +72,14 @@ def open_run(run):
 
 
 def main():
-    args = [a for a in sys.argv[1:]]
+    args = sys.argv[1:]
+    if "-h" in args or "--help" in args:
+        print(__doc__)
+        return
     run = RUN_DIR or (args[0] if args else None)
-    if not run:
-        sys.exit("usage: pvpython open_run.py RUN_DIR [--screenshot FILE]")
+    if not run or not os.path.isfile(os.path.join(run, "particles.pvd")):
+        sys.exit("usage: pvpython open_run.py RUN_DIR [--screenshot FILE]: RUN_DIR is a seiche run "
+                 "directory with particles.pvd (output.vtk)")
     particles, surface, view = open_run(run)
     if "--screenshot" in args:
         scene_time = pv.GetAnimationScene()
