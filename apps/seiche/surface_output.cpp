@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "vdb_output.hpp"
+
 namespace seiche::app {
 
 namespace fs = std::filesystem;
@@ -9,6 +11,7 @@ namespace fs = std::filesystem;
 SurfaceOutput::SurfaceOutput(const Scene& scene, fs::path run_dir,
                              const std::vector<io::PvdEntry>* continuing)
     : scene_(scene), dir_(std::move(run_dir)) {
+    require_vdb_if_asked(scene.output);
     fs::create_directories(dir_ / "frames");
     if (continuing) {
         pvd_ = *continuing;
@@ -29,6 +32,10 @@ void SurfaceOutput::write(int index, double time, const SurfaceMesh& mesh) {
         pvd_.push_back({time, "frames/" + stem + ".vtp"});
         io::write_pvd(dir_ / "surface.pvd", pvd_);
     }
+    // The level set on the marching-cubes grid, so it resolves what the mesh resolves.
+    if (o.vdb && mesh.dimension == 3)
+        write_vdb_level_set(dir_ / "frames" / (stem + ".vdb"), mesh,
+                            scene_.surface.cell_size * scene_.particle_radius, time);
 }
 
 }  // namespace seiche::app

@@ -1,4 +1,4 @@
-// Surface meshes of a run directory: frames/surface_NNNNNN.{obj,ply,vtp} and surface.pvd, shared
+// Surface meshes of a run directory: frames/surface_NNNNNN.{obj,ply,vtp,vdb} and surface.pvd, shared
 // by `seiche run --mesh` and `seiche mesh`.
 #pragma once
 

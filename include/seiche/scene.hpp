@@ -24,6 +24,8 @@ struct OutputParams {
     bool mesh_obj = false;
     bool mesh_ply = true;
     bool mesh_vtk = false;
+    // OpenVDB: particles as a points grid, and with meshes the surface as a level set.
+    bool vdb = false;
     bool render = false;
     bool preview = true;
     double checkpoint_every = 0;  // s of simulated time; 0: no checkpoints

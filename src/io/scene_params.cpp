@@ -81,6 +81,12 @@ std::span<const Param<Scene>> scene_params() {
         boolean_param<S, &S::output, &O::mesh_vtk>(
             "output.mesh_vtk", "meshes as compressed `frames/surface_NNNNNN.vtp` and `surface.pvd` (a "
                               "time series for ParaView)"),
+        boolean_param<S, &S::output, &O::vdb>(
+            "output.vdb",
+            "OpenVDB files for Houdini and Blender: `frames/frame_NNNNNN.vdb`, a points grid "
+            "`points` with P, v, density and id, and with meshes in 3D "
+            "`frames/surface_NNNNNN.vdb`, the surface as a level set `surface`; needs a seiche "
+            "built with OpenVDB (libopenvdb-dev)"),
         boolean_param<S, &S::output, &O::render>(
             "output.render",
             "a picture per frame, `render/frame_NNNNNN.png`, and `render/movie.mp4` when ffmpeg "

@@ -1,0 +1,32 @@
+// OpenVDB files of a run (Museth 2013, "VDB: High-resolution sparse volumes with dynamic
+// topology"), for Houdini and Blender, which read them natively: the particles of a frame as a
+// points grid, and the fluid's surface as a narrow-band level set. Built when OpenVDB
+// (libopenvdb-dev) is installed; otherwise vdb_available() is false and the writers throw.
+#pragma once
+
+#include <filesystem>
+
+#include "seiche/io/writers.hpp"
+#include "seiche/scene.hpp"
+#include "seiche/surface.hpp"
+
+namespace seiche::app {
+
+// Whether this build writes VDB files.
+bool vdb_available();
+// Throws std::runtime_error saying how to get OpenVDB when `output` asks for VDB files and this
+// build cannot write them: called before a run directory is touched.
+void require_vdb_if_asked(const OutputParams& output);
+
+// frames/frame_NNNNNN.vdb: one points grid named `points` with Houdini's attribute names —
+// P (m), v (m/s, a vector), density (kg/m³), id (creation id) — and the frame's time (s) as the
+// grid's `time` metadata. voxel: the grid's voxel edge (m); positions are stored exactly (float).
+void write_vdb_points(const std::filesystem::path& path, const io::FrameData& frame,
+                      double voxel);
+
+// frames/surface_NNNNNN.vdb: the closed 3D surface mesh as a signed-distance level set named
+// `surface` (negative inside, m), three voxels wide on each side; voxel edge in m.
+void write_vdb_level_set(const std::filesystem::path& path, const SurfaceMesh& mesh, double voxel,
+                         double time);
+
+}  // namespace seiche::app
