@@ -20,7 +20,7 @@ done
 packages=(
   build-essential cmake pkg-config
   libglm-dev nlohmann-json3-dev libcli11-dev libfmt-dev
-  zlib1g-dev libbullet-dev
+  zlib1g-dev libbullet-dev libfreetype-dev fonts-dejavu-core
   libgtest-dev libgmock-dev libbenchmark-dev
   python3-matplotlib python3-jsonschema python3-vtk9
   python3-dev pybind11-dev python3-numpy python3-pytest python3-setuptools python3-pip python3-venv

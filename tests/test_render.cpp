@@ -1,6 +1,7 @@
 // Pictures: PNG files read back exactly, particles land where the camera says with the colour of
 // their speed, nearer particles hide farther ones, the same picture for any thread count, and the
 // render commands write a picture per frame.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,6 +11,8 @@
 #include "scene_helpers.hpp"
 #include "seiche/parallel.hpp"
 #include "seiche/render.hpp"
+#include "seiche/io/scene_loader.hpp"
+#include "seiche/io/readers.hpp"
 
 namespace seiche {
 namespace {
@@ -83,6 +86,70 @@ TEST(Render, ColourRangeIsTheFreeFallSpeedOrTheDensityBand) {
     EXPECT_NEAR(render::color_range(s)[1], 1030.0, 1e-9);
     s.render.range_min = 990, s.render.range_max = 1010;
     EXPECT_EQ(render::color_range(s)[1], 1010.0);
+}
+
+TEST(Render, TextSpellsUnitsAndGreekInTheOutlineFontOrInAscii) {
+    EXPECT_EQ(render::ascii_fallback("kg/m³"), "kg/m3");
+    EXPECT_EQ(render::ascii_fallback("ρ₀ = 1000"), "rho0 = 1000");
+    EXPECT_EQ(render::ascii_fallback("a\xff"), "a?");  // malformed UTF-8 is not skipped silently
+    auto drawn = [](const std::string& text) {
+        Image img(200, 40);
+        std::fill(img.rgb.begin(), img.rgb.end(), std::uint8_t(255));
+        render::draw_text(img, 4, 8, text, 2, {0, 0, 0});
+        return img.rgb;
+    };
+    auto ink = [](const std::vector<std::uint8_t>& rgb) {
+        std::size_t n = 0;
+        for (std::uint8_t v : rgb) n += v < 128;
+        return n;
+    };
+    EXPECT_GT(ink(drawn("kg/m³")), 0u);
+    if (render::outline_font_available()) {
+        // Capitals differ from lower case; ³ and ρ are glyphs of their own, not '?'.
+        EXPECT_NE(drawn("SPEED"), drawn("speed"));
+        EXPECT_NE(drawn("kg/m³"), drawn("kg/m3"));
+        EXPECT_NE(drawn("ρ"), drawn("?"));
+        EXPECT_GT(ink(drawn("ρ")), 0u);
+        // Capitals are 7·scale pixels tall, from y: the ink of "H" at scale 2 spans rows 8..21.
+        const auto h = drawn("H");
+        int top = 40, bottom = -1;
+        for (int y = 0; y < 40; ++y)
+            for (int x = 0; x < 200; ++x)
+                if (h[3 * (y * 200 + x)] < 128) top = std::min(top, y), bottom = std::max(bottom, y);
+        EXPECT_EQ(top, 8);
+        EXPECT_NEAR(bottom, 21, 1);
+    } else {
+        EXPECT_EQ(drawn("kg/m³"), drawn("kg/m3"));  // the pixel font spells it in ASCII
+    }
+    EXPECT_EQ(render::text_width("", 2), 0);
+    EXPECT_LT(render::text_width("ab", 2), render::text_width("abc", 2));
+}
+
+TEST(Render, RunColourRangeIsTheRunsOwnSpeedWithoutItsSpray) {
+    // 1000 particles at 0..0.999 m/s: all but the fastest 0.5% lie below 0.994 m/s.
+    std::vector<std::array<float, 3>> x(1000, {0.5f, 0.5f, 0.5f});
+    io::FrameData f = particles(x, std::vector<float>(1000, 0.0f));
+    for (int i = 0; i < 1000; ++i) f.velocity[3 * i + 1] = -0.001f * float(i);
+    EXPECT_FLOAT_EQ(render::frame_speed_percentile(f), 0.994f);
+    // Three spray particles at 100 m/s among 1000 at 1 m/s do not move it.
+    for (int i = 0; i < 1000; ++i) f.velocity[3 * i + 1] = i < 3 ? 100.0f : 1.0f;
+    EXPECT_FLOAT_EQ(render::frame_speed_percentile(f), 1.0f);
+    EXPECT_EQ(render::frame_speed_percentile(particles({}, {})), 0.0);
+
+    Scene s = small_scene(3);
+    // Rounded up to two significant digits.
+    EXPECT_NEAR(render::run_color_range(s, 6.23)[1], 6.3, 1e-12);
+    EXPECT_NEAR(render::run_color_range(s, 0.0412)[1], 0.042, 1e-12);
+    EXPECT_NEAR(render::run_color_range(s, 4.0)[1], 4.0, 1e-12);
+    EXPECT_EQ(render::run_color_range(s, 6.23)[0], 0.0);
+    // Nothing measured: the scene's estimate; render.range and density keep their own.
+    EXPECT_EQ(render::run_color_range(s, 0.0), render::color_range(s));
+    EXPECT_EQ(render::run_color_range(s, std::nan("")), render::color_range(s));
+    s.render.range_min = 0, s.render.range_max = 2;
+    EXPECT_EQ(render::run_color_range(s, 6.23), (std::array<double, 2>{0, 2}));
+    s.render.range_max = 0;
+    s.render.color_by = RenderParams::Color::density;
+    EXPECT_EQ(render::run_color_range(s, 6.23), render::color_range(s));
 }
 
 TEST(Render, ColourBarLabelsShareOneFormatAndFit) {
@@ -262,6 +329,46 @@ TEST(RenderCli, RunRenderAndRenderCommandMakeTheSamePictures) {
     EXPECT_EQ(run_cli("render " + run.string() + " --set render.width=5", dir / "log"), 2);
     EXPECT_NE(slurp(dir / "log").find("render.width"), std::string::npos);
     EXPECT_EQ(run_cli("render " + (dir / "nothing").string(), dir / "log"), 2);
+    fs::remove_all(dir);
+}
+
+// The pictures of a run are coloured over the run's own speeds: `seiche render` says the range,
+// which is the largest frame_speed_percentile of the frames on disk; the previews of a run
+// without --render come out the same as `seiche render` makes them.
+TEST(RenderCli, PicturesUseTheRunsOwnSpeedRange) {
+    const fs::path dir = fresh_dir("seiche_test_render_range");
+    const std::string scene = std::string(SEICHE_SOURCE_DIR) + "/scenes/dam_break_2d.json";
+    const fs::path run = dir / "run";
+    ASSERT_EQ(run_cli("run " + scene + " -o " + run.string() +
+                          " --end-time 0.4 -q --set render.width=320 --set render.height=180",
+                      dir / "log"),
+              0)
+        << slurp(dir / "log");
+    const std::string first = slurp(run / "preview_first.png"), last = slurp(run / "preview_last.png");
+    double fastest = 0;
+    for (const auto& e : io::read_pvd(run / "particles.pvd"))
+        fastest = std::max(fastest, render::frame_speed_percentile(io::read_frame(run / e.file)));
+    ASSERT_GT(fastest, 1.0);  // the column has fallen
+    ASSERT_EQ(run_cli("render " + run.string() + " --no-movie", dir / "log"), 0) << slurp(dir / "log");
+    const double top = render::run_color_range(io::load_scene(scene), fastest)[1];
+    EXPECT_NE(slurp(dir / "log").find(fmt::format("speed from 0 to {:.4g} m/s", top)),
+              std::string::npos)
+        << slurp(dir / "log");
+    EXPECT_EQ(slurp(run / "preview_first.png"), first);
+    EXPECT_EQ(slurp(run / "preview_last.png"), last);
+    // Another range on request changes the pictures.
+    ASSERT_EQ(run_cli("render " + run.string() + " --no-movie -q --set render.range=[0,10]",
+                      dir / "log"),
+              0)
+        << slurp(dir / "log");
+    EXPECT_NE(slurp(run / "preview_last.png"), last);
+    // A picture per frame needs the frames on disk: refused before anything is written.
+    EXPECT_EQ(run_cli("run " + scene + " -o " + (dir / "bare").string() +
+                          " --end-time 0.1 -q --render --set output.ply=false --set output.vtk=false",
+                      dir / "log"),
+              2);
+    EXPECT_NE(slurp(dir / "log").find("output.render"), std::string::npos) << slurp(dir / "log");
+    EXPECT_FALSE(fs::exists(dir / "bare" / "frames"));
     fs::remove_all(dir);
 }
 

@@ -15,6 +15,22 @@ std::string format_duration(double s) {
     return fmt::format("{}:{:02}", t / 60, t % 60);
 }
 
+PictureProgressLine::PictureProgressLine(bool quiet)
+    : quiet_(quiet), tty_(isatty(fileno(stderr)) != 0), t0_(std::chrono::steady_clock::now()) {}
+
+void PictureProgressLine::operator()(std::size_t n, std::size_t count) {
+    if (quiet_) return;
+    const double w = seconds_since(t0_);
+    const std::string line =
+        fmt::format("render frame {}/{}  {:.1f} frames/s  elapsed {}  ETA {}", n, count, n / w,
+                    format_duration(w), format_duration(w / n * double(count - n)));
+    std::fprintf(stderr, tty_ ? "\r\033[K%s" : "%s\n", line.c_str());
+}
+
+void PictureProgressLine::finish() {
+    if (tty_ && !quiet_) std::fprintf(stderr, "\r\033[K");
+}
+
 Progress::Progress(bool quiet) : quiet_(quiet), tty_(isatty(fileno(stderr)) != 0) {}
 
 std::string Progress::line(const ProgressState& s) const {

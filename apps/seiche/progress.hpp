@@ -33,6 +33,19 @@ class Progress {
 
 std::string format_duration(double seconds);
 
+// "render frame 12/61  4.2 frames/s  elapsed 0:03  ETA 0:12" while pictures are drawn: one live
+// line on a terminal, a line per picture otherwise, nothing when quiet.
+class PictureProgressLine {
+  public:
+    explicit PictureProgressLine(bool quiet);
+    void operator()(std::size_t done, std::size_t total);
+    void finish();
+
+  private:
+    bool quiet_, tty_;
+    std::chrono::steady_clock::time_point t0_;
+};
+
 // Wall seconds since t0.
 inline double seconds_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -2,21 +2,15 @@
 // the two previews, and render/movie.mp4 when ffmpeg is installed. Frames are rendered in
 // parallel, one per thread.
 #include <fmt/format.h>
-#include <omp.h>
-#include <unistd.h>
 
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <mutex>
 
-#include "body_frames.hpp"
 #include "commands.hpp"
 #include "external_tools.hpp"
 #include "progress.hpp"
 #include "run_dir.hpp"
-#include "seiche/io/readers.hpp"
 #include "seiche/parallel.hpp"
 #include "seiche/render.hpp"
 
@@ -43,56 +37,28 @@ int render_command(const RenderOptions& o) {
             std::fprintf(stderr, "seiche render: no particle frames in %s\n", dir.c_str());
             return 2;
         }
-        // The bodies' outlines at each frame, from bodies.csv (frames and rows share the time).
-        const auto poses = read_body_poses(dir / "bodies.csv");
-        auto outlines = [&](double time, io::FrameData& f) {
-            auto it = poses.lower_bound(time - 1e-9 * std::max(1.0, time));
-            if (it == poses.end() || std::abs(it->first - time) > 1e-9 * std::max(1.0, time)) return;
-            if (scene->dimension == 2)
-                append_body_outlines<2>(*scene, it->second, f.solid_edges);
-            else
-                append_body_outlines<3>(*scene, it->second, f.solid_edges);
-        };
         clear_pictures(dir);
-        fs::create_directories(dir / "render");
-        const bool tty = isatty(fileno(stderr)) != 0;
         const auto t0 = std::chrono::steady_clock::now();
         auto wall = [&] { return seconds_since(t0); };
-        std::atomic<std::size_t> done{0};
-        std::mutex report;
-        std::string error;
         const long count = long(frames.size());
-#pragma omp parallel for schedule(dynamic, 1) num_threads(thread_count())
-        for (long k = 0; k < count; ++k) {
-            try {
-                io::FrameData f = io::read_frame(dir / frames[k].file);
-                outlines(frames[k].time, f);
-                const render::Image image =
-                    render::render_frame(f, *scene, frame_caption(*scene, frames[k].time));
-                render::write_png(picture_path(dir, int(k)), image);
-                if (k == 0) render::write_png(dir / "preview_first.png", image);
-                if (k == count - 1) render::write_png(dir / "preview_last.png", image);
-            } catch (const std::exception& e) {
-                const std::lock_guard<std::mutex> lock(report);
-                if (error.empty()) error = e.what();
-            }
-            const std::size_t n = ++done;
-            if (o.quiet) continue;
-            const std::lock_guard<std::mutex> lock(report);
-            const double w = wall();
-            const std::string line =
-                fmt::format("render frame {}/{}  {:.1f} frames/s  elapsed {}  ETA {}", n, count,
-                            n / w, format_duration(w), format_duration(w / n * (count - n)));
-            std::fprintf(stderr, tty ? "\r\033[K%s" : "%s\n", line.c_str());
-        }
-        if (tty && !o.quiet) std::fprintf(stderr, "\r\033[K");
-        if (!error.empty()) throw std::runtime_error(error);
+        PictureProgressLine line(o.quiet);
+        const auto range = render_run_pictures(dir, *scene, frames, std::ref(line));
+        line.finish();
         const double w = wall();
         std::printf("%s: %ld frames rendered in %s (%.1f ms per frame, %d threads, %dx%d)\n",
                     dir.c_str(), count, format_duration(w).c_str(), 1e3 * w / count, thread_count(),
                     scene->render.width, scene->render.height);
         std::printf("  pictures  %s/frame_NNNNNN.png, preview_first.png, preview_last.png\n",
                     (dir / "render").c_str());
+        std::printf("  colours   %s from %.4g to %.4g %s%s\n",
+                    scene->render.color_by == RenderParams::Color::density ? "density" : "speed",
+                    range[0], range[1],
+                    scene->render.color_by == RenderParams::Color::density ? "kg/m³" : "m/s",
+                    scene->render.range_max > scene->render.range_min
+                        ? " (render.range)"
+                        : scene->render.color_by == RenderParams::Color::speed
+                              ? " (all but the fastest 0.5% of every frame)"
+                              : "");
         if (!o.no_movie) {
             std::string why;
             const auto movie = make_movie(dir, scene->time.frame_rate, &why);

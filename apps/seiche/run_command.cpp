@@ -145,7 +145,9 @@ int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
     };
     world.advance_to(end, advance);
     progress.finish();
-    const std::string pictures = out.close();
+    PictureProgressLine picture_line(o.quiet);
+    const std::string pictures = out.close(std::ref(picture_line));
+    picture_line.finish();
     totals.frames = frame;
     totals.contained = world.total_contained();
 
@@ -302,6 +304,10 @@ int run_command(const RunOptions& o) {
     if (!o.output.empty() || !o.resume.empty()) scene.output.directory = dir.string();
     if (o.mesh) scene.output.mesh = true;
     if (o.render) scene.output.render = true;
+    if (const std::string why = output_refusal(scene.output); !why.empty()) {
+        std::fprintf(stderr, "seiche: %s\n", why.c_str());
+        return 2;
+    }
     try {
         return scene.dimension == 2 ? simulate<2>(scene, dir, o) : simulate<3>(scene, dir, o);
     } catch (const std::exception& e) {

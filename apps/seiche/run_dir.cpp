@@ -3,13 +3,17 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <mutex>
 #include <cstdio>
 #include <regex>
 
+#include "body_frames.hpp"
 #include "commands.hpp"
 #include "external_tools.hpp"
 #include "seiche/io/readers.hpp"
 #include "seiche/io/scene_loader.hpp"
+#include "seiche/parallel.hpp"
 #include "seiche/render.hpp"
 
 namespace seiche::app {
@@ -106,6 +110,66 @@ void clear_pictures(const fs::path& dir) {
     fs::remove(dir / "preview_last.png");
 }
 
+std::array<double, 2> render_run_pictures(const fs::path& dir, const Scene& scene,
+                                          const std::vector<io::PvdEntry>& frames,
+                                          const PictureProgress& progress) {
+    const long count = long(frames.size());
+    std::string error;
+    std::mutex lock;
+    auto failed = [&](const std::exception& e) {
+        const std::lock_guard<std::mutex> hold(lock);
+        if (error.empty()) error = e.what();
+    };
+    // First pass: the run's speed range, so no frame's spray decides the colours alone.
+    std::vector<double> speed(frames.size(), 0.0);
+    if (scene.render.color_by == RenderParams::Color::speed &&
+        !(scene.render.range_max > scene.render.range_min)) {
+#pragma omp parallel for schedule(dynamic, 1) num_threads(thread_count())
+        for (long k = 0; k < count; ++k) {
+            try {
+                speed[k] = render::frame_speed_percentile(io::read_frame(dir / frames[k].file));
+            } catch (const std::exception& e) {
+                failed(e);
+            }
+        }
+        if (!error.empty()) throw std::runtime_error(error);
+    }
+    const auto range = render::run_color_range(
+        scene, speed.empty() ? 0.0 : *std::max_element(speed.begin(), speed.end()));
+
+    // The bodies' outlines at each frame, from bodies.csv (frames and rows share the time).
+    const auto poses = read_body_poses(dir / "bodies.csv");
+    auto outlines = [&](double time, io::FrameData& f) {
+        auto it = poses.lower_bound(time - 1e-9 * std::max(1.0, time));
+        if (it == poses.end() || std::abs(it->first - time) > 1e-9 * std::max(1.0, time)) return;
+        if (scene.dimension == 2)
+            append_body_outlines<2>(scene, it->second, f.solid_edges);
+        else
+            append_body_outlines<3>(scene, it->second, f.solid_edges);
+    };
+    fs::create_directories(dir / "render");
+    std::size_t done = 0;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(thread_count())
+    for (long k = 0; k < count; ++k) {
+        try {
+            io::FrameData f = io::read_frame(dir / frames[k].file);
+            outlines(frames[k].time, f);
+            const render::Image image =
+                render::render_frame(f, scene, frame_caption(scene, frames[k].time), range);
+            render::write_png(picture_path(dir, int(k)), image);
+            if (k == 0) render::write_png(dir / "preview_first.png", image);
+            if (k == count - 1) render::write_png(dir / "preview_last.png", image);
+        } catch (const std::exception& e) {
+            failed(e);
+        }
+        const std::lock_guard<std::mutex> hold(lock);
+        ++done;
+        if (progress) progress(done, std::size_t(count));
+    }
+    if (!error.empty()) throw std::runtime_error(error);
+    return range;
+}
+
 PictureOutput::PictureOutput(const Scene& scene, fs::path dir, bool continuing)
     : scene_(scene), dir_(std::move(dir)) {
     if (!continuing) clear_pictures(dir_);
@@ -113,27 +177,37 @@ PictureOutput::PictureOutput(const Scene& scene, fs::path dir, bool continuing)
 }
 
 void PictureOutput::frame(const io::FrameData& f, int index, double time) {
-    const bool preview = scene_.output.preview;
-    if (scene_.output.render || (preview && index == 0)) {
-        const render::Image image = render::render_frame(f, scene_, frame_caption(scene_, time));
-        if (scene_.output.render) render::write_png(picture_path(dir_, index), image);
-        if (preview && index == 0) render::write_png(dir_ / "preview_first.png", image);
-    }
-    if (preview) last_ = f, last_time_ = time;
+    if (!scene_.output.preview || scene_.output.render) return;  // render: drawn at the end
+    // A first look while the run goes, over the scene's range; drawn again at the end.
+    if (index == 0)
+        render::write_png(dir_ / "preview_first.png",
+                          render::render_frame(f, scene_, frame_caption(scene_, time)));
+    if (!first_) first_ = f, first_time_ = time;
+    last_ = f, last_time_ = time;
+    run_speed_ = std::max(run_speed_, render::frame_speed_percentile(f));
 }
 
-std::string PictureOutput::finish() {
+std::string PictureOutput::finish(const PictureProgress& progress) {
     std::string line;
-    if (last_) {
-        render::write_png(dir_ / "preview_last.png",
-                          render::render_frame(*last_, scene_, frame_caption(scene_, last_time_)));
-        line = (dir_ / "preview_first.png").string() + ", preview_last.png";
-    }
     if (scene_.output.render) {
+        const auto frames = run_frames(dir_, scene_.time.frame_rate);
+        if (!frames.empty()) render_run_pictures(dir_, scene_, frames, progress);
         std::string why;
         const auto movie = make_movie(dir_, scene_.time.frame_rate, &why);
-        line += (line.empty() ? "" : "; ") + (dir_ / "render").string() + "/frame_NNNNNN.png" +
-                (movie ? ", movie.mp4" : " (" + why + ")");
+        line = (dir_ / "preview_first.png").string() + ", preview_last.png; " +
+               (dir_ / "render").string() + "/frame_NNNNNN.png" +
+               (movie ? ", movie.mp4" : " (" + why + ")");
+    } else if (last_) {
+        // A resumed run has not seen its first frame: that preview stays as it was drawn.
+        const auto range = render::run_color_range(scene_, run_speed_);
+        if (first_ && first_time_ == 0.0)
+            render::write_png(dir_ / "preview_first.png",
+                              render::render_frame(*first_, scene_,
+                                                   frame_caption(scene_, first_time_), range));
+        render::write_png(dir_ / "preview_last.png",
+                          render::render_frame(*last_, scene_, frame_caption(scene_, last_time_),
+                                               range));
+        line = (dir_ / "preview_first.png").string() + ", preview_last.png";
     }
     return line;
 }

@@ -2,7 +2,9 @@
 // frames (render/ and the previews) and the movie made from them.
 #pragma once
 
+#include <array>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,22 +44,35 @@ std::filesystem::path picture_path(const std::filesystem::path& dir, int index);
 // Removes the pictures and movie of an earlier run or render pass.
 void clear_pictures(const std::filesystem::path& dir);
 
-// Pictures written while a run goes: render/frame_NNNNNN.png per frame when output.render is set,
-// and the first and last frame as preview_first.png and preview_last.png when output.preview is.
+// Called after each picture with the number done and the total (serialised).
+using PictureProgress = std::function<void(std::size_t done, std::size_t total)>;
+
+// The pictures of a run's particle frames (read from dir): render/frame_NNNNNN.png and the two
+// previews, coloured over the run's own range (render::run_color_range of all the frames), with
+// the bodies' outlines from bodies.csv; frames in parallel, one per thread. Returns the range.
+std::array<double, 2> render_run_pictures(const std::filesystem::path& dir, const Scene& scene,
+                                          const std::vector<io::PvdEntry>& frames,
+                                          const PictureProgress& progress = {});
+
+// Pictures of a run: preview_first.png as soon as the first frame is there; at the end, with
+// output.render, a picture per frame drawn from the frames on disk (the same pictures as `seiche
+// render` makes of the finished run), else the two previews again, over the run's own colour
+// range.
 class PictureOutput {
   public:
     // Removes the pictures of an earlier run, unless `continuing` a resumed one.
     PictureOutput(const Scene& scene, std::filesystem::path dir, bool continuing = false);
     void frame(const io::FrameData& f, int index, double time);
     void moved_to(const std::filesystem::path& dir) { dir_ = dir; }
-    // Writes preview_last.png and, with render on, the movie; returns a line for the summary.
-    std::string finish();
+    // Writes the pictures and, with render on, the movie; returns a line for the summary.
+    std::string finish(const PictureProgress& progress = {});
 
   private:
     const Scene& scene_;
     std::filesystem::path dir_;
-    std::optional<io::FrameData> last_;
-    double last_time_ = 0;
+    std::optional<io::FrameData> first_, last_;
+    double first_time_ = 0, last_time_ = 0;
+    double run_speed_ = 0;  //!< the largest frame_speed_percentile of the frames seen
 };
 
 }  // namespace seiche::app

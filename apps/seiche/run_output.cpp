@@ -133,11 +133,24 @@ fs::path prepare_staging(const fs::path& dir, const RunResume* resume) {
 // The scene, once this build can write everything it asks for: checked before the directory is
 // touched.
 const Scene& writable(const Scene& s) {
-    require_vdb_if_asked(s.output);
+    if (const std::string why = output_refusal(s.output); !why.empty())
+        throw std::runtime_error(why);
     return s;
 }
 
 }  // namespace
+
+std::string output_refusal(const OutputParams& o) {
+    try {
+        require_vdb_if_asked(o);
+    } catch (const std::runtime_error& e) {
+        return e.what();
+    }
+    if (o.render && !o.ply && !o.vtk)
+        return "output.render draws the pictures from the particle frames on disk at the end of "
+               "the run: set output.ply or output.vtk to true";
+    return "";
+}
 
 RunOutput::RunOutput(const Scene& s, fs::path dir, const RunResume* resume)
     : scene_(writable(s)),
@@ -280,9 +293,9 @@ void RunOutput::checkpoint(const World<D>& w, nlohmann::json state) {
                           [&](std::ostream& out) { w.save(out, extra); });
 }
 
-std::string RunOutput::close() {
+std::string RunOutput::close(const PictureProgress& progress) {
     stats_.close();
-    return pictures_.finish();
+    return pictures_.finish(progress);
 }
 
 template <int D>

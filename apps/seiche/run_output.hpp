@@ -37,6 +37,10 @@ struct RunResume {
 template <int D>
 RunResume restore_run(World<D>& w, const std::filesystem::path& dir);
 
+// Why this build cannot write what `output` asks for ("" when it can): VDB files without
+// OpenVDB, pictures without particle frames on disk.
+std::string output_refusal(const OutputParams& output);
+
 class RunOutput {
   public:
     // A fresh run (resume == nullptr) or the continuation of the run in dir.
@@ -54,8 +58,9 @@ class RunOutput {
     // stats.csv published up to this step.
     template <int D>
     void checkpoint(const World<D>& w, nlohmann::json state);
-    // Returns what the pictures step wrote, for the summary.
-    std::string close();
+    // Returns what the pictures step wrote, for the summary; progress: while the pictures of a
+    // run with output.render are drawn.
+    std::string close(const PictureProgress& progress = {});
     const std::filesystem::path& dir() const { return dir_; }
 
   private:

@@ -35,6 +35,13 @@ Image read_png(const std::filesystem::path& path);
 // [0, sqrt(2|g|H)] (H: the top of the fluid above the container floor, the free-fall speed of a
 // collapsing column) or density ρ0·[0.97, 1.03]. Fixed for a whole run, so movies do not flicker.
 std::array<double, 2> color_range(const Scene& scene);
+// The speed (m/s) below which all but the fastest 0.5% of the frame's particles lie: a few spray
+// particles do not set a run's colour range.
+double frame_speed_percentile(const io::FrameData& frame);
+// The colour range of a whole run's pictures: as color_range, except that speed without
+// render.range goes from 0 to `run_speed` (the largest frame_speed_percentile of the run's frames)
+// rounded up to two significant digits; run_speed ≤ 0 or not finite: color_range(scene).
+std::array<double, 2> run_color_range(const Scene& scene, double run_speed);
 // The colour map of the pictures at t in [0, 1] (clamped; NaN: the top), RGB in [0, 255].
 std::array<float, 3> colormap(double t);
 // The colour bar's labels for lo, the middle and hi: one format for the three, at most six
@@ -55,11 +62,20 @@ Camera fit_camera(const Scene& scene, int width, int height);
 
 // One picture of a frame; `caption` goes top left (e.g. scene, solver and time).
 Image render_frame(const io::FrameData& frame, const Scene& scene, const std::string& caption);
+// The same with the colour range given (run_color_range) instead of color_range(scene).
+Image render_frame(const io::FrameData& frame, const Scene& scene, const std::string& caption,
+                   std::array<double, 2> range);
 
-// Text in a 5×7 pixel font scaled by `scale` (letters, digits, . , - + = / : ( ) % _).
+// UTF-8 text whose capitals are 7·scale pixels tall, top at y: in an outline font (DejaVu Sans
+// through FreeType; the environment variable SEICHE_FONT names another .ttf) when there is one,
+// else in a built-in 5×7 pixel font with the text spelled in ASCII (ascii_fallback).
 void draw_text(Image& image, int x, int y, const std::string& text, int scale,
                std::array<std::uint8_t, 3> color);
 int text_width(const std::string& text, int scale);
+// Whether pictures get the outline font (FreeType built in and a font file found).
+bool outline_font_available();
+// The text in ASCII: "kg/m³" → "kg/m3", "ρ" → "rho"; other non-ASCII characters → '?'.
+std::string ascii_fallback(const std::string& text);
 
 // Images placed left to right with a white gap, top-aligned (for side-by-side pictures).
 Image side_by_side(const std::vector<Image>& images, int gap = 8);

@@ -19,9 +19,11 @@ bool has_camera(const Scene& s) {
 
 Param<Scene> colour_range() {
     Param<Scene> p{"render.range", ParamKind::vector, "m/s or kg/m³", closed(0, 1e9), {},
-                   "colour range [low, high], low < high; automatic: speed 0 to √(2|g|H) (the "
-                   "free-fall speed from the top of the fluid), density ρ0·[0.97, 1.03]; the same "
-                   "for every frame, so movies do not flicker",
+                   "colour range [low, high], low < high; automatic: speed from 0 to what all "
+                   "but the fastest 0.5% of the particles of every frame of the run stay below "
+                   "(two significant digits; a picture drawn while the run goes, and the viewer, "
+                   "use √(2|g|H), the free-fall speed from the top of the fluid), density "
+                   "ρ0·[0.97, 1.03]; the same for every frame, so movies do not flicker",
                    nullptr, nullptr};
     p.components = 2;
     p.default_note = "automatic";

@@ -1,11 +1,11 @@
 // A 5×7 pixel font for captions and colour-bar labels, drawn by hand for seiche (lower-case
-// letters; upper case is shown as lower case).
+// letters; upper case is shown as lower case): the fallback when no outline font is available.
 #include <cctype>
 #include <cstring>
 
-#include "seiche/render.hpp"
+#include "bitmap_font.hpp"
 
-namespace seiche::render {
+namespace seiche::render::bitmap {
 
 namespace {
 
@@ -99,4 +99,4 @@ void draw_text(Image& image, int x, int y, const std::string& text, int scale,
     }
 }
 
-}  // namespace seiche::render
+}  // namespace seiche::render::bitmap

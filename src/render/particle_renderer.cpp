@@ -60,6 +60,13 @@ void draw_caption(Image& out, const std::string& caption, int t, std::array<std:
 }
 
 
+void require_velocity(const io::FrameData& f) {
+    if (f.velocity.size() != 3 * f.size())
+        throw std::invalid_argument(
+            "the frame has no velocity, so it cannot be coloured by speed; colour it by density "
+            "(--color-by density)");
+}
+
 }  // namespace
 
 // Dark violet → blue → teal → green → yellow: ordered in lightness, readable in grey.
@@ -109,6 +116,30 @@ std::array<double, 2> color_range(const Scene& s) {
     }
     const double v = std::max(std::sqrt(2.0 * g * top), 1.5 * v0);
     return {0.0, v > 0 ? v : 1.0};
+}
+
+double frame_speed_percentile(const io::FrameData& f) {
+    require_velocity(f);
+    const std::size_t n = f.size();
+    if (n == 0) return 0;
+    std::vector<float> speed(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const float* v = &f.velocity[3 * i];
+        speed[i] = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    }
+    const std::size_t k = std::min(n - 1, std::size_t(std::floor(0.995 * double(n - 1))));
+    std::nth_element(speed.begin(), speed.begin() + std::ptrdiff_t(k), speed.end());
+    return speed[k];
+}
+
+std::array<double, 2> run_color_range(const Scene& s, double run_speed) {
+    const RenderParams& r = s.render;
+    if (r.range_max > r.range_min || r.color_by != RenderParams::Color::speed ||
+        !(run_speed > 0) || !std::isfinite(run_speed))
+        return color_range(s);
+    // Two significant digits, rounded up: 6.23 → 6.3, 0.0412 → 0.042.
+    const double unit = std::pow(10.0, std::floor(std::log10(run_speed)) - 1);
+    return {0.0, std::ceil(run_speed / unit - 1e-9) * unit};
 }
 
 std::array<double, 3> Camera::project(const std::array<double, 3>& p) const {
@@ -165,6 +196,11 @@ Camera fit_camera(const Scene& s, int width, int height) {
 }
 
 Image render_frame(const io::FrameData& f, const Scene& s, const std::string& caption) {
+    return render_frame(f, s, caption, color_range(s));
+}
+
+Image render_frame(const io::FrameData& f, const Scene& s, const std::string& caption,
+                   std::array<double, 2> range) {
     const RenderParams& rp = s.render;
     const int ss = rp.supersample, W = rp.width * ss, H = rp.height * ss;
     const Layout lay(rp.width);
@@ -172,7 +208,7 @@ Image render_frame(const io::FrameData& f, const Scene& s, const std::string& ca
     cam.focal *= ss;
     cam.scale *= ss;
     cam.centre = {cam.centre[0] * ss, cam.centre[1] * ss};
-    const auto [lo, hi] = color_range(s);
+    const auto [lo, hi] = range;
     const bool by_density = rp.color_by == RenderParams::Color::density;
     const double r = s.particle_radius;
 
@@ -180,10 +216,7 @@ Image render_frame(const io::FrameData& f, const Scene& s, const std::string& ca
     if (f.position.size() != 3 * n)
         throw std::invalid_argument("a frame of " + std::to_string(n) + " densities has " +
                                     std::to_string(f.position.size() / 3) + " positions");
-    if (!by_density && f.velocity.size() != 3 * n)
-        throw std::invalid_argument(
-            "the frame has no velocity, so it cannot be coloured by speed; colour it by density "
-            "(--color-by density)");
+    if (!by_density) require_velocity(f);
     std::vector<Splat> splats(n);
     parallel_for(n, [&](std::size_t i) {
         const V3 p = {f.position[3 * i], f.position[3 * i + 1], f.position[3 * i + 2]};
@@ -324,8 +357,8 @@ Image render_frame(const io::FrameData& f, const Scene& s, const std::string& ca
     draw_caption(out, caption, t, ink);
     const int bx0 = rp.width - lay.bar + 6 * t, bx1 = bx0 + 9 * t;
     const int by0 = lay.top + 30 * t, by1 = rp.height - 12 * t;
-    draw_text(out, rp.width - lay.bar + 2 * t, lay.top, by_density ? "density" : "speed", t, ink);
-    draw_text(out, rp.width - lay.bar + 2 * t, lay.top + 9 * t, by_density ? "kg/m3" : "m/s", t,
+    draw_text(out, rp.width - lay.bar + 2 * t, lay.top, by_density ? "Density" : "Speed", t, ink);
+    draw_text(out, rp.width - lay.bar + 2 * t, lay.top + 10 * t, by_density ? "kg/m³" : "m/s", t,
               ink);
     for (int y = by0; y <= by1 && by1 > by0; ++y) {
         const auto c = colormap(double(by1 - y) / double(by1 - by0));
