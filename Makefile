@@ -3,7 +3,7 @@ BUILD_DIR ?= build
 SCENE ?= scenes/dam_break_3d.json
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure build run test test-asan test-tsan python-install-check blender-check bench bench-load microbench bench-mesh validate compare report-check fuzz clean format
+.PHONY: all deps configure build run test test-asan test-tsan python-install-check blender-check bench bench-load microbench bench-mesh validate compare report-check readme-images fuzz clean format
 
 all: build
 
@@ -66,6 +66,10 @@ report-check: build
 	@scripts/install-deps.sh --browser
 	$(BUILD_DIR)/seiche compare scenes/dam_break_2d.json --solvers pbf,wcsph,ddr -o $(REPORT) -q
 	tools/check_report.sh $(REPORT) pbf wcsph ddr
+
+# The README's pictures of scenes (docs/images), made again by running each scene (~30 s).
+readme-images: build
+	tools/readme_images.sh $(BUILD_DIR)
 
 # The Blender add-on (tools/blender/seiche_blender.py) on a short 3D run with surface meshes, in
 # Blender's background mode: attributes, axes against Blender's own OBJ importer, frames.
