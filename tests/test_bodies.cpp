@@ -1122,6 +1122,75 @@ TEST(Keyframes, KinematicBodyFollowsItsKeyframes) {
     std::filesystem::remove_all(dir);
 }
 
+// The same keyframes written in the scene as a list: the same motion bitwise, the list kept in
+// the resolved scene (scene.json of a run), bad rows refused with their path.
+TEST(Keyframes, InlineKeyframesMoveTheBodyAsTheFileDoes) {
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "seiche_keyframes_inline";
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "paddle.csv") << "0,0.2,0.35,0.15,0,0,0\n"
+                                         "0.2,0.3,0.35,0.15,0,1.2,0\n"
+                                         "0.4,0.3,0.30,0.15,0,1.2,0.4\n";
+    auto scene = [](const std::string& keyframes) {
+        return R"({
+          "dimension": 3, "particle_radius": 0.01,
+          "container": {"min": [0, 0, 0], "max": [0.5, 0.5, 0.3]},
+          "fluid": [{"min": [0, 0, 0], "max": [0.5, 0.15, 0.3]}],
+          "bodies": [{"shape": "box", "size": [0.1, 0.04, 0.04], "position": [0.2, 0.35, 0.15],
+                      "motion": "kinematic", "keyframes": )" + keyframes + "}]}";
+    };
+    const std::string rows =
+        "[[0, 0.2, 0.35, 0.15, 0, 0, 0], [0.2, 0.3, 0.35, 0.15, 0, 1.2, 0], "
+        "[0.4, 0.3, 0.30, 0.15, 0, 1.2, 0.4]]";
+    const Scene from_file = io::load_scene_text(scene("\"paddle.csv\""), "paddle", {}, "test", dir);
+    const Scene inline_ = io::load_scene_text(scene(rows), "paddle", {}, "test", dir);
+    ASSERT_TRUE(inline_.bodies[0].keyframes);
+    ASSERT_EQ(inline_.bodies[0].keyframes->size(), 3u);
+    World<3> a(from_file), b(inline_);
+    a.advance_to(0.3);
+    b.advance_to(0.3);
+    const auto& pa = a.boundary_objects()[a.body_object(0)];
+    const auto& pb = b.boundary_objects()[b.body_object(0)];
+    EXPECT_EQ(pa.position, pb.position);
+    for (int c = 0; c < 3; ++c) EXPECT_EQ(pa.rotation[c], pb.rotation[c]);
+    EXPECT_EQ(a.particles().x, b.particles().x);
+
+    // The resolved scene keeps the list (not a string), and reads back to the same keyframes.
+    const nlohmann::json j = io::scene_to_json(inline_);
+    ASSERT_TRUE(j["bodies"][0]["keyframes"].is_array()) << j["bodies"][0]["keyframes"];
+    EXPECT_EQ(j["bodies"][0]["keyframes"].size(), 3u);
+    EXPECT_EQ(j["bodies"][0]["keyframes"][1][5], 1.2);
+    const Scene again = io::load_scene_text(j.dump(), "paddle", {}, "test", dir);
+    EXPECT_EQ(again.bodies[0].keyframes->at(2).rotation, inline_.bodies[0].keyframes->at(2).rotation);
+
+    auto error = [&](const std::string& keyframes, const std::vector<std::string>& set = {}) {
+        try {
+            io::load_scene_text(scene(keyframes), "paddle", set, "test", dir);
+        } catch (const io::SceneError& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    EXPECT_EQ(error("[]"), "bodies[0].keyframes: expected a file name or a list of rows of 7 "
+                           "numbers, got an empty list");
+    EXPECT_EQ(error("[[0, 1, 2]]"), "bodies[0].keyframes[0]: expected a row of 7 numbers, got an array ([0, 1, 2])");
+    EXPECT_TRUE(error(R"([[0, 0.2, 0.35, 0.15, 0, 0, "x"]])").starts_with("bodies[0].keyframes[0][6]: "));
+    EXPECT_EQ(error("[[0.3, 0.2, 0.35, 0.15, 0, 0, 0], [0.1, 0.3, 0.35, 0.15, 0, 0, 0]]"),
+              "bodies[0].keyframes: keyframes out of order: keyframe 2 at 0.1 s is not after "
+              "keyframe 1 at 0.3 s");
+    EXPECT_EQ(error("3"), "bodies[0].keyframes: expected a file name or a list of rows of 7 "
+                          "numbers, got a number (3)");
+    EXPECT_TRUE(error("\"[paddle.csv\"").starts_with("bodies[0].keyframes: a file name cannot"));
+    // --set gives a list as well.
+    EXPECT_EQ(error("\"paddle.csv\"", {"bodies[0].keyframes=[[0, 0.1, 0.35, 0.15, 0, 0, 0]]"}),
+              "accepted");
+    const Scene set = io::load_scene_text(scene("\"paddle.csv\""), "paddle",
+                                          {"bodies[0].keyframes=[[0, 0.1, 0.35, 0.15, 0, 0, 0]]"},
+                                          "test", dir);
+    ASSERT_EQ(set.bodies[0].keyframes->size(), 1u);
+    EXPECT_EQ(set.bodies[0].keyframes->at(0).position[0], 0.1);
+    std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace seiche
 

@@ -47,7 +47,16 @@ struct Param {
     double automatic = unbounded;  //!< a value outside the range meaning "automatic" (−1: xsph)
     std::string_view default_note = {};  //!< for the docs when the default depends on other keys
     bool (*written)(const T&) = nullptr;  //!< the resolved scene leaves it out when false
+    // Text keys that name a file of rows of numbers may instead hold the rows themselves, a JSON
+    // list of lists of `rows` numbers each; the text then is that list, written compactly
+    // (inline_rows), and goes back into scene.json as the list.
+    int rows = 0;
 };
+
+// Whether a text value holds inline rows (a JSON list) rather than a file name.
+inline bool inline_rows(std::string_view text) {
+    return !text.empty() && text.front() == '[';
+}
 
 // An array of records under one key of T ("fluid", "obstacles").
 template <class T, class E>
@@ -186,6 +195,11 @@ template <class T>
 Param<T> with_automatic(Param<T> p, double automatic, std::string_view note) {
     p.automatic = automatic;
     p.default_note = note;
+    return p;
+}
+template <class T>
+Param<T> with_rows(Param<T> p, int rows) {
+    p.rows = rows;
     return p;
 }
 template <class T>

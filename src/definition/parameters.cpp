@@ -274,10 +274,13 @@ std::span<const Param<BodyDef>> body_params() {
         with_automatic(number_param<B, &B::motion_stop>("motion_stop", "s", closed(0, 1e9),
                                                         "kinematic: the time it stops"),
                        -1, "-1: never"),
-        text_param<B, &B::keyframe_file>(
-            "keyframes", "kinematic: a CSV file of poses over time (time,x,y,z,rx,ry,rz; s, m, "
-                         "rad), relative to the scene file; positions interpolated linearly, "
-                         "rotations by quaternion slerp; held before the first and after the last"),
+        with_rows(text_param<B, &B::keyframe_file>(
+                      "keyframes",
+                      "kinematic: poses over time, [time, x, y, z, rx, ry, rz] (s, m, rad) each: "
+                      "a CSV file of such lines relative to the scene file, or the list itself; "
+                      "positions interpolated linearly, rotations by quaternion slerp; held "
+                      "before the first and after the last"),
+                  7),
         number_param<B, &B::density>("density", "kg/m³", closed(0, 1e6),
                                      "dynamic bodies: mass = density × volume (2D: per metre of "
                                      "depth); required and positive for them"),

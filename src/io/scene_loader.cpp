@@ -202,7 +202,30 @@ ParamValue read_value(const json& v, const std::string& path, const Param<T>& p,
             if (!v.is_boolean()) throw SceneError(path, "expected true or false, got " + shown(v));
             return v.get<bool>();
         case ParamKind::text:
-            if (!v.is_string()) throw SceneError(path, "expected a string, got " + shown(v));
+            if (p.rows > 0 && v.is_array()) {
+                // Inline rows: checked here, kept as their compact JSON text.
+                if (v.empty())
+                    throw SceneError(path, fmt::format("expected a file name or a list of rows of "
+                                                       "{} numbers, got an empty list", p.rows));
+                for (std::size_t j = 0; j < v.size(); ++j) {
+                    const std::string at = fmt::format("{}[{}]", path, j);
+                    if (!v[j].is_array() || v[j].size() != std::size_t(p.rows))
+                        throw SceneError(at, fmt::format("expected a row of {} numbers, got {}",
+                                                         p.rows, shown(v[j])));
+                    for (std::size_t a = 0; a < v[j].size(); ++a)
+                        number_value(v[j][a], fmt::format("{}[{}]", at, a), Range{});
+                }
+                return v.dump();
+            }
+            if (!v.is_string())
+                throw SceneError(path, p.rows > 0
+                                           ? fmt::format("expected a file name or a list of rows "
+                                                         "of {} numbers, got {}",
+                                                         p.rows, shown(v))
+                                           : "expected a string, got " + shown(v));
+            if (p.rows > 0 && inline_rows(v.get<std::string>()))
+                throw SceneError(path, "a file name cannot start with '[' (give the rows as a "
+                                       "JSON list, not a string)");
             return v.get<std::string>();
         case ParamKind::choice: {
             std::string list;
@@ -345,7 +368,10 @@ void write_table(json& obj, std::span<const Param<T>> table, const T& in, int di
                 *node = std::get<bool>(v);
                 break;
             case ParamKind::text:
-                *node = std::get<std::string>(v);
+                if (p.rows > 0 && inline_rows(std::get<std::string>(v)))
+                    *node = json::parse(std::get<std::string>(v));
+                else
+                    *node = std::get<std::string>(v);
                 break;
             case ParamKind::choice:
                 *node = std::string(p.choices.at(std::size_t(std::get<double>(v))));
@@ -562,7 +588,15 @@ void read_body_meshes(Scene& s, const std::filesystem::path& base) {
                 throw SceneError(path + ".mesh", e.what());
             }
         }
-        if (!b.keyframe_file.empty()) {
+        if (inline_rows(b.keyframe_file)) {
+            // Written in the scene: rows of 7 finite numbers, checked when read.
+            std::vector<Keyframe> keys;
+            for (const json& r : json::parse(b.keyframe_file)) {
+                const auto v = r.get<std::vector<double>>();
+                keys.push_back({v[0], {v[1], v[2], v[3]}, {v[4], v[5], v[6]}});
+            }
+            b.keyframes = std::make_shared<const std::vector<Keyframe>>(std::move(keys));
+        } else if (!b.keyframe_file.empty()) {
             const std::filesystem::path f = beside(base, b.keyframe_file);
             try {
                 b.keyframes = std::make_shared<const std::vector<Keyframe>>(read_keyframes(f));

@@ -80,7 +80,14 @@ json property_schema(const Param<T>& p) {
             s["type"] = "boolean";
             break;
         case ParamKind::text:
-            s["type"] = "string";
+            if (p.rows > 0) {
+                json row{{"type", "array"}, {"items", {{"type", "number"}}}};
+                row["minItems"] = row["maxItems"] = p.rows;
+                s["oneOf"] = json::array({json{{"type", "string"}},
+                                          json{{"type", "array"}, {"minItems", 1}, {"items", row}}});
+            } else {
+                s["type"] = "string";
+            }
             break;
         case ParamKind::choice:
             s["type"] = "string";
@@ -219,7 +226,9 @@ void add_rows(std::map<std::string, std::string>& sections, std::vector<std::str
         std::string unit = p.unit.empty() ? "" : ", " + std::string(p.unit);
         const bool literal = p.default_note.empty() && !p.required;
         const std::string def = escape(default_text(p, 3));
-        sections[object] += fmt::format("| `{}` | {}{} | {} | {} | {} |\n", leaf, kind_text(p.kind),
+        sections[object] += fmt::format("| `{}` | {}{} | {} | {} | {} |\n", leaf,
+                                        p.rows > 0 ? fmt::format("string or list of rows of {}", p.rows)
+                                                   : kind_text(p.kind),
                                         unit, literal ? "`" + def + "`" : def,
                                         escape(range_text(p)), escape(std::string(p.meaning)));
     }
