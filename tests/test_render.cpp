@@ -362,6 +362,15 @@ TEST(RenderCli, PicturesUseTheRunsOwnSpeedRange) {
               0)
         << slurp(dir / "log");
     EXPECT_NE(slurp(run / "preview_last.png"), last);
+    // output.preview=false is kept by a run with --render: pictures, no previews.
+    ASSERT_EQ(run_cli("run " + scene + " -o " + (dir / "nopreview").string() +
+                          " --end-time 0.1 -q --render --set output.preview=false "
+                          "--set render.width=320 --set render.height=180",
+                      dir / "log"),
+              0)
+        << slurp(dir / "log");
+    EXPECT_TRUE(fs::exists(dir / "nopreview" / "render" / "frame_000003.png"));
+    EXPECT_FALSE(fs::exists(dir / "nopreview" / "preview_last.png"));
     // A picture per frame needs the frames on disk: refused before anything is written.
     EXPECT_EQ(run_cli("run " + scene + " -o " + (dir / "bare").string() +
                           " --end-time 0.1 -q --render --set output.ply=false --set output.vtk=false",

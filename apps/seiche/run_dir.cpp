@@ -112,7 +112,7 @@ void clear_pictures(const fs::path& dir) {
 
 std::array<double, 2> render_run_pictures(const fs::path& dir, const Scene& scene,
                                           const std::vector<io::PvdEntry>& frames,
-                                          const PictureProgress& progress) {
+                                          const PictureProgress& progress, bool previews) {
     const long count = long(frames.size());
     std::string error;
     std::mutex lock;
@@ -157,8 +157,8 @@ std::array<double, 2> render_run_pictures(const fs::path& dir, const Scene& scen
             const render::Image image =
                 render::render_frame(f, scene, frame_caption(scene, frames[k].time), range);
             render::write_png(picture_path(dir, int(k)), image);
-            if (k == 0) render::write_png(dir / "preview_first.png", image);
-            if (k == count - 1) render::write_png(dir / "preview_last.png", image);
+            if (previews && k == 0) render::write_png(dir / "preview_first.png", image);
+            if (previews && k == count - 1) render::write_png(dir / "preview_last.png", image);
         } catch (const std::exception& e) {
             failed(e);
         }
@@ -191,10 +191,13 @@ std::string PictureOutput::finish(const PictureProgress& progress) {
     std::string line;
     if (scene_.output.render) {
         const auto frames = run_frames(dir_, scene_.time.frame_rate);
-        if (!frames.empty()) render_run_pictures(dir_, scene_, frames, progress);
+        if (!frames.empty())
+            render_run_pictures(dir_, scene_, frames, progress, scene_.output.preview);
         std::string why;
         const auto movie = make_movie(dir_, scene_.time.frame_rate, &why);
-        line = (dir_ / "preview_first.png").string() + ", preview_last.png; " +
+        line = (scene_.output.preview
+                    ? (dir_ / "preview_first.png").string() + ", preview_last.png; "
+                    : std::string()) +
                (dir_ / "render").string() + "/frame_NNNNNN.png" +
                (movie ? ", movie.mp4" : " (" + why + ")");
     } else if (last_) {

@@ -52,7 +52,8 @@ using PictureProgress = std::function<void(std::size_t done, std::size_t total)>
 // the bodies' outlines from bodies.csv; frames in parallel, one per thread. Returns the range.
 std::array<double, 2> render_run_pictures(const std::filesystem::path& dir, const Scene& scene,
                                           const std::vector<io::PvdEntry>& frames,
-                                          const PictureProgress& progress = {});
+                                          const PictureProgress& progress = {},
+                                          bool previews = true);
 
 // Pictures of a run: preview_first.png as soon as the first frame is there; at the end, with
 // output.render, a picture per frame drawn from the frames on disk (the same pictures as `seiche

@@ -28,7 +28,7 @@ std::vector<char32_t> decode_utf8(const std::string& s) {
     for (std::size_t i = 0; i < s.size();) {
         const unsigned char c = static_cast<unsigned char>(s[i]);
         const int extra = c < 0x80 ? 0 : (c >> 5) == 6 ? 1 : (c >> 4) == 14 ? 2 : (c >> 3) == 30 ? 3 : -1;
-        if (extra < 0 || i + extra >= s.size() + (extra == 0)) {
+        if (extra < 0 || i + extra >= s.size()) {  // a stray byte, or cut short
             out.push_back(U'?');
             ++i;
             continue;
