@@ -83,7 +83,9 @@ int main(int argc, char** argv) {
         ->check(non_empty);
     cmd->add_flag(
         "--render", run.render,
-        "Also write a picture per frame (render/frame_NNNNNN.png, movie.mp4 with ffmpeg)");
+        "Also write a picture per frame (render/frame_NNNNNN.png, movie.mp4 with ffmpeg), drawn "
+        "from the frames at the end of the run over the run's own colour range, as `seiche "
+        "render` draws them");
     cmd->footer(
         "Writes DIR/particles.pvd (ParaView), DIR/frames/frame_NNNNNN.vtp and .ply (Blender, "
         "Houdini), DIR/stats.csv (one row per step), DIR/scene.json (the resolved scene) and "
@@ -187,7 +189,9 @@ int main(int argc, char** argv) {
     rcmd->footer(
         "Writes RUN_DIR/render/frame_NNNNNN.png, RUN_DIR/preview_first.png and "
         "preview_last.png, and RUN_DIR/render/movie.mp4 when ffmpeg is installed. Size, colours "
-        "and camera: the scene's render section, see docs/scene-format.md.");
+        "and camera: the scene's render section, see docs/scene-format.md. Without render.range, "
+        "speed is coloured from 0 to what all but the fastest 0.5% of every frame's particles "
+        "stay below (the range used is printed).");
 
     seiche::app::CompareOptions cmp;
     CLI::App* ccmd = app.add_subcommand(
