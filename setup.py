@@ -39,6 +39,9 @@ class CMakeBuild(build_ext):
                      "(scripts/install-deps.sh installs pybind11-dev, python3-dev, python3-numpy)")
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(built[0], target)
+        # The VDB plugin (output.vdb), when OpenVDB was there: the module looks beside itself.
+        for plugin in (build / "python" / "seiche").glob("libseiche_vdb.so"):
+            shutil.copy2(plugin, target.parent / plugin.name)
 
 
 setup(version=VERSION, ext_modules=[Extension("seiche._seiche", sources=[])],

@@ -1,105 +1,119 @@
 #include "vdb_output.hpp"
 
-#include <sstream>
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <mutex>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
-#ifdef SEICHE_HAVE_OPENVDB
-#include <openvdb/io/Stream.h>
-#include <openvdb/openvdb.h>
-#include <openvdb/points/PointConversion.h>
-#include <openvdb/tools/MeshToVolume.h>
-#endif
+#include "vdb_plugin.h"
 
 namespace seiche::app {
 
+namespace fs = std::filesystem;
+
 namespace {
-constexpr const char* unavailable_message =
-    "output.vdb: this seiche was built without OpenVDB (scripts/install-deps.sh installs "
-    "libopenvdb-dev; then rebuild)";
+
+// libseiche_vdb.so, opened once on first use: beside the program (or the Python module), or in
+// the installed library directory; SEICHE_VDB_PLUGIN names it elsewhere.
+struct Plugin {
+    seiche_vdb_points_fn points = nullptr;
+    seiche_vdb_level_set_fn level_set = nullptr;
+    seiche_vdb_free_fn release = nullptr;
+    std::string why;  //!< why it is not there
+};
+
+const Plugin& plugin() {
+    static const Plugin p = [] {
+        Plugin out;
+        std::vector<fs::path> candidates;
+        if (const char* env = std::getenv("SEICHE_VDB_PLUGIN")) {
+            candidates.push_back(env);
+        } else {
+            std::vector<fs::path> dirs;
+            std::error_code ec;
+            const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+            if (!ec) dirs.push_back(exe.parent_path());
+            Dl_info info{};
+            if (dladdr(reinterpret_cast<void*>(&vdb_available), &info) && info.dli_fname &&
+                *info.dli_fname)
+                dirs.push_back(fs::absolute(info.dli_fname, ec).parent_path());
+            for (const fs::path& d : dirs) {
+                candidates.push_back(d / "libseiche_vdb.so");
+                candidates.push_back(d / SEICHE_VDB_PLUGIN_FROM_BIN / "libseiche_vdb.so");
+            }
+        }
+        for (const fs::path& c : candidates) {
+            std::error_code ec;
+            if (!fs::exists(c, ec)) continue;
+            void* h = dlopen(c.c_str(), RTLD_NOW | RTLD_LOCAL);
+            if (!h) {
+                out.why = dlerror();
+                continue;
+            }
+            out.points = reinterpret_cast<seiche_vdb_points_fn>(dlsym(h, "seiche_vdb_points"));
+            out.level_set =
+                reinterpret_cast<seiche_vdb_level_set_fn>(dlsym(h, "seiche_vdb_level_set"));
+            out.release = reinterpret_cast<seiche_vdb_free_fn>(dlsym(h, "seiche_vdb_free"));
+            if (out.points && out.level_set && out.release) return out;
+            out = Plugin{};
+            out.why = c.string() + " is not seiche's VDB plugin";
+        }
+        if (out.why.empty())
+            out.why = "this seiche has no VDB writer: libseiche_vdb.so, built when OpenVDB is "
+                      "installed (scripts/install-deps.sh installs libopenvdb-dev; then rebuild), "
+                      "is not beside the program";
+        return out;
+    }();
+    return p;
+}
+
+void write_bytes(const fs::path& path, int status, char* bytes, std::size_t size,
+                 const char* err) {
+    if (status != 0) throw std::runtime_error(path.string() + ": " + err);
+    try {
+        // Written whole or not at all (write-then-rename).
+        io::write_file_atomic(path, [&](std::ostream& out) { out.write(bytes, std::streamsize(size)); });
+    } catch (...) {
+        plugin().release(bytes);
+        throw;
+    }
+    plugin().release(bytes);
+}
+
 }  // namespace
+
+bool vdb_available() { return plugin().points != nullptr; }
 
 void require_vdb_if_asked(const OutputParams& output) {
-    if (output.vdb && !vdb_available()) throw std::runtime_error(unavailable_message);
+    if (output.vdb && !vdb_available()) throw std::runtime_error("output.vdb: " + plugin().why);
 }
 
-#ifdef SEICHE_HAVE_OPENVDB
-
-namespace {
-
-void write_grids(const std::filesystem::path& path, const openvdb::GridPtrVec& grids,
-                 double time) {
-    for (const auto& g : grids) g->insertMeta("time", openvdb::DoubleMetadata(time));
-    // Through a memory stream, so the file appears whole (write-then-rename) or not at all.
-    std::ostringstream bytes(std::ios::binary);
-    openvdb::io::Stream(bytes).write(grids);
-    const std::string data = bytes.str();
-    io::write_file_atomic(path, [&](std::ostream& out) { out.write(data.data(), data.size()); });
+void write_vdb_points(const fs::path& path, const io::FrameData& frame, double voxel) {
+    if (!vdb_available()) throw std::runtime_error("output.vdb: " + plugin().why);
+    char* bytes = nullptr;
+    std::size_t size = 0;
+    char err[512] = "";
+    const int status = plugin().points(frame.size(), frame.position.data(), frame.velocity.data(),
+                                       frame.density.data(),
+                                       frame.id.empty() ? nullptr : frame.id.data(), frame.time,
+                                       voxel, &bytes, &size, err, sizeof err);
+    write_bytes(path, status, bytes, size, err);
 }
 
-}  // namespace
-
-bool vdb_available() { return true; }
-
-void write_vdb_points(const std::filesystem::path& path, const io::FrameData& frame,
-                      double voxel) {
-    openvdb::initialize();
-    using namespace openvdb::points;
-    const std::size_t n = frame.size();
-    std::vector<openvdb::Vec3f> position(n), velocity(n);
-    std::vector<float> density(frame.density);
-    std::vector<std::int32_t> id(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        position[i] = {frame.position[3 * i], frame.position[3 * i + 1], frame.position[3 * i + 2]};
-        velocity[i] = {frame.velocity[3 * i], frame.velocity[3 * i + 1], frame.velocity[3 * i + 2]};
-        id[i] = std::int32_t(frame.id.empty() ? i : frame.id[i]);
-    }
-    const PointAttributeVector<openvdb::Vec3f> positions(position);
-    const auto transform = openvdb::math::Transform::createLinearTransform(voxel);
-    const auto index =
-        openvdb::tools::createPointIndexGrid<openvdb::tools::PointIndexGrid>(positions, *transform);
-    auto grid = createPointDataGrid<NullCodec, PointDataGrid>(*index, positions, *transform);
-    appendAttribute<openvdb::Vec3f>(grid->tree(), "v");
-    populateAttribute(grid->tree(), index->tree(), "v", PointAttributeVector<openvdb::Vec3f>(velocity));
-    appendAttribute<float>(grid->tree(), "density");
-    populateAttribute(grid->tree(), index->tree(), "density", PointAttributeVector<float>(density));
-    appendAttribute<std::int32_t>(grid->tree(), "id");
-    populateAttribute(grid->tree(), index->tree(), "id", PointAttributeVector<std::int32_t>(id));
-    grid->setName("points");
-    write_grids(path, {grid}, frame.time);
-}
-
-void write_vdb_level_set(const std::filesystem::path& path, const SurfaceMesh& mesh, double voxel,
+void write_vdb_level_set(const fs::path& path, const SurfaceMesh& mesh, double voxel,
                          double time) {
-    if (mesh.dimension != 3)
-        throw std::invalid_argument("a VDB level set needs a 3D surface mesh");
-    openvdb::initialize();
-    const auto transform = openvdb::math::Transform::createLinearTransform(voxel);
-    std::vector<openvdb::Vec3s> points(mesh.vertex_count());
-    for (std::size_t i = 0; i < points.size(); ++i)
-        points[i] = {mesh.position[3 * i], mesh.position[3 * i + 1], mesh.position[3 * i + 2]};
-    std::vector<openvdb::Vec3I> triangles(mesh.face_count());
-    for (std::size_t t = 0; t < triangles.size(); ++t)
-        triangles[t] = {mesh.index[3 * t], mesh.index[3 * t + 1], mesh.index[3 * t + 2]};
-    auto grid = openvdb::tools::meshToLevelSet<openvdb::FloatGrid>(*transform, points, triangles,
-                                                                    3.0f);
-    grid->setName("surface");
-    write_grids(path, {grid}, time);
+    if (mesh.dimension != 3) throw std::invalid_argument("a VDB level set needs a 3D surface mesh");
+    if (!vdb_available()) throw std::runtime_error("output.vdb: " + plugin().why);
+    char* bytes = nullptr;
+    std::size_t size = 0;
+    char err[512] = "";
+    const int status = plugin().level_set(mesh.vertex_count(), mesh.position.data(),
+                                          mesh.face_count(), mesh.index.data(), voxel, time,
+                                          &bytes, &size, err, sizeof err);
+    write_bytes(path, status, bytes, size, err);
 }
-
-#else
-
-bool vdb_available() { return false; }
-
-namespace {
-[[noreturn]] void unavailable() { throw std::runtime_error(unavailable_message); }
-}  // namespace
-
-void write_vdb_points(const std::filesystem::path&, const io::FrameData&, double) { unavailable(); }
-void write_vdb_level_set(const std::filesystem::path&, const SurfaceMesh&, double, double) {
-    unavailable();
-}
-
-#endif
 
 }  // namespace seiche::app

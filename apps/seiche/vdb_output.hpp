@@ -1,7 +1,8 @@
 // OpenVDB files of a run (Museth 2013, "VDB: High-resolution sparse volumes with dynamic
 // topology"), for Houdini and Blender, which read them natively: the particles of a frame as a
-// points grid, and the fluid's surface as a narrow-band level set. Built when OpenVDB
-// (libopenvdb-dev) is installed; otherwise vdb_available() is false and the writers throw.
+// points grid, and the fluid's surface as a narrow-band level set. OpenVDB itself lives in the
+// plugin libseiche_vdb.so (vdb_plugin.cpp, built when libopenvdb-dev is installed), opened on
+// first use; without it vdb_available() is false and the writers throw, saying why.
 #pragma once
 
 #include <filesystem>
