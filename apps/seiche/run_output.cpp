@@ -141,11 +141,8 @@ const Scene& writable(const Scene& s) {
 }  // namespace
 
 std::string output_refusal(const OutputParams& o) {
-    try {
-        require_vdb_if_asked(o);
-    } catch (const std::runtime_error& e) {
-        return e.what();
-    }
+    if (o.vdb)
+        if (std::string why = vdb_unavailable(); !why.empty()) return why;
     if (o.render && !o.ply && !o.vtk)
         return "output.render draws the pictures from the particle frames on disk at the end of "
                "the run: set output.ply or output.vtk to true";

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <stdexcept>
+
 #include "vdb_output.hpp"
 
 namespace seiche::app {
@@ -11,7 +13,8 @@ namespace fs = std::filesystem;
 SurfaceOutput::SurfaceOutput(const Scene& scene, fs::path run_dir,
                              const std::vector<io::PvdEntry>* continuing)
     : scene_(scene), dir_(std::move(run_dir)) {
-    require_vdb_if_asked(scene.output);
+    if (scene.output.vdb)  // before the meshes of an earlier pass are removed
+        if (const std::string why = vdb_unavailable(); !why.empty()) throw std::runtime_error(why);
     fs::create_directories(dir_ / "frames");
     if (continuing) {
         pvd_ = *continuing;

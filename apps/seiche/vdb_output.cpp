@@ -37,7 +37,7 @@ const Plugin& plugin() {
             const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
             if (!ec) dirs.push_back(exe.parent_path());
             Dl_info info{};
-            if (dladdr(reinterpret_cast<void*>(&vdb_available), &info) && info.dli_fname &&
+            if (dladdr(reinterpret_cast<void*>(&vdb_unavailable), &info) && info.dli_fname &&
                 *info.dli_fname)
                 dirs.push_back(fs::absolute(info.dli_fname, ec).parent_path());
             for (const fs::path& d : dirs) {
@@ -85,14 +85,10 @@ void write_bytes(const fs::path& path, int status, char* bytes, std::size_t size
 
 }  // namespace
 
-bool vdb_available() { return plugin().points != nullptr; }
-
-void require_vdb_if_asked(const OutputParams& output) {
-    if (output.vdb && !vdb_available()) throw std::runtime_error("output.vdb: " + plugin().why);
-}
+std::string vdb_unavailable() { return plugin().points ? "" : "output.vdb: " + plugin().why; }
 
 void write_vdb_points(const fs::path& path, const io::FrameData& frame, double voxel) {
-    if (!vdb_available()) throw std::runtime_error("output.vdb: " + plugin().why);
+    if (const std::string why = vdb_unavailable(); !why.empty()) throw std::runtime_error(why);
     char* bytes = nullptr;
     std::size_t size = 0;
     char err[512] = "";
@@ -106,7 +102,7 @@ void write_vdb_points(const fs::path& path, const io::FrameData& frame, double v
 void write_vdb_level_set(const fs::path& path, const SurfaceMesh& mesh, double voxel,
                          double time) {
     if (mesh.dimension != 3) throw std::invalid_argument("a VDB level set needs a 3D surface mesh");
-    if (!vdb_available()) throw std::runtime_error("output.vdb: " + plugin().why);
+    if (const std::string why = vdb_unavailable(); !why.empty()) throw std::runtime_error(why);
     char* bytes = nullptr;
     std::size_t size = 0;
     char err[512] = "";

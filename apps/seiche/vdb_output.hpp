@@ -2,22 +2,20 @@
 // topology"), for Houdini and Blender, which read them natively: the particles of a frame as a
 // points grid, and the fluid's surface as a narrow-band level set. OpenVDB itself lives in the
 // plugin libseiche_vdb.so (vdb_plugin.cpp, built when libopenvdb-dev is installed), opened on
-// first use; without it vdb_available() is false and the writers throw, saying why.
+// first use; without it vdb_unavailable() says why and the writers throw that.
 #pragma once
 
 #include <filesystem>
+#include <string>
 
 #include "seiche/io/writers.hpp"
-#include "seiche/scene.hpp"
 #include "seiche/surface.hpp"
 
 namespace seiche::app {
 
-// Whether this build writes VDB files.
-bool vdb_available();
-// Throws std::runtime_error saying how to get OpenVDB when `output` asks for VDB files and this
-// build cannot write them: called before a run directory is touched.
-void require_vdb_if_asked(const OutputParams& output);
+// Why this seiche cannot write VDB files ("output.vdb: ...", naming what to install), or ""
+// when it can.
+std::string vdb_unavailable();
 
 // frames/frame_NNNNNN.vdb: one points grid named `points` with Houdini's attribute names —
 // P (m), v (m/s, a vector), density (kg/m³), id (creation id) — and the frame's time (s) as the
