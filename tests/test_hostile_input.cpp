@@ -428,3 +428,26 @@ TEST(Memory, RunsThatWouldNotFitAreRefusedWithTheFigure) {
 
 }  // namespace
 }  // namespace seiche
+
+// A program that cannot find its data (moved without share/seiche, or SEICHE_DATA_DIR set wrong)
+// says so and exits 2; it once ended in std::terminate (exit 134) from `seiche validate`.
+namespace seiche {
+namespace {
+
+TEST(HostileInput, ValidateWithoutItsDataSaysSo) {
+    const auto dir = test::fresh_dir("seiche_test_no_data");
+    const std::string cmd = "SEICHE_DATA_DIR=" + (dir / "nowhere").string() + " " +
+                            std::string(SEICHE_BINARY) + " validate hydrostatic -q -o " +
+                            (dir / "out").string() + " > " + (dir / "log").string() + " 2>&1";
+    const int status = std::system(cmd.c_str());
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 2);
+    const std::string log = test::slurp(dir / "log");
+    EXPECT_NE(log.find("seiche validate: SEICHE_DATA_DIR="), std::string::npos) << log;
+    EXPECT_NE(log.find("holds no tools/ and validation/"), std::string::npos) << log;
+    EXPECT_EQ(log.find("terminate"), std::string::npos) << log;
+    EXPECT_FALSE(std::filesystem::exists(dir / "out"));
+}
+
+}  // namespace
+}  // namespace seiche

@@ -298,40 +298,47 @@ int main(int argc, char** argv) {
         const int code = app.exit(e);
         return code == 0 ? 0 : 2;
     }
-    if (cmd->parsed()) return seiche::app::run_command(run);
-    if (bcmd->parsed()) return seiche::app::bench_command(bench);
-    if (mcmd->parsed()) return seiche::app::mesh_command(mesh);
-    if (bmcmd->parsed()) return seiche::app::bench_mesh_command(bmesh);
-    if (rcmd->parsed()) return seiche::app::render_command(rend);
-    if (dcmd->parsed()) return seiche::app::density_command(dens);
-    if (ccmd->parsed()) return seiche::app::compare_command(cmp);
-    if (vcmd->parsed()) return seiche::app::validate_command(val);
-    if (scmd->parsed()) return seiche::app::schema_command(sch);
-    if (wcmd->parsed()) {
-        if ((!view_screenshot.empty() || !view_script.empty()) && view_frames == 0) {
-            std::fprintf(stderr, "seiche view: --screenshot and --script need --frames N\n");
+    // The commands report what they expect; anything else that escapes one is still an error
+    // message and an exit code, not std::terminate.
+    try {
+        if (cmd->parsed()) return seiche::app::run_command(run);
+        if (bcmd->parsed()) return seiche::app::bench_command(bench);
+        if (mcmd->parsed()) return seiche::app::mesh_command(mesh);
+        if (bmcmd->parsed()) return seiche::app::bench_mesh_command(bmesh);
+        if (rcmd->parsed()) return seiche::app::render_command(rend);
+        if (dcmd->parsed()) return seiche::app::density_command(dens);
+        if (ccmd->parsed()) return seiche::app::compare_command(cmp);
+        if (vcmd->parsed()) return seiche::app::validate_command(val);
+        if (scmd->parsed()) return seiche::app::schema_command(sch);
+        if (wcmd->parsed()) {
+            if ((!view_screenshot.empty() || !view_script.empty()) && view_frames == 0) {
+                std::fprintf(stderr, "seiche view: --screenshot and --script need --frames N\n");
+                return 2;
+            }
+    #ifdef SEICHE_HAVE_VIEWER
+            seiche::viewer::ViewOptions v;
+            v.target = view_target;
+            v.overrides = view_overrides;
+            v.threads = view_threads;
+            v.width = view_width;
+            v.height = view_height;
+            v.frames = view_frames;
+            v.screenshot = view_screenshot;
+            v.script = view_script;
+            v.benchmark = view_benchmark;
+            v.free = view_free;
+            return seiche::viewer::view_command(v);
+    #else
+            std::fprintf(stderr,
+                         "seiche view: this seiche was built without the viewer (it needs "
+                         "libglfw3-dev, libglew-dev, libimgui-dev and OpenGL; scripts/install-deps.sh "
+                         "installs them, then rebuild)\n");
             return 2;
+    #endif
         }
-#ifdef SEICHE_HAVE_VIEWER
-        seiche::viewer::ViewOptions v;
-        v.target = view_target;
-        v.overrides = view_overrides;
-        v.threads = view_threads;
-        v.width = view_width;
-        v.height = view_height;
-        v.frames = view_frames;
-        v.screenshot = view_screenshot;
-        v.script = view_script;
-        v.benchmark = view_benchmark;
-        v.free = view_free;
-        return seiche::viewer::view_command(v);
-#else
-        std::fprintf(stderr,
-                     "seiche view: this seiche was built without the viewer (it needs "
-                     "libglfw3-dev, libglew-dev, libimgui-dev and OpenGL; scripts/install-deps.sh "
-                     "installs them, then rebuild)\n");
-        return 2;
-#endif
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "seiche: %s\n", e.what());
+        return 1;
     }
     return 2;
 }

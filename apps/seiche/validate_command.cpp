@@ -350,7 +350,13 @@ void surface_tension(const fs::path& root, const std::string& solver, std::ostre
 }  // namespace
 
 int validate_command(const ValidateOptions& o) {
-    const fs::path root = data_dir();
+    fs::path root;
+    try {
+        root = data_dir();  // the measured data and the plotting scripts
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "seiche validate: %s\n", e.what());
+        return 2;
+    }
     const std::vector<std::string> all = {"koshizuka", "hydrostatic", "spheric", "surface_tension"};
     std::vector<std::string> cases = o.cases.empty() ? all : o.cases;
     for (const auto& c : cases)
