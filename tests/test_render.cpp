@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
+#include <fstream>
 #include <random>
 
 #include "cli_helpers.hpp"
@@ -86,6 +88,24 @@ TEST(Render, ColourRangeIsTheFreeFallSpeedOrTheDensityBand) {
     EXPECT_NEAR(render::color_range(s)[1], 1030.0, 1e-9);
     s.render.range_min = 990, s.render.range_max = 1010;
     EXPECT_EQ(render::color_range(s)[1], 1010.0);
+}
+
+// The font file the pictures and the viewer's panels share: SEICHE_FONT when it names a file,
+// else an installed one (or "" when none is), never a path that is not there.
+TEST(Render, OutlineFontFileIsSeicheFontOrAnInstalledOne) {
+    const char* before = std::getenv("SEICHE_FONT");
+    const std::string saved = before ? before : "";
+    const fs::path dir = fresh_dir("seiche_test_font_file");
+    std::ofstream(dir / "mine.ttf") << "not checked here";
+    setenv("SEICHE_FONT", (dir / "mine.ttf").c_str(), 1);
+    EXPECT_EQ(render::outline_font_file(), (dir / "mine.ttf").string());
+    setenv("SEICHE_FONT", (dir / "missing.ttf").c_str(), 1);
+    const std::string fallback = render::outline_font_file();
+    EXPECT_NE(fallback, (dir / "missing.ttf").string());
+    if (!fallback.empty()) EXPECT_TRUE(fs::is_regular_file(fallback)) << fallback;
+    if (render::outline_font_available()) EXPECT_FALSE(fallback.empty());
+    if (before) setenv("SEICHE_FONT", saved.c_str(), 1);
+    else unsetenv("SEICHE_FONT");
 }
 
 TEST(Render, TextSpellsUnitsAndGreekInTheOutlineFontOrInAscii) {

@@ -336,6 +336,11 @@ int view_command(const ViewOptions& o) {
         IMGUI_CHECKVERSION();
         ImGui::CreateContext();
         ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini beside the user's files
+        // The pictures' font (DejaVu Sans) when there is one: ImGui's own has no "³". Its
+        // default glyph ranges hold Latin-1, where ³ and ° are.
+        const std::string font_file = render::outline_font_file();
+        const bool latin1 = !font_file.empty() &&
+                            ImGui::GetIO().Fonts->AddFontFromFileTTF(font_file.c_str(), 15.0f);
         ImGui::StyleColorsLight();
         ImGui_ImplGlfw_InitForOpenGL(window, true);
         ImGui_ImplOpenGL3_Init("#version 330 core");
@@ -661,10 +666,11 @@ int view_command(const ViewOptions& o) {
                                     : ui.color_by == 0 ? render::bar_labels(ui.speed[0], ui.speed[1])
                                                        : render::bar_labels(ui.density[0], ui.density[1]);
                 const ImU32 ink = IM_COL32(40, 40, 48, 255);
-                d->AddText(ImVec2(x0 - 40, y0 - 34), ink,
+                d->AddText(ImVec2(x0 - 40, y0 - 2.0f * ImGui::GetTextLineHeight() - 10.0f), ink,
                            by_pressure    ? "pressure\nPa"
                            : by_vorticity ? "vorticity\n1/s"
                            : ui.color_by == 0 ? "speed\nm/s"
+                           : latin1           ? "density\nkg/m\u00b3"
                                               : "density\nkg/m3");
                 d->AddText(ImVec2(x0 - 44, y0 - 6), ink, labels[2].c_str());
                 d->AddText(ImVec2(x0 - 44, 0.5f * (y0 + y1) - 6), ink, labels[1].c_str());

@@ -72,6 +72,9 @@ Image render_frame(const io::FrameData& frame, const Scene& scene, const std::st
 void draw_text(Image& image, int x, int y, const std::string& text, int scale,
                std::array<std::uint8_t, 3> color);
 int text_width(const std::string& text, int scale);
+// The outline font's file: SEICHE_FONT, else DejaVu Sans or Liberation Sans where Debian puts
+// them; "" when there is none (the viewer's panels use it too).
+std::string outline_font_file();
 // Whether pictures get the outline font (FreeType built in and a font file found).
 bool outline_font_available();
 // The text in ASCII: "kg/m³" → "kg/m3", "ρ" → "rho"; other non-ASCII characters → '?'.

@@ -66,6 +66,30 @@ std::string ascii_fallback(const std::string& text) {
     return out;
 }
 
+namespace {
+// SEICHE_FONT first, then where Debian's fonts-dejavu-core and fonts-liberation put theirs; the
+// ones that exist.
+std::vector<std::string> font_files() {
+    std::vector<std::string> candidates, found;
+    if (const char* env = std::getenv("SEICHE_FONT")) candidates.push_back(env);
+    for (const char* p : {"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+                          "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+                          "/usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf",
+                          "/usr/local/share/fonts/DejaVuSans.ttf"})
+        candidates.push_back(p);
+    for (const std::string& path : candidates) {
+        std::error_code ec;
+        if (std::filesystem::is_regular_file(path, ec)) found.push_back(path);
+    }
+    return found;
+}
+}  // namespace
+
+std::string outline_font_file() {
+    const auto files = font_files();
+    return files.empty() ? std::string() : files.front();
+}
+
 #ifdef SEICHE_HAVE_FREETYPE
 
 namespace {
@@ -120,18 +144,9 @@ class OutlineFont {
             cap_ratio_ = 100.0 / face_->glyph->bitmap_top;
     }
     static std::unique_ptr<OutlineFont> open() {
-        std::vector<std::string> candidates;
-        if (const char* env = std::getenv("SEICHE_FONT")) candidates.push_back(env);
-        for (const char* p : {"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-                              "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
-                              "/usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf",
-                              "/usr/local/share/fonts/DejaVuSans.ttf"})
-            candidates.push_back(p);
         FT_Library library = nullptr;
         if (FT_Init_FreeType(&library) != 0) return nullptr;
-        for (const std::string& path : candidates) {
-            std::error_code ec;
-            if (!std::filesystem::is_regular_file(path, ec)) continue;
+        for (const std::string& path : font_files()) {
             FT_Face face = nullptr;
             if (FT_New_Face(library, path.c_str(), 0, &face) == 0 && FT_IS_SCALABLE(face))
                 return std::unique_ptr<OutlineFont>(new OutlineFont(library, face));
