@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """The draft of the floating box of a run of scenes/floating_box_3d.json.
 
-The draft is the water level far from the box minus the bottom of the box (its centre minus half
-its height), averaged over the frames from --from (s) to the end, against Archimedes'
-(rho_b/rho0) * height. Two water levels, both plus r: the highest particle within 6 cm of the
-tank's vertical edges (as tests/test_bodies.cpp measures it), and the mean over columns 2r wide
-of each column's highest particle, for the columns more than 3 cm from the walls and the box.
-The first reads 3-4 mm higher on a surface that still moves (it picks the crests), the second
-averages the waves out.
+The draft is the water level minus the bottom of the box (its centre minus half its height),
+averaged over the frames from --from (s) to the end, against Archimedes' (rho_b/rho0) * height.
+Three water levels:
+  volume   where the fluid's own volume (N particles of d^3, at rest density) stands in the tank
+           around the box's submerged part: the level Archimedes' law speaks of;
+  corners  the highest particle within 6 cm of the tank's vertical edges, plus r (as
+           tests/test_bodies.cpp measures it);
+  columns  the mean over columns 2r wide of each column's highest particle, plus r, for the
+           columns more than 3 cm from the walls and the box (reads low: a rough top layer
+           leaves some columns' highest particle a layer down).
 
 Usage: tools/floating_draft.py RUN_DIR [--from 2.0]
 """
@@ -47,7 +50,9 @@ def main():
         rows = [row for row in csv.DictReader(f)]
     width = box["size"][0]
     depth = box["size"][2]
-    drafts, mean_drafts = [], []
+    d = 2 * r
+    area = (hi[0] - lo[0]) * (hi[2] - lo[2])
+    drafts, mean_drafts, volume_drafts = [], [], []
     for k, row in enumerate(rows):
         t = float(row["time"])
         if t < a.start - 1e-9:
@@ -58,6 +63,9 @@ def main():
         top = max(y for x, y, z in points
                   if (x < lo[0] + 0.06 or x > hi[0] - 0.06) and (z < lo[2] + 0.06 or z > hi[2] - 0.06))
         drafts.append(top + r - bottom)
+        fluid = len(points) * d ** 3
+        level = (fluid - width * depth * bottom) / (area - width * depth)
+        volume_drafts.append(level - bottom)
         bx, bz, column = float(row["x"]), float(row["z"]), 2 * r
         tops = {}
         for x, y, z in points:
@@ -76,7 +84,8 @@ def main():
         sys.exit(f"floating_draft: no frames at or after t = {a.start} s in {a.run}")
     archimedes = box["density"] / scene["rest_density"] * height
     print(f"{scene['solver']['type']}, r = {r * 1000:g} mm, {len(drafts)} frames, Archimedes {archimedes:.4f} m:")
-    for label, values in (("highest particle in the corners", drafts),
+    for label, values in (("fluid's volume", volume_drafts),
+                          ("highest particle in the corners", drafts),
                           ("mean of the columns' tops", mean_drafts)):
         if values:
             draft = sum(values) / len(values)
