@@ -173,6 +173,14 @@ TEST(SceneCli, BadScenesExitWithTwoAndWriteNothing) {
         run_cli("run " + (dir / "missing.json").string() + " -o " + out.string(), dir / "log"), 2);
     EXPECT_NE(slurp(dir / "log").find("cannot read scene file"), std::string::npos);
 
+    // A directory (say a run directory) is not read as a file that is not JSON.
+    fs::create_directories(dir / "a_run");
+    EXPECT_EQ(run_cli("run " + (dir / "a_run").string() + " -o " + out.string(), dir / "log"), 2);
+    EXPECT_NE(slurp(dir / "log").find("a_run is a directory; expected a scene file"),
+              std::string::npos)
+        << slurp(dir / "log");
+    EXPECT_FALSE(fs::exists(out));
+
     // A bad --set is a bad scene too.
     EXPECT_EQ(run_cli("run " + std::string(SEICHE_SOURCE_DIR) +
                           "/scenes/dam_break_2d.json --set solver.pbf.max_iterations=0 -o " +

@@ -519,6 +519,11 @@ void apply_override(json& doc, const std::string& assignment) {
 }
 
 Scene load_scene(const std::filesystem::path& file, const std::vector<std::string>& overrides) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(file, ec))
+        throw SceneError("", file.string() +
+                                 " is a directory; expected a scene file (a run directory holds "
+                                 "its scene as scene.json)");
     std::ifstream in(file, std::ios::binary);
     if (!in) throw SceneError("", "cannot read scene file " + file.string());
     // Read at most max_bytes + 1: /dev/zero or a huge file is refused, not read for ever.
