@@ -90,20 +90,22 @@ TEST(Render, ColourRangeIsTheFreeFallSpeedOrTheDensityBand) {
     EXPECT_EQ(render::color_range(s)[1], 1010.0);
 }
 
-// The font file the pictures and the viewer's panels share: SEICHE_FONT when it names a file,
-// else an installed one (or "" when none is), never a path that is not there.
-TEST(Render, OutlineFontFileIsSeicheFontOrAnInstalledOne) {
+// The font files the pictures and the viewer's panels choose from: SEICHE_FONT first when it
+// names a file, then installed ones, never a path that is not there.
+TEST(Render, OutlineFontFilesAreSeicheFontThenInstalledOnes) {
     const char* before = std::getenv("SEICHE_FONT");
     const std::string saved = before ? before : "";
     const fs::path dir = fresh_dir("seiche_test_font_file");
     std::ofstream(dir / "mine.ttf") << "not checked here";
     setenv("SEICHE_FONT", (dir / "mine.ttf").c_str(), 1);
-    EXPECT_EQ(render::outline_font_file(), (dir / "mine.ttf").string());
+    const auto mine = render::outline_font_files();
+    ASSERT_FALSE(mine.empty());
+    EXPECT_EQ(mine.front(), (dir / "mine.ttf").string());
     setenv("SEICHE_FONT", (dir / "missing.ttf").c_str(), 1);
-    const std::string fallback = render::outline_font_file();
-    EXPECT_NE(fallback, (dir / "missing.ttf").string());
-    if (!fallback.empty()) EXPECT_TRUE(fs::is_regular_file(fallback)) << fallback;
-    if (render::outline_font_available()) EXPECT_FALSE(fallback.empty());
+    const auto installed = render::outline_font_files();
+    EXPECT_EQ(installed.size() + 1, mine.size());
+    for (const std::string& f : installed) EXPECT_TRUE(fs::is_regular_file(f)) << f;
+    if (render::outline_font_available()) EXPECT_FALSE(installed.empty());
     if (before) setenv("SEICHE_FONT", saved.c_str(), 1);
     else unsetenv("SEICHE_FONT");
 }

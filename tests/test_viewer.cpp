@@ -18,12 +18,14 @@ using seiche::test::slurp;
 
 bool have_xvfb() { return std::system("command -v xvfb-run > /dev/null 2>&1") == 0; }
 
-// Runs `seiche view ARGS` under a private X server; returns the exit code, output in log.
-int view(const std::string& args, const fs::path& log, const fs::path& cwd = {}) {
+// Runs `seiche view ARGS` under a private X server; returns the exit code, output in log. env:
+// "NAME=value " assignments for the program.
+int view(const std::string& args, const fs::path& log, const fs::path& cwd = {},
+         const std::string& env = {}) {
     // A display number of this test process's own (xvfb-run -a races when tests run at once).
     const std::string server = std::to_string(200 + ::getpid() % 700);
     const std::string cmd = (cwd.empty() ? std::string() : "cd " + cwd.string() + " && ") +
-                            "xvfb-run -a -n " + server + " -s '-screen 0 1280x720x24' " + std::string(SEICHE_BINARY) +
+                            env + "xvfb-run -a -n " + server + " -s '-screen 0 1280x720x24' " + std::string(SEICHE_BINARY) +
                             " view " + args + " > " + log.string() + " 2>&1";
     const int status = std::system(cmd.c_str());
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -92,6 +94,20 @@ TEST(Viewer, DamBreakScreenshotShowsTheColumnAndTheContainer) {
     EXPECT_GT(count(im, 0.2, 0.8, 0.05, 0.4, edge_colour).n, 300);
     EXPECT_NE(slurp(dir / "log").find("after 3 steps, 22500 particles"), std::string::npos)
         << slurp(dir / "log");
+}
+
+// SEICHE_FONT naming a file that is not a font: the panels fall back to the next font (ImGui
+// once stopped the program on it with an assertion).
+TEST(Viewer, AFontFileThatIsNotAFontIsPassedOver) {
+    REQUIRE_XVFB();
+    const fs::path dir = fresh_dir("seiche_view_bad_font");
+    std::ofstream(dir / "not_a_font.ttf") << "plain text, no font tables";
+    EXPECT_EQ(view(std::string(SEICHE_SOURCE_DIR) + "/scenes/dam_break_2d.json --frames 2 "
+                   "--width 320 --height 180 --screenshot " + (dir / "shot.png").string(),
+                   dir / "log", {}, "SEICHE_FONT=" + (dir / "not_a_font.ttf").string() + " "),
+              0)
+        << slurp(dir / "log");
+    EXPECT_TRUE(fs::exists(dir / "shot.png"));
 }
 
 TEST(Viewer, ScriptedDragDisplacesTheFluidAlongItsPath) {

@@ -7,6 +7,10 @@
 #include <imgui.h>
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
+// stb_truetype's reader, a private copy (static functions), to check a font before ImGui loads it.
+#define STBTT_STATIC
+#define STB_TRUETYPE_IMPLEMENTATION
+#include <imstb_truetype.h>
 
 #include <algorithm>
 #include <chrono>
@@ -14,6 +18,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -108,6 +113,21 @@ ParamValue param_of(const nlohmann::json& j) {
 }
 
 // The framebuffer as a picture (rows flipped: OpenGL's first row is the bottom one).
+// The first of the pictures' font files that ImGui's font loader (stb_truetype) can read, or ""
+// (ImGui's own font then): ImGui stops the program on a file it cannot read, so each one is
+// checked first with the same two calls it makes.
+std::string imgui_font_file() {
+    for (const std::string& path : render::outline_font_files()) {
+        std::ifstream in(path, std::ios::binary);
+        const std::vector<unsigned char> data{std::istreambuf_iterator<char>(in), {}};
+        if (data.empty()) continue;
+        const int offset = stbtt_GetFontOffsetForIndex(data.data(), 0);
+        stbtt_fontinfo info;
+        if (offset >= 0 && stbtt_InitFont(&info, data.data(), offset)) return path;
+    }
+    return {};
+}
+
 render::Image read_framebuffer(int width, int height) {
     render::Image image(width, height);
     std::vector<std::uint8_t> rows(std::size_t(3) * width * height);
@@ -338,7 +358,7 @@ int view_command(const ViewOptions& o) {
         ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini beside the user's files
         // The pictures' font (DejaVu Sans) when there is one: ImGui's own has no "³". Its
         // default glyph ranges hold Latin-1, where ³ and ° are.
-        const std::string font_file = render::outline_font_file();
+        const std::string font_file = imgui_font_file();
         const bool latin1 = !font_file.empty() &&
                             ImGui::GetIO().Fonts->AddFontFromFileTTF(font_file.c_str(), 15.0f);
         ImGui::StyleColorsLight();

@@ -72,9 +72,10 @@ Image render_frame(const io::FrameData& frame, const Scene& scene, const std::st
 void draw_text(Image& image, int x, int y, const std::string& text, int scale,
                std::array<std::uint8_t, 3> color);
 int text_width(const std::string& text, int scale);
-// The outline font's file: SEICHE_FONT, else DejaVu Sans or Liberation Sans where Debian puts
-// them; "" when there is none (the viewer's panels use it too).
-std::string outline_font_file();
+// The font files the outline font is taken from, in order, those that exist: SEICHE_FONT, then
+// DejaVu Sans and Liberation Sans where Debian puts them. The first one that loads is used (the
+// viewer's panels take the first one ImGui can read).
+std::vector<std::string> outline_font_files();
 // Whether pictures get the outline font (FreeType built in and a font file found).
 bool outline_font_available();
 // The text in ASCII: "kg/m³" → "kg/m3", "ρ" → "rho"; other non-ASCII characters → '?'.

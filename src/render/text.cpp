@@ -66,10 +66,7 @@ std::string ascii_fallback(const std::string& text) {
     return out;
 }
 
-namespace {
-// SEICHE_FONT first, then where Debian's fonts-dejavu-core and fonts-liberation put theirs; the
-// ones that exist.
-std::vector<std::string> font_files() {
+std::vector<std::string> outline_font_files() {
     std::vector<std::string> candidates, found;
     if (const char* env = std::getenv("SEICHE_FONT")) candidates.push_back(env);
     for (const char* p : {"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
@@ -82,12 +79,6 @@ std::vector<std::string> font_files() {
         if (std::filesystem::is_regular_file(path, ec)) found.push_back(path);
     }
     return found;
-}
-}  // namespace
-
-std::string outline_font_file() {
-    const auto files = font_files();
-    return files.empty() ? std::string() : files.front();
 }
 
 #ifdef SEICHE_HAVE_FREETYPE
@@ -146,7 +137,7 @@ class OutlineFont {
     static std::unique_ptr<OutlineFont> open() {
         FT_Library library = nullptr;
         if (FT_Init_FreeType(&library) != 0) return nullptr;
-        for (const std::string& path : font_files()) {
+        for (const std::string& path : outline_font_files()) {
             FT_Face face = nullptr;
             if (FT_New_Face(library, path.c_str(), 0, &face) == 0 && FT_IS_SCALABLE(face))
                 return std::unique_ptr<OutlineFont>(new OutlineFont(library, face));
