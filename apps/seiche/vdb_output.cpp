@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 
 #include <cstdlib>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -72,15 +73,11 @@ const Plugin& plugin() {
 
 void write_bytes(const fs::path& path, int status, char* bytes, std::size_t size,
                  const char* err) {
+    // The plugin's buffer goes back to the plugin whatever happens below.
+    const std::unique_ptr<char, seiche_vdb_free_fn> owned(bytes, plugin().release);
     if (status != 0) throw std::runtime_error(path.string() + ": " + err);
-    try {
-        // Written whole or not at all (write-then-rename).
-        io::write_file_atomic(path, [&](std::ostream& out) { out.write(bytes, std::streamsize(size)); });
-    } catch (...) {
-        plugin().release(bytes);
-        throw;
-    }
-    plugin().release(bytes);
+    // Written whole or not at all (write-then-rename).
+    io::write_file_atomic(path, [&](std::ostream& out) { out.write(bytes, std::streamsize(size)); });
 }
 
 }  // namespace
