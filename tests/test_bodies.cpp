@@ -86,9 +86,9 @@ TEST_P(FloatingBox, DraftIsTheDensityRatioTimesTheHeight) {
 }
 
 // The same in 3D: a box 0.24 m × 0.12 m × 0.24 m, 8 spacings high, at 500 and 800 kg/m³. PBF
-// only: WCSPH's draft converges at first order in the spacing and is within 3% only from about
-// 17 spacings (r = 3.5 mm, 143,000 particles, 13 minutes): scenes/floating_box_3d.json and
-// tools/floating_draft.py measure it (docs/bodies.md).
+// only: WCSPH's fluid stands off the walls by about 0.15 r, and its light box is within 3% only
+// from about 17 spacings (r = 3.5 mm, 143,000 particles, 13 minutes), its heavy one not even at
+// 20: scenes/floating_box_3d.json and tools/floating_draft.py measure it (docs/bodies.md).
 class FloatingBox3D : public ::testing::TestWithParam<SolverType> {};
 
 // The 3D tank of FloatingBox3D with `body` in it: the draft of a body 0.12 m high, averaged over
