@@ -44,6 +44,12 @@ Boundary<D> sample_solid_box(const Box<D>& solid, const WallSampling& s);
 template <int D>
 void compute_boundary_volumes(Boundary<D>& b, const AnyKernel<D>& kernel);
 
+// How much weaker the pressure push of a flat wall sampled as `s` (Akinci volumes) must be to
+// equal the push of the fluid it stands for: Σ ∇W over a lattice of spacing d continued through
+// the wall, over Σ_k V_k ∇W_ik, normal to the wall, for a particle resting d/2 from it.
+template <int D>
+float flat_wall_push_match(const AnyKernel<D>& kernel, float d, const WallSampling& s);
+
 // Collision response against every object: centres kept `radius` on the fluid's side. With a
 // log, each particle's displacement is added to log.push and the object that moved it noted.
 template <int D>

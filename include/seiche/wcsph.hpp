@@ -19,6 +19,9 @@ struct WcsphConstants {
     bool linear;
     bool clamp;
     float alpha;  //!< artificial viscosity
+    // ω: the boundary's pressure push scaled to the fluid a flat wall stands for (the walls'
+    // Akinci volumes make its density right and its push 11–13% too strong; flat_wall_push_match).
+    float wall_push = 1.0f;
 };
 
 WcsphConstants wcsph_constants(const WcsphParams& p, float rest_density, float speed_of_sound);
@@ -38,7 +41,8 @@ void wcsph_pressure(const WcsphConstants& c, float rest_density, std::span<const
                     std::span<float> pressure);
 
 // Becker & Teschner 2007, eqs. (5), (7): a_i = g − Σ_j m (p_i/ρ_i² + p_j/ρ_j²) ∇W_ij
-// − Σ_k ψ_k 2p_i/ρ_i² ∇W_ik (Akinci 2012 eq. 10 with pressure mirroring) + viscosity.
+// − Σ_k ψ_k ω (p_i + p_k)/ρ_i² ∇W_ik + viscosity (Akinci 2012 eq. 10, with the boundary
+// pressure p_k = p_i + ρ_i g·(x_k − x_i) of Adami et al. 2012, eq. 27, and ω = c.wall_push).
 template <int D, class K>
 void wcsph_accelerations(const WcsphConstants& c, const K& kernel, const FluidView<D>& f,
                          std::span<const Vec<D>> v, std::span<const float> rho,

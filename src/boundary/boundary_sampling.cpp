@@ -1,5 +1,6 @@
 // Boundary particles for a closed box and their Akinci et al. 2012 volumes (eq. 4; the pseudo-
 // mass ψ_k = ρ0 V_k of eq. 5 is formed where it is used).
+#include <algorithm>
 #include <cmath>
 #include <variant>
 #include <vector>
@@ -104,11 +105,59 @@ void compute_boundary_volumes(Boundary<D>& b, const AnyKernel<D>& kernel) {
         kernel);
 }
 
+template <int D>
+float flat_wall_push_match(const AnyKernel<D>& kernel, float d, const WallSampling& s) {
+    return std::visit(
+        [&](const auto& k) {
+            // Lateral lattice offsets reaching past the support, in units of the spacing.
+            const int m = int(std::ceil(k.support() / std::min(d, s.spacing))) + 1;
+            auto lateral = [&](auto&& fn) {  // every (i, j) of the plane (j = 0 in 2D)
+                for (int i = -m; i <= m; ++i)
+                    for (int j = (D == 3 ? -m : 0); j <= (D == 3 ? m : 0); ++j) fn(i, j);
+            };
+            auto at = [](float x, float y, float z) {
+                Vec<D> p(0.0f);
+                p[0] = x;
+                p[1] = y;
+                if constexpr (D == 3) p[2] = z;
+                return p;
+            };
+            // The wall: layers at −offset − l·spacing under the plane y = 0; by symmetry every
+            // particle of it has the same Akinci volume, summed at the first layer's origin.
+            const Vec<D> origin = at(0.0f, -s.offset, 0.0f);
+            double w_sum = 0.0;
+            for (int l = 0; l < s.layers; ++l)
+                lateral([&](int i, int j) {
+                    w_sum += k.W(glm::length(
+                        at(i * s.spacing, -s.offset - l * s.spacing, j * s.spacing) - origin));
+                });
+            const double volume = 1.0 / w_sum;
+            // The normal push on a particle d/2 above the plane, from the wall's particles and
+            // from the fluid lattice it stands for (spacing d, volume d^D, continued below).
+            const Vec<D> x = at(0.0f, 0.5f * d, 0.0f);
+            double wall = 0.0, fluid = 0.0;
+            lateral([&](int i, int j) {
+                for (int l = 0; l < s.layers; ++l) {
+                    const Vec<D> r = x - at(i * s.spacing, -s.offset - l * s.spacing, j * s.spacing);
+                    wall += volume * k.grad_factor(glm::length(r)) * r[1];
+                }
+                for (int l = 0; l <= m; ++l) {
+                    const Vec<D> r = x - at(i * d, -0.5f * d - l * d, j * d);
+                    fluid += std::pow(double(d), D) * k.grad_factor(glm::length(r)) * r[1];
+                }
+            });
+            return float(fluid / wall);
+        },
+        kernel);
+}
+
 template Boundary<2> sample_container<2>(const Box<2>&, const WallSampling&);
 template Boundary<3> sample_container<3>(const Box<3>&, const WallSampling&);
 template Boundary<2> sample_solid_box<2>(const Box<2>&, const WallSampling&);
 template Boundary<3> sample_solid_box<3>(const Box<3>&, const WallSampling&);
 template void compute_boundary_volumes<2>(Boundary<2>&, const AnyKernel<2>&);
 template void compute_boundary_volumes<3>(Boundary<3>&, const AnyKernel<3>&);
+template float flat_wall_push_match<2>(const AnyKernel<2>&, float, const WallSampling&);
+template float flat_wall_push_match<3>(const AnyKernel<3>&, float, const WallSampling&);
 
 }  // namespace seiche
