@@ -22,6 +22,8 @@ struct DdrConstants {
     float sigma;            //!< linear viscosity, 1/s
     float beta;             //!< quadratic viscosity, 1/m
     float boundary_weight;  //!< scales V_k/V_fluid so a particle resting at a wall has ρ = ρ0
+    float wall_push = 1.0f;    //!< the wall's push matched to the fluid it stands for
+    float hydrostatic = 0.0f;  //!< 2/M, 1/m: the wall's pressure step per unit g·(x_k − x_i)
 };
 
 // Physical-friendly defaults: k from a speed of sound, rest densities from the rest lattice so
@@ -51,8 +53,8 @@ void ddr_viscosity(const DdrConstants& c, const FluidView<D>& f, float dt,
 // Algorithm 2: density and near density, pressures, then the symmetric displacements (applied
 // to x). Boundary particles count with weight V_k/V_fluid and push only the fluid particle.
 template <int D>
-void ddr_relax(const DdrConstants& c, const FluidView<D>& f, float dt, std::span<Vec<D>> x,
-               DdrState<D>& state);
+void ddr_relax(const DdrConstants& c, const FluidView<D>& f, float dt, const Vec<D>& gravity,
+               std::span<Vec<D>> x, DdrState<D>& state);
 
 // The double density relaxation solver; step() is Clavet et al. 2005, Algorithm 1: gravity,
 // viscosity impulses, prediction, double density relaxation, collisions, velocities.

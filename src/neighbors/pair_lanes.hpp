@@ -47,6 +47,7 @@ inline I iota() { return I{0, 1, 2, 3, 4, 5, 6, 7}; }
 inline F select(I m, F a, F b) { return m ? a : b; }
 inline F keep(I m, F a) { return (F)((I)a & m); }  // a where m is set, 0 elsewhere
 inline F max(F a, F b) { return a > b ? a : b; }
+inline F min(F a, F b) { return a < b ? a : b; }
 
 // 1/√a for a > 0: the hardware estimate and one Newton step.
 inline F rsqrt(F a) {

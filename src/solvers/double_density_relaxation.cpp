@@ -3,7 +3,8 @@
 // symmetric halves of every pair it belongs to (Jacobi), so the result does not depend on the
 // thread count. Pressures are normalised by the rest densities: P = k(ρ/ρ0 − 1), P_near =
 // k_near max(0, ρ_near/ρ_near0 − 1), in m/s², so that D = Δt² (P(1−q) + P_near(1−q)²) is a
-// length.
+// length. A boundary particle's P is the fluid particle's plus the hydrostatic step between them
+// (as WCSPH's, after Adami et al. 2012, eq. 27), its push matched to a flat wall's fluid.
 #include "seiche/double_density_relaxation.hpp"
 
 #include "seiche/step_context.hpp"
@@ -20,11 +21,18 @@ namespace seiche {
 namespace {
 
 // The boundary particles carry Akinci volumes made for the SPH kernel; seen through Clavet's
-// (1−q)² kernel they over-count a wall by about 4% (2D). Measure it once on a flat wall sampled
-// as the container is, and scale the boundary's weight so a resting particle there has ρ0.
+// (1−q)² kernel they over-count a wall by about 4% (2D). Measured once on a flat wall sampled as
+// the container is, for a particle resting d/2 from it:
+// - weight: the boundary's weight so that the particle has ρ0;
+// - push: the wall's push, Σ_k w_k (1−q) ŷ, scaled to that of the fluid rows it stands for
+//   (continued through the wall) at the same pressure (2D 0.957, 3D 0.985 with the defaults).
+struct FlatWallMatch {
+    float weight, push;
+};
+
 template <int D>
-float boundary_weight(float h, float d, float rho0, const AnyKernel<D>& kernel,
-                      const WallSampling& walls) {
+FlatWallMatch flat_wall_match(float h, float d, float rho0, const AnyKernel<D>& kernel,
+                              const WallSampling& walls) {
     Box<D> box{Vec<D>(0.0f), Vec<D>(8.0f * h)};
     Boundary<D> b = sample_container<D>(box, walls);
     compute_boundary_volumes<D>(b, kernel);
@@ -32,24 +40,31 @@ float boundary_weight(float h, float d, float rho0, const AnyKernel<D>& kernel,
         std::visit([&](const auto& k) { return float(1.0 / lattice_sums<D>(k, d).w); }, kernel);
     Vec<D> probe(4.0f * h);
     probe[1] = 0.5f * d;  // resting on the floor
-    double fluid = 0, wall = 0;
+    double fluid = 0, wall = 0, fluid_push = 0, wall_push = 0;
     const int n = static_cast<int>(std::ceil(h / d)) + 1;
     for (int a = -n; a <= n; ++a)
-        for (int row = 0; row <= n; ++row)
+        for (int row = -n; row <= n; ++row)
             for (int e = (D == 3 ? -n : 0); e <= (D == 3 ? n : 0); ++e) {
                 if (a == 0 && row == 0 && e == 0) continue;
                 Vec<D> x = probe;
                 x[0] += a * d;
                 x[1] += row * d;
                 if constexpr (D == 3) x[2] += e * d;
-                const double q = glm::length(x - probe) / h;
-                if (q < 1.0) fluid += (1 - q) * (1 - q);
+                const double len = glm::length(x - probe), q = len / h;
+                if (q >= 1.0) continue;
+                if (row >= 0) fluid += (1 - q) * (1 - q);  // the fluid there
+                else fluid_push += (1 - q) * (probe[1] - x[1]) / len;  // the fluid it replaces
             }
     for (std::size_t k = 0; k < b.x.size(); ++k) {
-        const double q = glm::length(b.x[k] - probe) / h;
-        if (q < 1.0) wall += b.volume[k] / mass_volume * (1 - q) * (1 - q);
+        const double len = glm::length(b.x[k] - probe), q = len / h;
+        if (q >= 1.0 || len == 0) continue;
+        wall += b.volume[k] / mass_volume * (1 - q) * (1 - q);
+        wall_push += b.volume[k] / mass_volume * (1 - q) * (probe[1] - b.x[k][1]) / len;
     }
-    return wall > 0 ? static_cast<float>((rho0 - fluid) / wall) : 1.0f;
+    FlatWallMatch m{1.0f, 1.0f};
+    if (wall > 0) m.weight = static_cast<float>((rho0 - fluid) / wall);
+    if (wall_push > 0) m.push = static_cast<float>(fluid_push / (m.weight * wall_push));
+    return m;
 }
 
 }  // namespace
@@ -78,7 +93,21 @@ DdrConstants ddr_constants(const DdrParams& p, float c, float h, float spacing,
     k.rho_near0 = static_cast<float>(rho_near);
     k.sigma = static_cast<float>(p.linear_viscosity);
     k.beta = static_cast<float>(p.quadratic_viscosity > 0 ? p.quadratic_viscosity : 0.1 / spacing);
-    k.boundary_weight = boundary_weight<D>(h, spacing, k.rho0, kernel, walls);
+    const FlatWallMatch wall = flat_wall_match<D>(h, spacing, k.rho0, kernel, walls);
+    k.boundary_weight = wall.weight;
+    // M = Σ_j (1−q) (y_j − y_i)²/|x_ij| over the rest lattice: under a pressure growing by s per
+    // metre the relaxation moves a particle by Δt² s M / 2, so at rest under g, s = 2g/M.
+    double m2 = 0;
+    for (int a = -n; a <= n; ++a)
+        for (int b = -n; b <= n; ++b)
+            for (int e = (D == 3 ? -n : 0); e <= (D == 3 ? n : 0); ++e) {
+                if (a == 0 && b == 0 && e == 0) continue;
+                const double len = spacing * std::sqrt(double(a * a + b * b + e * e)), q = len / h;
+                if (q >= 1.0) continue;
+                m2 += (1 - q) * (spacing * b) * (spacing * b) / len;
+            }
+    k.hydrostatic = static_cast<float>(2.0 / m2);
+    k.wall_push = wall.push;
     return k;
 }
 
@@ -122,8 +151,8 @@ void ddr_viscosity(const DdrConstants& c, const FluidView<D>& f, float dt,
 }
 
 template <int D>
-void ddr_relax(const DdrConstants& c, const FluidView<D>& f, float dt, std::span<Vec<D>> x,
-               DdrState<D>& s) {
+void ddr_relax(const DdrConstants& c, const FluidView<D>& f, float dt, const Vec<D>& gravity,
+               std::span<Vec<D>> x, DdrState<D>& s) {
     using namespace lanes;
     const float fluid_volume = f.mass / f.rest_density / c.boundary_weight;
     const float inv_h = 1.0f / c.h, inv_volume = 1.0f / fluid_volume;
@@ -188,6 +217,8 @@ void ddr_relax(const DdrConstants& c, const FluidView<D>& f, float dt, std::span
             d2 -= g * r.z;
         }
         const Lists bn(f.boundary_nb, i0, n);
+        const float gx = gravity[0] * c.hydrostatic, gy = gravity[1] * c.hydrostatic,
+                    gz = D == 3 ? gravity[D - 1] * c.hydrostatic : 0.0f;
         for (int k = 0; k < bn.longest(); ++k) {
             std::int32_t b[width];
             bn.fetch(k, b);
@@ -195,8 +226,12 @@ void ddr_relax(const DdrConstants& c, const FluidView<D>& f, float dt, std::span
             const F q = r.len * inv_h;
             const F a = keep(bn.active(k) & (q < 1.0f), 1.0f - q);
             const F inv_len = keep(r.len2 > 0.0f, r.inv_len);
-            const F w = fetch(bv, b) * inv_volume;
-            const F g = w * dt2 * (pi * a + pni * a * a) * inv_len;  // the wall stays
+            const F w = fetch(bv, b) * (inv_volume * c.wall_push);
+            // r = x_k − x_i here: the wall's pressure P_k = P_i + (2/M) g·(x_k − x_i).
+            // Not below zero where P_i is not (no suction from a wall above).
+            const F p_wall =
+                0.5f * (pi + max(pi + gx * r.x + gy * r.y + gz * r.z, min(pi, splat(0.0f))));
+            const F g = w * dt2 * (p_wall * a + pni * a * a) * inv_len;  // the wall stays
             d0 -= g * r.x;
             d1 -= g * r.y;
             d2 -= g * r.z;
@@ -236,7 +271,8 @@ void Ddr<D>::step(StepContext<D>& c) {
     });
     c.predict();  // save previous position, advance to predicted position
     // doubleDensityRelaxation (Algorithm 2)
-    c.timed(&StageTimes::solver, [&] { ddr_relax<D>(constants, f, dt, p.x, state); });
+    const Vec<D> gravity = c.external_acceleration();
+    c.timed(&StageTimes::solver, [&] { ddr_relax<D>(constants, f, dt, gravity, p.x, state); });
     if (c.tracking_boundary_forces()) {
         // The relaxation moves fluid particle i away from boundary particle k by
         // D_ik = −w_k Δt² (P_i a + P_near,i a²) r̂_ik (the wall itself stays). As an impulse over
@@ -248,10 +284,14 @@ void Ddr<D>::step(StepContext<D>& c) {
         const float* volume = f.bvolume.data();
         const float inv_fluid_volume = constants.boundary_weight * f.rest_density / p.mass;
         const float inv_h = 1.0f / constants.h, m = p.mass;
+        const Vec<D> g_step = constants.hydrostatic * gravity;
         c.boundary_reaction([&](std::uint32_t i, std::size_t b, float len) {
             const float a = std::max(0.0f, 1.0f - len * inv_h);
-            const float w = volume[b] * inv_fluid_volume;
-            return len > 0.0f ? -m * w * (P[i] * a + P_near[i] * a * a) / len : 0.0f;
+            const float w = volume[b] * inv_fluid_volume * constants.wall_push;
+            const float p_wall =
+                0.5f * (P[i] + std::max(P[i] + glm::dot(g_step, f.bx[b] - f.x[i]),
+                                        std::min(P[i], 0.0f)));
+            return len > 0.0f ? -m * w * (p_wall * a + P_near[i] * a * a) / len : 0.0f;
         });
     }
     c.collide();  // resolveCollisions
@@ -273,9 +313,9 @@ template void ddr_viscosity<2>(const DdrConstants&, const FluidView<2>&, float,
                                std::span<const Vec<2>>, std::span<Vec<2>>);
 template void ddr_viscosity<3>(const DdrConstants&, const FluidView<3>&, float,
                                std::span<const Vec<3>>, std::span<Vec<3>>);
-template void ddr_relax<2>(const DdrConstants&, const FluidView<2>&, float, std::span<Vec<2>>,
+template void ddr_relax<2>(const DdrConstants&, const FluidView<2>&, float, const Vec<2>&, std::span<Vec<2>>,
                            DdrState<2>&);
-template void ddr_relax<3>(const DdrConstants&, const FluidView<3>&, float, std::span<Vec<3>>,
+template void ddr_relax<3>(const DdrConstants&, const FluidView<3>&, float, const Vec<3>&, std::span<Vec<3>>,
                            DdrState<3>&);
 
 }  // namespace seiche
