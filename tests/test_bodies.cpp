@@ -70,12 +70,17 @@ double settled_draft(const WorldDef& def, double height) {
 class FloatingBox : public ::testing::TestWithParam<SolverType> {};
 
 // Archimedes: a box of density ρb floats with a draft of (ρb/ρ0)·height, within 3% of its
-// height for PBF and WCSPH. DDR within 8%: its heavy box rides +5.5% (and +0.6% in a build that
+// height for PBF. WCSPH within 5%: its heavy box rides +0.9% here, but +1.4% to +3.6% when it
+// starts 0.3–1.1 mm off centre and +4.9% in the ASan build (other rounding). Before WCSPH's walls
+// had the hydrostatic step it was −0.8% to +1.4%, but its 3D boxes were off by 6–8% (FloatingBox3D
+// holds them to 3% now). DDR within 8%: its heavy box rides +5.5% (and +0.6% in a build that
 // rounded one wall constant differently: its settling is that sensitive; docs/bodies.md).
 // The box is 0.3 m × 0.15 m, 30 × 15 spacings: the error is a fraction of a
 // spacing. Twice as wide as high, it floats flat (a square of 500 kg/m³ turns corner down).
 TEST_P(FloatingBox, DraftIsTheDensityRatioTimesTheHeight) {
-    const double side = 0.15, tolerance = GetParam() == SolverType::ddr ? 0.08 : 0.03;
+    const double side = 0.15, tolerance = GetParam() == SolverType::ddr     ? 0.08
+                                          : GetParam() == SolverType::wcsph ? 0.05
+                                                                            : 0.03;
     for (double rho_b : {500.0, 800.0}) {
         const double draft =
             settled_draft(floating_box_2d(rho_b, GetParam(), side, 0.35, 0.9, 2.0), side);
