@@ -77,17 +77,20 @@ DdrConstants ddr_constants(const DdrParams& p, float c, float h, float spacing,
     k.k = c * c / h;
     k.k_near = static_cast<float>(p.near_stiffness) * k.k;
     k.cohesion = static_cast<float>(p.cohesion);
-    // Rest sums over a full lattice, self excluded (q = 0 pushes in no direction).
-    double rho = 0, rho_near = 0;
+    // Rest sums over a full lattice, self excluded (q = 0 pushes in no direction). And
+    // M = Σ_j (1−q) (y_j − y_i)²/|x_ij|: under a pressure growing by s per metre the relaxation
+    // moves a particle by Δt² s M / 2, so at rest under g, s = 2g/M (the walls' hydrostatic step).
+    double rho = 0, rho_near = 0, m2 = 0;
     const int n = static_cast<int>(std::ceil(h / spacing)) + 1;
     for (int a = -n; a <= n; ++a)
         for (int b = -n; b <= n; ++b)
             for (int e = (D == 3 ? -n : 0); e <= (D == 3 ? n : 0); ++e) {
                 if (a == 0 && b == 0 && e == 0) continue;
-                const double q = spacing * std::sqrt(double(a * a + b * b + e * e)) / h;
+                const double len = spacing * std::sqrt(double(a * a + b * b + e * e)), q = len / h;
                 if (q >= 1.0) continue;
                 rho += (1 - q) * (1 - q);
                 rho_near += (1 - q) * (1 - q) * (1 - q);
+                m2 += (1 - q) * (spacing * b) * (spacing * b) / len;
             }
     k.rho0 = static_cast<float>(rho);
     k.rho_near0 = static_cast<float>(rho_near);
@@ -95,17 +98,6 @@ DdrConstants ddr_constants(const DdrParams& p, float c, float h, float spacing,
     k.beta = static_cast<float>(p.quadratic_viscosity > 0 ? p.quadratic_viscosity : 0.1 / spacing);
     const FlatWallMatch wall = flat_wall_match<D>(h, spacing, k.rho0, kernel, walls);
     k.boundary_weight = wall.weight;
-    // M = Σ_j (1−q) (y_j − y_i)²/|x_ij| over the rest lattice: under a pressure growing by s per
-    // metre the relaxation moves a particle by Δt² s M / 2, so at rest under g, s = 2g/M.
-    double m2 = 0;
-    for (int a = -n; a <= n; ++a)
-        for (int b = -n; b <= n; ++b)
-            for (int e = (D == 3 ? -n : 0); e <= (D == 3 ? n : 0); ++e) {
-                if (a == 0 && b == 0 && e == 0) continue;
-                const double len = spacing * std::sqrt(double(a * a + b * b + e * e)), q = len / h;
-                if (q >= 1.0) continue;
-                m2 += (1 - q) * (spacing * b) * (spacing * b) / len;
-            }
     k.hydrostatic = static_cast<float>(2.0 / m2);
     k.wall_push = wall.push;
     return k;
