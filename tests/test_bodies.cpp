@@ -35,17 +35,24 @@ WorldDef floating_box_2d(double rho_b, SolverType solver, double side = 0.1, dou
     return def;
 }
 
-// The water level far from the box: the highest fluid particle near the walls, plus r.
+// The water level far from the box: the mean of the highest fluid particles near the left and the
+// right wall, plus r. (The highest of the two read the crest of the tank's sloshing, 2-7 mm from
+// wall to wall after the box's fall, and put the level 0.5-2% of the box's height too high.)
 template <int D>
 double free_surface(const World<D>& w, double near_x0, double near_x1) {
-    double top = 0;
-    for (const auto& x : w.particles().x)
-        if (x.x < near_x0 || x.x > near_x1) top = std::max(top, double(x.y));
-    return top + w.particles().radius;
+    double left = 0, right = 0;
+    for (const auto& x : w.particles().x) {
+        if (x.x < near_x0) left = std::max(left, double(x.y));
+        if (x.x > near_x1) right = std::max(right, double(x.y));
+    }
+    return 0.5 * (left + right) + w.particles().radius;
 }
 
-// The draft of a floating box, time-averaged over the last second of a 4 s run: its bottom
-// under the undisturbed surface (the top fluid particles far from the box, plus r).
+// The draft of a floating box, time-averaged over the last 2 s of a 6 s run: its bottom under the
+// undisturbed surface (the top fluid particles far from the box, plus r). The box falls in and
+// heaves for seconds (3 mm standard deviation of its height over 3-4 s, 1-2 mm over 4-6 s with
+// WCSPH, whose artificial viscosity damps little), so an earlier or shorter window reads the
+// phase of that motion as much as the draft.
 double settled_draft(const WorldDef& def, double height) {
     const double width = def.container_max[0];
     World<2> w(def);
@@ -54,7 +61,7 @@ double settled_draft(const WorldDef& def, double height) {
     float tilt = 0;
     AdvanceOptions o;
     o.on_step = [&](const StepStats& s) {
-        if (s.time <= 3.0) return true;
+        if (s.time <= 4.0) return true;
         const auto& r = w.boundary_objects()[obj].rotation;
         tilt = std::max(tilt, std::abs(std::atan2(r[0][1], r[0][0])));
         y += s.dt * w.boundary_objects()[obj].position.y;
@@ -62,7 +69,7 @@ double settled_draft(const WorldDef& def, double height) {
         time += s.dt;
         return true;
     };
-    EXPECT_EQ(w.advance_to(4.0, o).status, AdvanceResult::Status::reached);
+    EXPECT_EQ(w.advance_to(6.0, o).status, AdvanceResult::Status::reached);
     EXPECT_LT(tilt, 0.1f);  // it floats flat, rocking a little (twice as wide as high, it is stable so)
     return surface / time - (y / time - 0.5 * height);
 }
@@ -70,17 +77,13 @@ double settled_draft(const WorldDef& def, double height) {
 class FloatingBox : public ::testing::TestWithParam<SolverType> {};
 
 // Archimedes: a box of density ρb floats with a draft of (ρb/ρ0)·height, within 3% of its
-// height for PBF. WCSPH within 5%: its heavy box rides +0.9% here, but +1.4% to +3.6% when it
-// starts 0.3–1.1 mm off centre and +4.9% in the ASan build (other rounding). Before WCSPH's walls
-// had the hydrostatic step it was −0.8% to +1.4%, but its 3D boxes were off by 6–8% (FloatingBox3D
-// holds them to 3% now). DDR within 8%: its heavy box rides +5.5% (and +0.6% in a build that
-// rounded one wall constant differently: its settling is that sensitive; docs/bodies.md).
-// The box is 0.3 m × 0.15 m, 30 × 15 spacings: the error is a fraction of a
-// spacing. Twice as wide as high, it floats flat (a square of 500 kg/m³ turns corner down).
+// height with every solver, as issue 16 asks. The box is 0.3 m × 0.15 m, 30 × 15 spacings: the
+// error is a fraction of a spacing. Twice as wide as high, it floats flat (a square of 500 kg/m³
+// turns corner down). (Read over 3-4 s from the higher of the two walls' tops, WCSPH's heavy box
+// seemed +0.9% to +3.6% deep by the start and +4.9% in the ASan build, DDR's +5.5%: the tank's
+// sloshing and the box's heave, not its draft; docs/bodies.md.)
 TEST_P(FloatingBox, DraftIsTheDensityRatioTimesTheHeight) {
-    const double side = 0.15, tolerance = GetParam() == SolverType::ddr     ? 0.08
-                                          : GetParam() == SolverType::wcsph ? 0.05
-                                                                            : 0.03;
+    const double side = 0.15, tolerance = 0.03;
     for (double rho_b : {500.0, 800.0}) {
         const double draft =
             settled_draft(floating_box_2d(rho_b, GetParam(), side, 0.35, 0.9, 2.0), side);
