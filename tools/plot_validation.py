@@ -69,7 +69,7 @@ def hydrostatic(out, table):
     for ax in (a, b):
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
-    fig.suptitle("Hydrostatic tank, 2D, averaged over the last 0.5 s of 2 s")
+    fig.suptitle("Hydrostatic tank, 2D, averaged over the last 0.5 s of 3 s")
     fig.tight_layout()
     fig.savefig(os.path.join(out, "hydrostatic.png"))
 
