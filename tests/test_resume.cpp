@@ -147,6 +147,15 @@ TEST(Resume, RefusesWhatItCannotContinue) {
     EXPECT_EQ(run_cli("run --resume " + (dir / "run").string() + " --end-time 0.2", log), 2);
     EXPECT_NE(slurp(log).find("checksum"), std::string::npos) << slurp(log);
     EXPECT_EQ(slurp(dir / "run" / "summary.json"), summary);
+    // A damaged stats.csv (with a good checkpoint): refused as bad input too, before the run's
+    // summary and frames are touched.
+    ASSERT_EQ(run_cli(run_args(dir / "run", 0.1), log), 0) << slurp(log);
+    const std::string summary2 = slurp(dir / "run" / "summary.json");
+    std::ofstream(dir / "run" / "stats.csv") << "not a header\n1,2,3\n";
+    EXPECT_EQ(run_cli("run --resume " + (dir / "run").string() + " --end-time 0.2", log), 2);
+    EXPECT_NE(slurp(log).find("is not the stats.csv of this seiche"), std::string::npos) << slurp(log);
+    EXPECT_EQ(slurp(dir / "run" / "summary.json"), summary2);
+    EXPECT_TRUE(fs::exists(dir / "run" / "frames" / "frame_000003.vtp"));
     fs::remove_all(dir);
 }
 

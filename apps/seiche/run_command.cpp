@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <variant>
 
 #include "commands.hpp"
@@ -70,7 +71,14 @@ int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
         world.refresh_density();
     }
     const double resumed_time = world.time();
-    RunOutput out(scene, dir, resume ? &*resume : nullptr);
+    std::optional<RunOutput> output;
+    try {
+        output.emplace(scene, dir, resume ? &*resume : nullptr);
+    } catch (const CheckpointError& e) {  // the run's stats.csv: refused like its checkpoint
+        std::fprintf(stderr, "seiche: %s\n", e.what());
+        return 2;
+    }
+    RunOutput& out = *output;
 
     const double end = scene.time.end_time;
     const double frame_dt = 1.0 / scene.time.frame_rate;
@@ -198,11 +206,12 @@ int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
     if (!scene.bodies.empty())
         std::printf("  bodies         %zu (bodies.csv, bodies.pvd, frames/bodies_*)\n",
                     scene.bodies.size());
-    std::printf("  steps          %lld (%.3f s simulated, %d frames, %.2f iterations per step)\n",
-                totals.steps, world.time(), totals.frames,
+    std::printf("  steps          %lld (%.3f s simulated, %d frame%s, %.2f iterations per step)\n",
+                totals.steps, world.time(), totals.frames, totals.frames == 1 ? "" : "s",
                 totals.steps > 0 ? double(totals.iterations) / totals.steps : 0.0);
-    std::printf("  wall time      %s, %.2f ms per step, %d threads\n",
-                format_duration(seconds).c_str(), ms_per_step, thread_count());
+    std::printf("  wall time      %s, %.2f ms per step, %d thread%s\n",
+                format_duration(seconds).c_str(), ms_per_step, thread_count(),
+                thread_count() == 1 ? "" : "s");
     // The same two lines as `seiche bench`: over the run, and the last step.
     std::printf("  density error  over the run: mean %.3f%%, max %.3f%%\n", 100 * mean_err,
                 100 * totals.density_error_max);

@@ -157,6 +157,8 @@ RunOutput::RunOutput(const Scene& s, fs::path dir, const RunResume* resume)
     fs::create_directories(staging_ / "frames");
     mark_seiche_dir(staging_);
     if (resume) {
+        // Read before anything in the run is touched: a damaged stats.csv refuses the resume.
+        stats_rows_ = stats_rows_until(dir_ / "stats.csv", resume->steps);
         remove_temporaries(dir_);
         fs::remove(dir_ / "summary.json");  // written again at the end: no summary = running
         remove_frames_from(dir_, resume->next_frame);
@@ -164,7 +166,6 @@ RunOutput::RunOutput(const Scene& s, fs::path dir, const RunResume* resume)
         if (s.output.vtk) io::write_pvd(dir_ / "particles.pvd", pvd_);
         if (s.output.mesh && s.output.mesh_vtk && !resume->surfaces.empty())
             io::write_pvd(dir_ / "surface.pvd", resume->surfaces);
-        stats_rows_ = stats_rows_until(dir_ / "stats.csv", resume->steps);
         body_frames_ = resume->bodies;
         if (!body_frames_.empty()) io::write_pvd(dir_ / "bodies.pvd", body_frames_);
         // bodies.csv: the rows of the frames up to the checkpoint.
