@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <sstream>
 
 #include "cli_helpers.hpp"
 #include "seiche/measure.hpp"
@@ -67,6 +68,17 @@ TEST(Validate, PbfPassesTheFrontAndHydrostaticCases) {
     EXPECT_EQ(code, 0) << test::slurp(dir / "log");
     EXPECT_EQ(std::count(verdicts.begin(), verdicts.end(), '\n'), 4) << verdicts;  // header + 3
     EXPECT_EQ(verdicts.find(",fail,"), std::string::npos) << verdicts;
+    // Every row has the header's seven fields: the details' commas are inside quotes.
+    std::istringstream lines(verdicts);
+    for (std::string line; std::getline(lines, line);) {
+        int fields = 1;
+        bool quoted = false;
+        for (char c : line) {
+            if (c == '"') quoted = !quoted;
+            else if (c == ',' && !quoted) ++fields;
+        }
+        EXPECT_EQ(fields, 7) << line;
+    }
     EXPECT_EQ(test::run_cli("validate nonsense", dir / "log"), 2);
     fs::remove_all(dir);
 }

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "csv_field.hpp"
 #include "external_tools.hpp"
 #include "progress.hpp"
 #include "run_dir.hpp"
@@ -74,13 +75,6 @@ std::string join(const std::vector<std::string>& parts, const std::string& sep) 
     std::string out;
     for (const auto& p : parts) out += (out.empty() ? "" : sep) + p;
     return out;
-}
-
-std::string csv_field(const std::string& s) {
-    if (s.find_first_of(",\"\n") == std::string::npos) return s;
-    std::string out = "\"";
-    for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return out + "\"";
 }
 
 struct RunResult {

@@ -13,8 +13,9 @@
 #include <algorithm>
 
 #include "commands.hpp"
-#include "run_dir.hpp"
+#include "csv_field.hpp"
 #include "external_tools.hpp"
+#include "run_dir.hpp"
 #include "progress.hpp"
 #include "seiche/io/scene_loader.hpp"
 #include "seiche/io/writers.hpp"
@@ -418,8 +419,9 @@ int validate_command(const ValidateOptions& o) {
             std::printf("%-12s %-6s %-28s %9.2f%% %9.1f%%  %s  (%s)\n", k.case_name.c_str(),
                         k.solver.c_str(), k.quantity.c_str(), 100 * k.deviation, 100 * k.tolerance,
                         k.pass() ? "PASS" : "FAIL", k.detail.c_str());
-            table << fmt::format("{},{},{},{:.6f},{},{},{}\n", k.case_name, k.solver, k.quantity,
-                                 k.deviation, k.tolerance, k.pass() ? "pass" : "fail", k.detail);
+            table << fmt::format("{},{},{},{:.6f},{},{},{}\n", k.case_name, k.solver,
+                                 csv_field(k.quantity), k.deviation, k.tolerance,
+                                 k.pass() ? "pass" : "fail", csv_field(k.detail));
         }
         io::write_file_atomic(dir / "verdicts.csv", [&](std::ostream& out) { out << table.str(); });
         if (!o.no_plots) {
