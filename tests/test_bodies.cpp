@@ -501,6 +501,25 @@ TEST(Bodies, BadBodiesAreRefusedWithTheirPath) {
     d = def;
     d.bodies[0].rotation = {0.1, 0, 0};
     EXPECT_EQ(first_problem(d), "bodies[0].rotation: a 2D body turns about z only: give [0, 0, z]");
+    // Names are bodies.csv's second column and tell the bodies apart there.
+    d = def;
+    d.bodies[0].name = "crate, big";
+    EXPECT_EQ(first_problem(d), "bodies[0].name: expected a name without commas, quotes or control "
+                                "characters (it is a column of bodies.csv), got \"crate, big\"");
+    d.bodies[0].name = "line\nbreak";
+    EXPECT_TRUE(first_problem(d).starts_with("bodies[0].name: expected a name without")) << first_problem(d);
+    d = def;
+    d.bodies[0].name = "box";
+    d.bodies.push_back(d.bodies[0]);
+    d.bodies[1].position = {0.45, 0.45, 0};
+    EXPECT_EQ(first_problem(d), "bodies[1].name: \"box\" is already the name of bodies[0] (bodies.csv "
+                                "and the meshes tell bodies apart by name)");
+    d.bodies[0].name = "";
+    d.bodies[1].name = "body_0";  // the first body's default name
+    EXPECT_EQ(first_problem(d), "bodies[1].name: \"body_0\" is already the name of bodies[0] "
+                                "(bodies.csv and the meshes tell bodies apart by name)");
+    d.bodies[1].name = "";
+    EXPECT_EQ(first_problem(d), "accepted");
     d = def;
     d.dimension = 3;
     d.container_max = {0.6, 0.6, 0.6};

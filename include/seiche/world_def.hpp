@@ -70,6 +70,11 @@ struct BodyDef {
     double adhesion = 0;                // β of Akinci et al. 2013: how the fluid clings to it
 };
 
+// The name the body goes by in bodies.csv and the meshes: its own, or body_N for the N-th body.
+inline std::string body_name(const BodyDef& b, std::size_t index) {
+    return b.name.empty() ? "body_" + std::to_string(index) : b.name;
+}
+
 // A nozzle that adds fluid (docs/bodies.md): new particles on a lattice of spacing 2r across its
 // opening, a layer each time the last one has moved one spacing out, at `speed` along
 // `direction`, between `start` and `stop`. A site still occupied by fluid is skipped.

@@ -161,7 +161,7 @@ void keyframe_pose(const std::vector<Keyframe>& keys, double t, Vec<D>& position
 template <int D>
 BoundaryObject<D> body_object(const BodyDef& b, std::size_t index, float sdf_cell) {
     BoundaryObject<D> o;
-    o.name = b.name.empty() ? "body_" + std::to_string(index) : b.name;
+    o.name = body_name(b, index);
     o.fluid_inside = b.inside;
     switch (b.shape) {
         case BodyShape::box: {
