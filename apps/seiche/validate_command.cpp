@@ -338,7 +338,8 @@ void surface_tension(const fs::path& root, const std::string& solver, std::ostre
     for (int k = 0; k < 3; ++k) lo = std::min(lo, runs[k].sigma / runs[k].gamma), hi = std::max(hi, runs[k].sigma / runs[k].gamma);
     checks.push_back({"surface", solver, "sigma/gamma over 4x gamma (2D)", hi / lo - 1, 0.10,
                       fmt::format("sigma_eff/gamma {:.4g} to {:.4g} (N per unit gamma); periods {:.3f}, {:.3f}, "
-                                  "{:.3f} s",
+                                  "{:.3f} s; the cohesion's internal pressure makes the drop ring as an "
+                                  "elastic packing (docs/solvers.md)",
                                   lo, hi, runs[0].period, runs[1].period, runs[2].period)});
     auto resolution = [&](const DropRun& a, const DropRun& b, const char* what) {
         checks.push_back({"surface", solver, what, std::abs(b.sigma / a.sigma - 1), 0.20,
