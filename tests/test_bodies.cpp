@@ -513,11 +513,11 @@ TEST(Bodies, BadBodiesAreRefusedWithTheirPath) {
     d.bodies.push_back(d.bodies[0]);
     d.bodies[1].position = {0.45, 0.45, 0};
     EXPECT_EQ(first_problem(d), "bodies[1].name: \"box\" is already the name of bodies[0] (bodies.csv "
-                                "and the meshes tell bodies apart by name)");
+                                "tells bodies apart by name)");
     d.bodies[0].name = "";
     d.bodies[1].name = "body_0";  // the first body's default name
     EXPECT_EQ(first_problem(d), "bodies[1].name: \"body_0\" is already the name of bodies[0] "
-                                "(bodies.csv and the meshes tell bodies apart by name)");
+                                "(bodies.csv tells bodies apart by name)");
     d.bodies[1].name = "";
     EXPECT_EQ(first_problem(d), "accepted");
     d = def;

@@ -70,7 +70,7 @@ struct BodyDef {
     double adhesion = 0;                // β of Akinci et al. 2013: how the fluid clings to it
 };
 
-// The name the body goes by in bodies.csv and the meshes: its own, or body_N for the N-th body.
+// The name the body goes by in bodies.csv: its own, or body_N for the N-th body.
 inline std::string body_name(const BodyDef& b, std::size_t index) {
     return b.name.empty() ? "body_" + std::to_string(index) : b.name;
 }

@@ -232,9 +232,8 @@ std::span<const Param<Obstacle>> obstacle_params() {
 std::span<const Param<BodyDef>> body_params() {
     using B = BodyDef;
     static const std::vector<Param<B>> table = {
-        text_param<B, &B::name>("name", "names the body in bodies.csv and the body meshes: unique, "
-                                        "without commas, quotes or control characters; default "
-                                        "body_N, N its index"),
+        text_param<B, &B::name>("name", "names the body in bodies.csv: unique, without commas, "
+                                        "quotes or control characters; default body_N, N its index"),
         choice_param<B, &B::shape>("shape", {"box", "sphere", "cylinder", "circle", "mesh", "polygon"},
                                    "3D: box, sphere, cylinder or mesh; 2D: box, circle or polygon"),
         vector_param<B, &B::size>("size", "m", closed(0, 1e6),
@@ -494,8 +493,8 @@ template <int D>
 void body_problems(const BodyDef& b, std::size_t index, const WorldDef& w, const std::string& path,
                    std::vector<Problem>& out) {
     const double d = 2.0 * w.particle_radius;
-    // The name is a column of bodies.csv, which `seiche render` reads back, and a group in the
-    // body meshes: a comma, a quote or a line break would split it.
+    // The name is a column of bodies.csv, which `seiche render` reads back to draw the bodies'
+    // outlines: a comma, a quote or a line break would split it.
     for (unsigned char c : b.name)
         if (c == ',' || c == '"' || c < 0x20 || c == 0x7f) {
             out.push_back({path + ".name", "expected a name without commas, quotes or control "
@@ -506,7 +505,7 @@ void body_problems(const BodyDef& b, std::size_t index, const WorldDef& w, const
     for (std::size_t j = 0; j < index; ++j)
         if (body_name(w.bodies[j], j) == body_name(b, index)) {
             out.push_back({path + ".name", format("\"%s\" is already the name of bodies[%zu] "
-                                                  "(bodies.csv and the meshes tell bodies apart by name)",
+                                                  "(bodies.csv tells bodies apart by name)",
                                                   body_name(b, index).c_str(), j)});
             return;
         }
