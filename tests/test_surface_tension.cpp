@@ -397,10 +397,12 @@ TEST(SurfaceTension, AJetBreaksIntoDropsOnlyWithSurfaceTension) {
     EXPECT_LT(without.drops, with.drops);
 }
 
-// The calibration's drop (2D, R/d = 20, PBF): σ_eff from the period of the kicked l = 2 mode is
-// proportional to γ within 10% over γ = 0.5–2 (measured 3.12, 2.97, 3.23 per unit γ), and the
-// drop rings for several half periods. WCSPH and DDR are not within 10% (docs/solvers.md).
-TEST(SurfaceTension, SigmaIsProportionalToGammaForPbf) {
+// The calibration's drop (2D, R/d = 20, PBF), from its symmetric start: σ_eff from the period of
+// the kicked l = 2 mode is proportional to γ within 10% over γ = 0.5–2 (measured 3.12, 2.97, 3.23
+// per unit γ), and the drop rings for several half periods. This pins the calibration's own runs;
+// it does not show that σ_eff ∝ γ in general: with every particle first moved by 1 µm the
+// medians spread by 29%, and WCSPH and DDR are not within 10% (docs/solvers.md says why).
+TEST(SurfaceTension, CalibrationDropRingsInProportionToGammaForPbf) {
     double lo = INFINITY, hi = 0;
     for (double gamma : {0.5, 1.0, 2.0}) {
         const DropOscillation o = oscillating_drop<2>(SolverType::pbf, gamma, 0.00125);
