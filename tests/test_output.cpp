@@ -264,6 +264,70 @@ TEST(Output, RunWritesFramesStatsAndResolvedScene) {
     fs::remove_all(dir);
 }
 
+// The summary's output line names what the run wrote, as its settings ask: each file it lists is
+// there, each pattern matches a file, and the run directory holds nothing it does not list (it
+// once listed particles.pvd and stats.csv for a run that wrote neither).
+TEST(Output, SummaryListsTheFilesTheRunWrote) {
+    const std::string scene = std::string(SEICHE_SOURCE_DIR) + "/scenes/dam_break_2d.json";
+    const std::string common = " -q --end-time 0.05 --set output.preview=false";
+    struct Case {
+        std::string sets;
+        std::vector<std::string> listed, absent;
+    };
+    const std::vector<Case> cases = {
+        {"", {"particles.pvd", "frames/frame_*.{vtp,ply}", "stats.csv", "scene.json", "summary.json"}, {}},
+        {" --set output.vtk=false --set output.stats=false",
+         {"frames/frame_*.ply", "scene.json", "summary.json"}, {"particles.pvd", "stats.csv"}},
+        {" --mesh --set output.ply=false --set output.mesh_obj=true --set output.checkpoint_every=0.02",
+         {"particles.pvd", "frames/frame_*.vtp", "frames/surface_*.{ply,obj}", "stats.csv",
+          "checkpoint.bin", "scene.json", "summary.json"},
+         {}},
+    };
+    for (std::size_t c = 0; c < cases.size(); ++c) {
+        const fs::path dir = test::fresh_dir("seiche_test_listing_" + std::to_string(c)) / "run";
+        ASSERT_EQ(run_cli("run " + scene + " -o " + dir.string() + common + cases[c].sets,
+                          dir.string() + ".log"),
+                  0)
+            << slurp(dir.string() + ".log");
+        const std::string log = slurp(dir.string() + ".log");
+        std::smatch m;
+        ASSERT_TRUE(std::regex_search(log, m, std::regex(R"(output +\S+ \(([^)]*)\))"))) << log;
+        // Items are separated by ", "; a pattern's extensions by "," alone.
+        std::vector<std::string> listed;
+        const std::string items = m[1].str();
+        for (std::size_t at = 0;;) {
+            const std::size_t end = items.find(", ", at);
+            listed.push_back(items.substr(at, end == std::string::npos ? end : end - at));
+            if (end == std::string::npos) break;
+            at = end + 2;
+        }
+        EXPECT_EQ(listed, cases[c].listed) << log;
+        for (const std::string& f : cases[c].absent) EXPECT_FALSE(fs::exists(dir / f)) << f;
+        // Each listed name exists; each pattern (frames/NAME_*.{a,b}) matches a file per extension.
+        for (const std::string& item : listed) {
+            const auto star = item.find('*');
+            if (star == std::string::npos) {
+                EXPECT_TRUE(fs::exists(dir / item)) << item;
+                continue;
+            }
+            std::string exts = item.substr(star + 2);  // past "*."
+            if (exts.front() == '{') exts = exts.substr(1, exts.size() - 2);
+            std::stringstream list(exts);
+            for (std::string ext; std::getline(list, ext, ',');) {
+                const fs::path first = dir / (item.substr(0, star) + "000000." + ext);
+                EXPECT_TRUE(fs::exists(first)) << first;
+            }
+        }
+        // Nothing at the top level that the line leaves out (besides the run marker).
+        for (const auto& e : fs::directory_iterator(dir)) {
+            const std::string name = e.path().filename().string();
+            if (name == ".seiche-run" || name == "frames") continue;
+            EXPECT_NE(std::find(listed.begin(), listed.end(), name), listed.end()) << name;
+        }
+        fs::remove_all(dir.parent_path());
+    }
+}
+
 TEST(Output, UnstableRunStopsWithStepAndParticle) {
     const fs::path dir = fs::temp_directory_path() / "seiche_test_unstable";
     fs::remove_all(dir);

@@ -86,11 +86,8 @@ int mesh_command(const MeshOptions& o) {
         std::printf("  %.0f %s per frame on average, %.2f µs of core time per particle\n",
                     double(faces) / frames.size(), scene->dimension == 3 ? "triangles" : "segments",
                     particles ? 1e6 * wall * thread_count() / double(particles) : 0.0);
-        std::string formats;
-        for (const auto& [on, ext] : {std::pair{scene->output.mesh_ply, "ply"}, std::pair{scene->output.mesh_obj, "obj"},
-                                      std::pair{scene->output.mesh_vtk, "vtp"}})
-            if (on) formats += (formats.empty() ? "" : ",") + std::string(ext);
-        std::printf("  output  %s\n", (dir / "frames" / ("surface_NNNNNN.{" + formats + "}")).c_str());
+        std::printf("  output  %s\n",
+                    (dir / "frames" / ("surface_NNNNNN" + mesh_extensions(scene->output, scene->output.vdb && scene->dimension == 3))).c_str());
         return 0;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "seiche mesh: %s\n", e.what());

@@ -219,7 +219,8 @@ int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
                 100 * totals.last.density_error_mean, 100 * totals.last.density_error_max,
                 totals.last.time);
     std::printf("  containment    %zu corrections\n", totals.contained);
-    std::printf("  output         %s (particles.pvd, frames/, stats.csv)\n", out.dir().c_str());
+    std::printf("  output         %s (%s)\n", out.dir().c_str(),
+                run_files(scene.output, scene.dimension).c_str());
     if (!pictures.empty()) std::printf("  pictures       %s\n", pictures.c_str());
     if (failure) {
         const StepStats& s = failure->first;

@@ -4,9 +4,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <mutex>
 #include <cstdio>
 #include <regex>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "body_frames.hpp"
 #include "commands.hpp"
@@ -94,6 +98,43 @@ std::vector<io::PvdEntry> run_frames(const fs::path& dir, double frame_rate) {
 
 std::string frame_caption(const Scene& scene, double time) {
     return fmt::format("{}  {}  t = {:.3f} s", scene.name, solver_name(scene.solver.type), time);
+}
+
+namespace {
+// ".a" for one extension, ".{a,b}" for more, "" for none.
+std::string extension_pattern(std::initializer_list<std::pair<bool, const char*>> wanted) {
+    std::string list;
+    int n = 0;
+    for (const auto& [on, ext] : wanted)
+        if (on) list += (n++ ? "," : "") + std::string(ext);
+    return n == 0 ? "" : n == 1 ? "." + list : ".{" + list + "}";
+}
+}  // namespace
+
+std::string mesh_extensions(const OutputParams& o, bool with_vdb) {
+    return extension_pattern({{o.mesh_ply, "ply"}, {o.mesh_obj, "obj"}, {o.mesh_vtk, "vtp"},
+                              {with_vdb, "vdb"}});
+}
+
+std::string run_files(const OutputParams& o, int dimension) {
+    std::vector<std::string> files;
+    if (o.vtk) files.push_back("particles.pvd");
+    if (const std::string ext = extension_pattern({{o.vtk, "vtp"}, {o.ply, "ply"}, {o.vdb, "vdb"}});
+        !ext.empty())
+        files.push_back("frames/frame_*" + ext);
+    if (o.mesh) {
+        // The level set goes with the meshes in 3D only (SurfaceOutput::write).
+        if (const std::string ext = mesh_extensions(o, o.vdb && dimension == 3); !ext.empty())
+            files.push_back("frames/surface_*" + ext);
+        if (o.mesh_vtk) files.push_back("surface.pvd");
+    }
+    if (o.stats) files.push_back("stats.csv");
+    if (o.checkpoint_every > 0) files.push_back("checkpoint.bin");
+    files.push_back("scene.json");
+    files.push_back("summary.json");
+    std::string out;
+    for (const std::string& f : files) out += (out.empty() ? "" : ", ") + f;
+    return out;
 }
 
 fs::path picture_path(const fs::path& dir, int index) {

@@ -38,6 +38,14 @@ std::optional<Scene> scene_of_frame(const std::filesystem::path& frame, const st
 // "dam_break_2d  pbf  t = 0.500 s"
 std::string frame_caption(const Scene& scene, double time);
 
+// The extensions of the surface meshes the output settings ask for, as a file pattern's tail:
+// ".ply", or ".{ply,obj}" for more than one ("" for none).
+std::string mesh_extensions(const OutputParams& o, bool with_vdb);
+// What a run with these settings writes into its directory, for its summary: "particles.pvd,
+// frames/frame_*.{vtp,ply}, stats.csv, scene.json, summary.json" and so on (bodies are listed
+// apart).
+std::string run_files(const OutputParams& o, int dimension);
+
 // RUN_DIR/render/frame_NNNNNN.png
 std::filesystem::path picture_path(const std::filesystem::path& dir, int index);
 
