@@ -326,6 +326,22 @@ TEST(Output, SummaryListsTheFilesTheRunWrote) {
         }
         fs::remove_all(dir.parent_path());
     }
+    // A run with a body and no VTK output: its bodies line leaves out bodies.pvd and the VTP.
+    const fs::path dir = test::fresh_dir("seiche_test_listing_bodies") / "run";
+    ASSERT_EQ(run_cli("run " + std::string(SEICHE_SOURCE_DIR) + "/scenes/floating_box_2d.json -o " +
+                          dir.string() + " -q --end-time 0.02 --set output.preview=false " +
+                          "--set output.vtk=false",
+                      dir.string() + ".log"),
+              0);
+    const std::string log = slurp(dir.string() + ".log");
+    EXPECT_NE(log.find("bodies         1 (bodies.csv, frames/bodies_*.{obj,ply})"), std::string::npos)
+        << log;
+    EXPECT_TRUE(fs::exists(dir / "bodies.csv"));
+    EXPECT_TRUE(fs::exists(dir / "frames/bodies_000000.obj"));
+    EXPECT_TRUE(fs::exists(dir / "frames/bodies_000000.ply"));
+    EXPECT_FALSE(fs::exists(dir / "bodies.pvd"));
+    EXPECT_FALSE(fs::exists(dir / "frames/bodies_000000.vtp"));
+    fs::remove_all(dir.parent_path());
 }
 
 TEST(Output, UnstableRunStopsWithStepAndParticle) {

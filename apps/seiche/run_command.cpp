@@ -204,8 +204,8 @@ int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
                     world.total_removed());
     std::printf("\n");
     if (!scene.bodies.empty())
-        std::printf("  bodies         %zu (bodies.csv, bodies.pvd, frames/bodies_*)\n",
-                    scene.bodies.size());
+        std::printf("  bodies         %zu (%s)\n", scene.bodies.size(),
+                    body_files(scene.output).c_str());
     std::printf("  steps          %lld (%.3f s simulated, %d frame%s, %.2f iterations per step)\n",
                 totals.steps, world.time(), totals.frames, totals.frames == 1 ? "" : "s",
                 totals.steps > 0 ? double(totals.iterations) / totals.steps : 0.0);

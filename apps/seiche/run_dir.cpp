@@ -137,6 +137,12 @@ std::string run_files(const OutputParams& o, int dimension) {
     return out;
 }
 
+std::string body_files(const OutputParams& o) {
+    // RunOutput::bodies: the OBJ always, PLY and VTP (with bodies.pvd) as the particles get them.
+    return std::string("bodies.csv") + (o.vtk ? ", bodies.pvd" : "") + ", frames/bodies_*" +
+           extension_pattern({{true, "obj"}, {o.ply, "ply"}, {o.vtk, "vtp"}});
+}
+
 fs::path picture_path(const fs::path& dir, int index) {
     return dir / "render" / fmt::format("frame_{:06}.png", index);
 }

@@ -45,6 +45,8 @@ std::string mesh_extensions(const OutputParams& o, bool with_vdb);
 // frames/frame_*.{vtp,ply}, stats.csv, scene.json, summary.json" and so on (bodies are listed
 // apart).
 std::string run_files(const OutputParams& o, int dimension);
+// What it writes for its bodies: "bodies.csv, bodies.pvd, frames/bodies_*.{obj,ply,vtp}".
+std::string body_files(const OutputParams& o);
 
 // RUN_DIR/render/frame_NNNNNN.png
 std::filesystem::path picture_path(const std::filesystem::path& dir, int index);
