@@ -71,12 +71,6 @@ std::vector<std::vector<std::string>> combinations(const std::vector<Sweep>& swe
     return out;
 }
 
-std::string join(const std::vector<std::string>& parts, const std::string& sep) {
-    std::string out;
-    for (const auto& p : parts) out += (out.empty() ? "" : sep) + p;
-    return out;
-}
-
 struct RunResult {
     std::string status = "done";  //!< done | unstable
     std::string reason;           //!< why it went unstable

@@ -86,8 +86,9 @@ int mesh_command(const MeshOptions& o) {
         std::printf("  %.0f %s per frame on average, %.2f µs of core time per particle\n",
                     double(faces) / frames.size(), scene->dimension == 3 ? "triangles" : "segments",
                     particles ? 1e6 * wall * thread_count() / double(particles) : 0.0);
-        std::printf("  output  %s\n",
-                    (dir / "frames" / ("surface_NNNNNN" + mesh_extensions(scene->output, scene->output.vdb && scene->dimension == 3))).c_str());
+        const std::string ext =
+            mesh_extensions(scene->output, scene->output.vdb && scene->dimension == 3);
+        std::printf("  output  %s\n", (dir / "frames" / ("surface_NNNNNN" + ext)).c_str());
         return 0;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "seiche mesh: %s\n", e.what());

@@ -100,6 +100,12 @@ std::string frame_caption(const Scene& scene, double time) {
     return fmt::format("{}  {}  t = {:.3f} s", scene.name, solver_name(scene.solver.type), time);
 }
 
+std::string join(const std::vector<std::string>& parts, const std::string& sep) {
+    std::string out;
+    for (std::size_t k = 0; k < parts.size(); ++k) out += (k ? sep : "") + parts[k];
+    return out;
+}
+
 namespace {
 // ".a" for one extension, ".{a,b}" for more, "" for none.
 std::string extension_pattern(std::initializer_list<std::pair<bool, const char*>> wanted) {
@@ -132,9 +138,7 @@ std::string run_files(const OutputParams& o, int dimension) {
     if (o.checkpoint_every > 0) files.push_back("checkpoint.bin");
     files.push_back("scene.json");
     files.push_back("summary.json");
-    std::string out;
-    for (const std::string& f : files) out += (out.empty() ? "" : ", ") + f;
-    return out;
+    return join(files, ", ");
 }
 
 std::string body_files(const OutputParams& o) {

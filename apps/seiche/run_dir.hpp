@@ -38,6 +38,9 @@ std::optional<Scene> scene_of_frame(const std::filesystem::path& frame, const st
 // "dam_break_2d  pbf  t = 0.500 s"
 std::string frame_caption(const Scene& scene, double time);
 
+// parts with sep between them ("a, b, c").
+std::string join(const std::vector<std::string>& parts, const std::string& sep);
+
 // The extensions of the surface meshes the output settings ask for, as a file pattern's tail:
 // ".ply", or ".{ply,obj}" for more than one ("" for none).
 std::string mesh_extensions(const OutputParams& o, bool with_vdb);
