@@ -20,11 +20,15 @@ demangled=$(printf '%s\n' "$symbols" | c++filt)
 
 # name pattern (demangled) → the 3D cubic-spline instantiation of each pass's parallel body.
 passes=(
-    'pbf_lambda_pass<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
+    # The λ pass and XSPH have two instantiations each: positions padded or not (fetch_points).
+    'pbf_lambda_pass<3, seiche::CubicSpline<3> >.*<std::integral_constant<bool, false> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
+    'pbf_lambda_pass<3, seiche::CubicSpline<3> >.*<std::integral_constant<bool, true> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
     'pbf_delta_pass<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
     'compute_density<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
-    'xsph_pass<false, 3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long, int\)#2\}::operator\(\)'
-    'xsph_pass<true, 3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long, int\)#2\}::operator\(\)'
+    'xsph_pass<false, 3, seiche::CubicSpline<3> >.*<std::integral_constant<bool, false> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
+    'xsph_pass<false, 3, seiche::CubicSpline<3> >.*<std::integral_constant<bool, true> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
+    'xsph_pass<true, 3, seiche::CubicSpline<3> >.*<std::integral_constant<bool, false> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
+    'xsph_pass<true, 3, seiche::CubicSpline<3> >.*<std::integral_constant<bool, true> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
     'wcsph_accelerations<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
     'vorticity_confinement<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long\)#1\}::operator\(\)'
     'vorticity_confinement<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long\)#2\}::operator\(\)'

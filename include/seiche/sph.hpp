@@ -35,6 +35,9 @@ struct FluidView {
     CollisionLog<D> collisions = {};             //!< when the world tracks boundary forces
     //! When set and true, iterative solvers stop iterating: the step ends early (an interrupt).
     const std::atomic<bool>* stop = nullptr;
+    //! x may be read one float past its last position (its vector has room for one more): the
+    //! 3D pair loops of PBF and XSPH then load a neighbour's position with one plain load.
+    bool x_padded = false;
 };
 
 // The hot pair loops (PBF, density, XSPH, WCSPH, DDR) run eight particles at a time, one per

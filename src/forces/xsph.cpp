@@ -5,6 +5,7 @@
 
 #include "seiche/forces.hpp"
 
+#include <type_traits>
 #include <vector>
 
 namespace seiche {
@@ -32,36 +33,46 @@ void xsph_pass(const FluidView<D>& f, const K& kernel, float c, std::span<const 
     });
     const Vec<D>* x = f.x.data();
     const Vec<D>* vel = v.data();
-    for_each_group(f.x.size(), [&](std::size_t i0, int n) {
-        const Points<D> xi = load_points<D>(x, i0, n);
-        const Points<D> vi = load_points<D>(vel, i0, n);
-        F s0{}, s1{}, s2{};
-        F w_fluid = splat(kernel.W(0.0f));
-        const Lists nb(f.fluid_nb, i0, n);
-        for (int k = 0; k < nb.longest(); ++k) {
-            std::int32_t j[width];
-            nb.fetch(k, j);
-            const Points4 vj = fetch_points4(&rec[0].x, j);
-            // Inactive lanes repeat a real neighbour, then drop it.
-            const F wij = keep(nb.active(k), W(kernel, separation<D>(xi, fetch_points<D>(x, j))));
-            if constexpr (Density) w_fluid += wij;
-            const F w = wij * vj.w;
-            s0 += w * (vj.x - vi.x);
-            s1 += w * (vj.y - vi.y);
-            s2 += w * (vj.z - vi.z);
-        }
-        const float cm = c * f.mass;
-        for (int l = 0; l < n; ++l) {
-            Vec<D> sum;
-            sum.x = s0[l];
-            sum.y = s1[l];
-            if constexpr (D == 3) sum.z = s2[l];
-            v_out[i0 + l] = vel[i0 + l] + cm * sum;
-        }
-        if constexpr (Density)
-            store(&rho_out[i0],
-                  f.mass * w_fluid + f.rest_density * boundary_w_sum<D>(kernel, f, xi, i0, n), n);
-    });
+    // One instantiation for padded positions (fetch_points), one for the others.
+    const auto pass = [&](auto padded) {
+        constexpr bool Padded = decltype(padded)::value;
+        for_each_group(f.x.size(), [&](std::size_t i0, int n) {
+            const Points<D> xi = load_points<D>(x, i0, n);
+            const Points<D> vi = load_points<D>(vel, i0, n);
+            F s0{}, s1{}, s2{};
+            F w_fluid = splat(kernel.W(0.0f));
+            const Lists nb(f.fluid_nb, i0, n);
+            for (int k = 0; k < nb.longest(); ++k) {
+                std::int32_t j[width];
+                nb.fetch(k, j);
+                const Points4 vj = fetch_points4(&rec[0].x, j);
+                // Inactive lanes repeat a real neighbour, then drop it.
+                const Points<D> pj = fetch_points<D, Padded>(x, j);
+                const F wij = keep(nb.active(k), W(kernel, separation<D>(xi, pj)));
+                if constexpr (Density) w_fluid += wij;
+                const F w = wij * vj.w;
+                s0 += w * (vj.x - vi.x);
+                s1 += w * (vj.y - vi.y);
+                s2 += w * (vj.z - vi.z);
+            }
+            const float cm = c * f.mass;
+            for (int l = 0; l < n; ++l) {
+                Vec<D> sum;
+                sum.x = s0[l];
+                sum.y = s1[l];
+                if constexpr (D == 3) sum.z = s2[l];
+                v_out[i0 + l] = vel[i0 + l] + cm * sum;
+            }
+            if constexpr (Density)
+                store(&rho_out[i0],
+                      f.mass * w_fluid + f.rest_density * boundary_w_sum<D>(kernel, f, xi, i0, n),
+                      n);
+        });
+    };
+    if constexpr (D == 3) {
+        if (f.x_padded) return pass(std::true_type{});
+    }
+    pass(std::false_type{});
 }
 
 }  // namespace

@@ -75,14 +75,18 @@ struct Points {
 };
 // The points p[at[0]], ..., p[at[7]], one per lane. Loads and a transpose, not gathers: on the
 // AMD Zen 4 this was measured on, three 8-lane gathers cost more than eight loads and eight
-// shuffles (the PBF λ pass took 1.7 times as long).
-template <int D>
+// shuffles (the PBF λ pass took 1.7 times as long); on a Zen 5, three times as long.
+// Padded: the array may be read one float past its last record (FluidView::x_padded), so each
+// record is one plain 16-byte load, which the compiler folds into the transpose's inserts; the
+// masked load that stops at the record's end is not folded.
+template <int D, bool Padded = false>
 inline Points<D> fetch_points(const Vec<D>* p, const std::int32_t* at) {
     const float* base = &p[0].x;
 #ifdef SEICHE_LANES_AVX2
     if constexpr (D == 3) {
         // x, y, z of one record, the fourth lane 0, never reading past the record.
         const auto xyz = [base](std::int32_t j) {
+            if constexpr (Padded) return _mm_loadu_ps(base + 3 * j);  // the 4th lane is unused
 #ifdef __AVX512VL__
             return _mm_maskz_loadu_ps(0x7, base + 3 * j);
 #else

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include "seiche/boundary.hpp"
 #include "seiche/parallel.hpp"
@@ -100,57 +101,65 @@ void pbf_lambda_pass(const PbfParams& p, const PbfConstants& c, const K& kernel,
     const Vec<D>* x = f.x.data();
     const Vec<D>* bx = f.bx.data();
     const float* bv = f.bvolume.data();
-    for_each_group(f.x.size(), [&](std::size_t i0, int n) {
-        const Points<D> xi = load_points<D>(x, i0, n);
-        F w_fluid = splat(kernel.W(0.0f)), w_boundary{}, sum_grad2{};
-        F g0{}, g1{}, g2{};  // ∇_{x_i} C_i, eq. (7), k = i
-        const Lists nb(f.fluid_nb, i0, n);
-        // The next step's neighbours are fetched before this step's arithmetic, so their loads
-        // overlap it.
-        Points<D> next{F{}, F{}, F{}};
-        if (nb.longest() > 0) {
-            std::int32_t j[width];
-            nb.fetch(0, j);
-            next = fetch_points<D>(x, j);
-        }
-        for (int k = 0; k < nb.longest(); ++k) {
-            const I m = nb.active(k);
-            const Points<D> pj = next;
-            if (k + 1 < nb.longest()) {
+    // One instantiation for padded positions (fetch_points), one for the others.
+    const auto pass = [&](auto padded) {
+        constexpr bool Padded = decltype(padded)::value;
+        for_each_group(f.x.size(), [&](std::size_t i0, int n) {
+            const Points<D> xi = load_points<D>(x, i0, n);
+            F w_fluid = splat(kernel.W(0.0f)), w_boundary{}, sum_grad2{};
+            F g0{}, g1{}, g2{};  // ∇_{x_i} C_i, eq. (7), k = i
+            const Lists nb(f.fluid_nb, i0, n);
+            // The next step's neighbours are fetched before this step's arithmetic, so their loads
+            // overlap it.
+            Points<D> next{F{}, F{}, F{}};
+            if (nb.longest() > 0) {
                 std::int32_t j[width];
-                nb.fetch(k + 1, j);
-                next = fetch_points<D>(x, j);
+                nb.fetch(0, j);
+                next = fetch_points<D, Padded>(x, j);
             }
-            const Separation r = separation<D>(xi, pj);
-            w_fluid += keep(m, W(kernel, r));
-            const F s = keep(m, vol * grad_factor(kernel, r));
-            g0 += s * r.x;
-            g1 += s * r.y;
-            g2 += s * r.z;
-            sum_grad2 += s * s * r.len2;  // |∇_{x_j} C_i|², fluid neighbour j
-        }
-        // Static boundary particles have infinite mass: no term of their own in S (eq. 8).
-        const Lists bn(f.boundary_nb, i0, n);
-        for (int k = 0; k < bn.longest(); ++k) {
-            const I m = bn.active(k);
-            std::int32_t b[width];
-            bn.fetch(k, b);
-            const Separation r = separation<D>(xi, fetch_points<D>(bx, b));
-            const F v = keep(m, fetch(bv, b));
-            w_boundary += v * W(kernel, r);
-            const F s = v * grad_factor(kernel, r);
-            g0 += s * r.x;
-            g1 += s * r.y;
-            g2 += s * r.z;
-        }
-        const F density = f.mass * w_fluid + f.rest_density * w_boundary;
-        F C = density / f.rest_density - 1.0f;
-        if (p.unilateral) C = max(C, F{});  // eq. (10)
-        const F S = g0 * g0 + g1 * g1 + g2 * g2 + sum_grad2;
-        store(&rho[i0], density, n);
-        const F lambda = -C / (S + c.epsilon);
-        store_points4(&x_lambda[0].x, i0, n, xi.x, xi.y, xi.z, lambda);
-    });
+            for (int k = 0; k < nb.longest(); ++k) {
+                const I m = nb.active(k);
+                const Points<D> pj = next;
+                if (k + 1 < nb.longest()) {
+                    std::int32_t j[width];
+                    nb.fetch(k + 1, j);
+                    next = fetch_points<D, Padded>(x, j);
+                }
+                const Separation r = separation<D>(xi, pj);
+                w_fluid += keep(m, W(kernel, r));
+                const F s = keep(m, vol * grad_factor(kernel, r));
+                g0 += s * r.x;
+                g1 += s * r.y;
+                g2 += s * r.z;
+                sum_grad2 += s * s * r.len2;  // |∇_{x_j} C_i|², fluid neighbour j
+            }
+            // Static boundary particles have infinite mass: no term of their own in S (eq. 8).
+            const Lists bn(f.boundary_nb, i0, n);
+            for (int k = 0; k < bn.longest(); ++k) {
+                const I m = bn.active(k);
+                std::int32_t b[width];
+                bn.fetch(k, b);
+                const Separation r = separation<D>(xi, fetch_points<D>(bx, b));
+                const F v = keep(m, fetch(bv, b));
+                w_boundary += v * W(kernel, r);
+                const F s = v * grad_factor(kernel, r);
+                g0 += s * r.x;
+                g1 += s * r.y;
+                g2 += s * r.z;
+            }
+            const F density = f.mass * w_fluid + f.rest_density * w_boundary;
+            F C = density / f.rest_density - 1.0f;
+            if (p.unilateral) C = max(C, F{});  // eq. (10)
+            const F S = g0 * g0 + g1 * g1 + g2 * g2 + sum_grad2;
+            store(&rho[i0], density, n);
+            const F lambda = -C / (S + c.epsilon);
+            store_points4(&x_lambda[0].x, i0, n, xi.x, xi.y, xi.z, lambda);
+        });
+    };
+    if constexpr (D == 3) {
+        if (f.x_padded) return pass(std::true_type{});
+    }
+    pass(std::false_type{});
 }
 
 // Density alone, after the last correction.

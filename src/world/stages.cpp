@@ -31,6 +31,10 @@ void World<D>::find_neighbors() {
     // Keep particles in the grid's Z-curve order so that neighbours are near in memory.
     p_.reorder(fluid_grid_.order(), v_scratch_, f_scratch_, id_scratch_);
     fluid_grid_.points_were_sorted();
+    // Room for one more position, so that the pair loops may read a float past the last one
+    // (FluidView::x_padded). The reorder has just swapped the buffers, so nothing points into
+    // this one; after a few steps every buffer that takes its turn as x has the room.
+    if (p_.x.capacity() == p_.x.size()) p_.x.reserve(p_.x.size() + 1);
     build_neighbor_list_by_cell<D>(fluid_grid_, p_.x, fluid_grid_, true, fluid_nb_);
     build_neighbor_list_by_cell<D>(fluid_grid_, p_.x, boundary_grid_, false, boundary_nb_,
                                    bodies_move ? &moving_grid_ : nullptr,

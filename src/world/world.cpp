@@ -426,7 +426,8 @@ FluidView<D> World<D>::view() const {
     CollisionLog<D> log;
     if (track_forces_) log = CollisionLog<D>{collision_push_.data(), collision_object_.data()};
     return {p_.x,      p_.mass,      fluid_.rest_density, fluid_nb_, b_.x,
-            b_.volume, boundary_nb_, objects_,            p_.radius, log, stop_};
+            b_.volume, boundary_nb_, objects_,            p_.radius, log, stop_,
+            p_.x.capacity() > p_.x.size()};
 }
 
 template <int D>
