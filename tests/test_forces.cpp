@@ -3,6 +3,11 @@
 
 #include "seiche/forces.hpp"
 #include "seiche/kernels.hpp"
+#include "seiche/pbf.hpp"
+#include "../src/solvers/pbf_passes.hpp"
+
+#include <cmath>
+#include <limits>
 
 namespace seiche {
 namespace {
@@ -184,6 +189,60 @@ TEST(PairLanes, PaddedListsGiveTheBitsOfClampedOnesAndTheSumsOfAPlainLoop) {
         for (std::uint32_t j : padded.of(i)) plain += mass * kernel.W(glm::length(x[i] - x[j]));
         EXPECT_NEAR(rho_p[i], plain, 2e-5 * plain) << i;
     }
+}
+
+// With room for one more position (FluidView::x_padded, as the world keeps it) PBF's λ pass
+// and XSPH load each neighbour's position with one 16-byte load that takes a float past the
+// record: what lies there must not count. A NaN is left in the spare slot, and the padded
+// passes must give the bits of the masked ones.
+TEST(PairLanes, PaddedPositionsGiveTheBitsOfMaskedLoads) {
+    const float d = 0.01f;
+    std::vector<Vec<3>> x;
+    std::uint32_t seed = 777;
+    const auto jitter = [&] {
+        seed = seed * 1664525u + 1013904223u;
+        return (float(seed >> 8) / float(1u << 24) - 0.5f) * 0.6f * d;
+    };
+    for (int i = 0; i < 11; ++i)  // 1331 particles: the last group of eight is short
+        for (int j = 0; j < 11; ++j)
+            for (int k = 0; k < 11; ++k) x.emplace_back(i * d + jitter(), j * d + jitter(), k * d + jitter());
+    x.reserve(x.size() + 1);
+    x.push_back(Vec<3>(std::numeric_limits<float>::quiet_NaN()));
+    x.pop_back();  // the NaN stays in the spare slot, one float past the last record
+    ASSERT_GT(x.capacity(), x.size());
+    const CubicSpline<3> kernel(2.0f * d);
+    NeighborGrid<3> grid;
+    grid.build(x, kernel.support());
+    NeighborList nb;
+    build_neighbor_list<3>(grid, x, true, nb);
+    const NeighborList none = NeighborList::none(x.size());
+    const float mass = 1000.0f / float(lattice_sums<3>(kernel, d).w);
+    FluidView<3> masked{x, mass, 1000.0f, nb, {}, {}, none, {}, 0.0f};
+    FluidView<3> padded = masked;
+    padded.x_padded = true;
+    // PBF: density and λ'.
+    PbfParams params;
+    const PbfConstants c = pbf_constants<3>(params, kernel, mass, 1000.0f, d);
+    std::vector<float> rho_m(x.size()), rho_p(x.size());
+    std::vector<PositionLambda> xl_m(x.size()), xl_p(x.size());
+    pbf_lambda_pass<3>(params, c, kernel, masked, rho_m, xl_m);
+    pbf_lambda_pass<3>(params, c, kernel, padded, rho_p, xl_p);
+    // XSPH with the density of the current positions.
+    std::vector<Vec<3>> v(x.size()), v_m(x.size()), v_p(x.size());
+    for (auto& vi : v) vi = Vec<3>(jitter(), jitter(), jitter()) * 100.0f;
+    std::vector<float> r_m(x.size()), r_p(x.size());
+    xsph_viscosity_and_density<3>(masked, kernel, 0.3f, rho_m, v, v_m, r_m);
+    xsph_viscosity_and_density<3>(padded, kernel, 0.3f, rho_m, v, v_p, r_p);
+    bool compressed = false;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        ASSERT_TRUE(std::isfinite(rho_p[i]) && std::isfinite(xl_p[i].w)) << i;
+        ASSERT_EQ(rho_p[i], rho_m[i]) << i;
+        ASSERT_EQ(xl_p[i].w, xl_m[i].w) << i;
+        ASSERT_EQ(r_p[i], r_m[i]) << i;
+        for (int a = 0; a < 3; ++a) ASSERT_EQ(v_p[i][a], v_m[i][a]) << i;
+        compressed = compressed || xl_m[i].w != 0.0f;
+    }
+    EXPECT_TRUE(compressed);  // some λ' is not 0: the λ pass compared more than zeros
 }
 
 }  // namespace
