@@ -149,17 +149,30 @@ namespace {
 // padded are read past their ends without clamping; the lanes' masks must drop what is read
 // there: the same loops on the same lists marked unpadded give the same bits. And the lane
 // kernels (1/r from rsqrt and a Newton step) agree with a plain double-precision sum.
-TEST(PairLanes, PaddedListsGiveTheBitsOfClampedOnesAndTheSumsOfAPlainLoop) {
-    const float d = 0.01f;
-    std::vector<Vec<3>> x;
-    std::uint32_t seed = 12345;
-    const auto jitter = [&] {
+// Offsets of up to ±0.3 d from a fixed seed (a linear congruential generator).
+struct Jitter {
+    std::uint32_t seed;
+    float d;
+    float operator()() {
         seed = seed * 1664525u + 1013904223u;
         return (float(seed >> 8) / float(1u << 24) - 0.5f) * 0.6f * d;
-    };
-    for (int i = 0; i < 13; ++i)  // 2197 particles: the last group of eight is short
-        for (int j = 0; j < 13; ++j)
-            for (int k = 0; k < 13; ++k) x.emplace_back(i * d + jitter(), j * d + jitter(), k * d + jitter());
+    }
+};
+
+// A cube of n³ lattice sites of spacing d, each moved by the jitter.
+std::vector<Vec<3>> jittered_cube(int n, Jitter& jitter) {
+    std::vector<Vec<3>> x;
+    const float d = jitter.d;
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j)
+            for (int k = 0; k < n; ++k) x.emplace_back(i * d + jitter(), j * d + jitter(), k * d + jitter());
+    return x;
+}
+
+TEST(PairLanes, PaddedListsGiveTheBitsOfClampedOnesAndTheSumsOfAPlainLoop) {
+    const float d = 0.01f;
+    Jitter jitter{12345, d};
+    const std::vector<Vec<3>> x = jittered_cube(13, jitter);  // 2197: the last group of eight is short
     const CubicSpline<3> kernel(2.0f * d);
     NeighborGrid<3> grid;
     grid.build(x, kernel.support());
@@ -197,15 +210,8 @@ TEST(PairLanes, PaddedListsGiveTheBitsOfClampedOnesAndTheSumsOfAPlainLoop) {
 // passes must give the bits of the masked ones.
 TEST(PairLanes, PaddedPositionsGiveTheBitsOfMaskedLoads) {
     const float d = 0.01f;
-    std::vector<Vec<3>> x;
-    std::uint32_t seed = 777;
-    const auto jitter = [&] {
-        seed = seed * 1664525u + 1013904223u;
-        return (float(seed >> 8) / float(1u << 24) - 0.5f) * 0.6f * d;
-    };
-    for (int i = 0; i < 11; ++i)  // 1331 particles: the last group of eight is short
-        for (int j = 0; j < 11; ++j)
-            for (int k = 0; k < 11; ++k) x.emplace_back(i * d + jitter(), j * d + jitter(), k * d + jitter());
+    Jitter jitter{777, d};
+    std::vector<Vec<3>> x = jittered_cube(11, jitter);  // 1331: the last group of eight is short
     x.reserve(x.size() + 1);
     x.push_back(Vec<3>(std::numeric_limits<float>::quiet_NaN()));
     x.pop_back();  // the NaN stays in the spare slot, one float past the last record
