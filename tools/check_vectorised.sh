@@ -20,7 +20,8 @@ demangled=$(printf '%s\n' "$symbols" | c++filt)
 
 # name pattern (demangled) → the 3D cubic-spline instantiation of each pass's parallel body.
 passes=(
-    # The λ pass and XSPH have two instantiations each: positions padded or not (fetch_points).
+    # The λ pass and XSPH have two instantiations each: positions padded or not
+    # (FluidView::x_padded, fetch_points).
     'pbf_lambda_pass<3, seiche::CubicSpline<3> >.*<std::integral_constant<bool, false> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
     'pbf_lambda_pass<3, seiche::CubicSpline<3> >.*<std::integral_constant<bool, true> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
     'pbf_delta_pass<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'

@@ -5,7 +5,6 @@
 
 #include "seiche/forces.hpp"
 
-#include <type_traits>
 #include <vector>
 
 namespace seiche {
@@ -33,8 +32,7 @@ void xsph_pass(const FluidView<D>& f, const K& kernel, float c, std::span<const 
     });
     const Vec<D>* x = f.x.data();
     const Vec<D>* vel = v.data();
-    // One instantiation for padded positions (fetch_points), one for the others.
-    const auto pass = [&](auto padded) {
+    with_padding<D>(f.x_padded, [&](auto padded) {
         constexpr bool Padded = decltype(padded)::value;
         for_each_group(f.x.size(), [&](std::size_t i0, int n) {
             const Points<D> xi = load_points<D>(x, i0, n);
@@ -68,11 +66,7 @@ void xsph_pass(const FluidView<D>& f, const K& kernel, float c, std::span<const 
                       f.mass * w_fluid + f.rest_density * boundary_w_sum<D>(kernel, f, xi, i0, n),
                       n);
         });
-    };
-    if constexpr (D == 3) {
-        if (f.x_padded) return pass(std::true_type{});
-    }
-    pass(std::false_type{});
+    });
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #if defined(__AVX2__) && defined(__FMA__)
 #include <immintrin.h>
@@ -293,6 +294,17 @@ class Lists {
     int longest_ = 0;
     bool unclamped_ = false;
 };
+
+// pass(std::true_type{}) when the positions may be read a float past their end
+// (FluidView::x_padded; 3D only), else pass(std::false_type{}): a pass instantiated for each way
+// of loading a neighbour's position (fetch_points<D, Padded>).
+template <int D, class Pass>
+inline void with_padding(bool padded, Pass&& pass) {
+    if constexpr (D == 3) {
+        if (padded) return pass(std::true_type{});
+    }
+    pass(std::false_type{});
+}
 
 // fn(i0, lanes) for every group of eight consecutive particles (the last one may be short), in
 // parallel.

@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <type_traits>
 
 #include "seiche/boundary.hpp"
 #include "seiche/parallel.hpp"
@@ -101,8 +100,7 @@ void pbf_lambda_pass(const PbfParams& p, const PbfConstants& c, const K& kernel,
     const Vec<D>* x = f.x.data();
     const Vec<D>* bx = f.bx.data();
     const float* bv = f.bvolume.data();
-    // One instantiation for padded positions (fetch_points), one for the others.
-    const auto pass = [&](auto padded) {
+    with_padding<D>(f.x_padded, [&](auto padded) {
         constexpr bool Padded = decltype(padded)::value;
         for_each_group(f.x.size(), [&](std::size_t i0, int n) {
             const Points<D> xi = load_points<D>(x, i0, n);
@@ -155,11 +153,7 @@ void pbf_lambda_pass(const PbfParams& p, const PbfConstants& c, const K& kernel,
             const F lambda = -C / (S + c.epsilon);
             store_points4(&x_lambda[0].x, i0, n, xi.x, xi.y, xi.z, lambda);
         });
-    };
-    if constexpr (D == 3) {
-        if (f.x_padded) return pass(std::true_type{});
-    }
-    pass(std::false_type{});
+    });
 }
 
 // Density alone, after the last correction.
