@@ -275,7 +275,6 @@ void build_neighbor_list_by_cell(const NeighborGrid<D>& query_grid, std::span<co
                                  std::uint32_t second_offset) {
     if (!query_grid.points_sorted() || query_grid.point_count() != queries.size())
         throw std::logic_error("build_neighbor_list_by_cell: queries are not in grid order");
-    using Cell = typename NeighborGrid<D>::Cell;
     const float h2 = target.support() * target.support();
     const auto runs = query_grid.runs();
     // One source of candidates around a run's cell: its grid's 3^D cell ranges.
@@ -300,9 +299,8 @@ void build_neighbor_list_by_cell(const NeighborGrid<D>& query_grid, std::span<co
                 Source& src = sources[n_sources];
                 src.grid = &g;
                 src.offset = t == 0 ? 0 : second_offset;
-                NeighborGrid<D>::for_each_cell_around(runs[r].cell, [&](const Cell& c) {
-                    const auto range = g.find(c);
-                    if (range.first < range.second) src.ranges[src.n_ranges++] = range;
+                g.find_around(runs[r].cell, [&](std::uint32_t begin, std::uint32_t end) {
+                    if (begin < end) src.ranges[src.n_ranges++] = {begin, end};
                 });
                 for (int k = 0; k < src.n_ranges; ++k)
                     src.candidates += src.ranges[k].second - src.ranges[k].first;
