@@ -254,21 +254,38 @@ inline F grad_factor(const Poly6Spiky<D>& k, const Separation& s) {
 class Lists {
   public:
     Lists(const NeighborList& nb, std::size_t i0, int lanes) {
-        for (int l = 0; l < lanes; ++l) {
-            const auto s = nb.of(i0 + l);
-            count_[l] = static_cast<std::int32_t>(s.size());
-            longest_ = std::max(longest_, count_[l]);
-            if (s.empty()) continue;
-            ptr_[l] = s.data();
-            last_[l] = count_[l] - 1;
+        // Where each lane's list starts. The group's lists almost always lie in one chunk
+        // buffer (chunk_of never decreases), which is then looked up once, not per lane.
+        const std::uint32_t* start[width];
+        const std::uint32_t c = nb.chunk_of[i0];
+        if (nb.chunk_of[i0 + std::size_t(lanes) - 1] == c) {
+            const std::uint32_t* base = nb.chunks[c].data();
+            const std::uint32_t first = nb.chunk_first_pair[c];
+            for (int l = 0; l < lanes; ++l) {
+                start[l] = base + (nb.offset[i0 + l] - first);
+                count_[l] = static_cast<std::int32_t>(nb.offset[i0 + l + 1] - nb.offset[i0 + l]);
+            }
+        } else {
+            for (int l = 0; l < lanes; ++l) {
+                const auto s = nb.of(i0 + l);
+                start[l] = s.data();
+                count_[l] = static_cast<std::int32_t>(s.size());
+            }
         }
+        for (int l = 0; l < lanes; ++l) longest_ = std::max(longest_, count_[l]);
         // Lists the builder padded (NeighborList::readable_past_end) are read past their end
         // without clamping: what lies there is another particle's neighbour or the padding, a
         // valid index whose term the lane's mask drops.
         unclamped_ = longest_ > 0 && std::uint32_t(longest_) <= nb.readable_past_end;
-        if (unclamped_)
-            for (int l = 0; l < width; ++l)
-                ptr_[l] = l < lanes ? nb.of(i0 + l).data() : nb.of(i0).data();
+        if (unclamped_) {
+            for (int l = 0; l < width; ++l) ptr_[l] = start[l < lanes ? l : 0];
+            return;
+        }
+        for (int l = 0; l < lanes; ++l) {
+            if (count_[l] == 0) continue;
+            ptr_[l] = start[l];
+            last_[l] = count_[l] - 1;
+        }
     }
     int longest() const { return longest_; }
     // Lanes that have a neighbour k.
