@@ -147,6 +147,8 @@ class NeighborGrid {
 
   private:
     std::uint32_t bucket_of(const Cell& c) const;
+    // The entries of cell c, which lies in bucket b, or an empty range.
+    std::pair<std::uint32_t, std::uint32_t> find_in_bucket(const Cell& c, std::uint32_t b) const;
     // The cell's bit in near_: its Z-curve code like bucket_of, but over 2^20 bits (128 KiB),
     // so that few far cells share a bit with a near one.
     static constexpr std::uint32_t near_mask_ = (1u << 20) - 1;
@@ -239,7 +241,12 @@ inline std::uint32_t NeighborGrid<D>::near_bit(const Cell& c) const {
 template <int D>
 inline std::pair<std::uint32_t, std::uint32_t> NeighborGrid<D>::find(const Cell& c) const {
     if (runs_.empty()) return {0, 0};
-    const std::uint32_t b = bucket_of(c);
+    return find_in_bucket(c, bucket_of(c));
+}
+
+template <int D>
+inline std::pair<std::uint32_t, std::uint32_t> NeighborGrid<D>::find_in_bucket(
+    const Cell& c, std::uint32_t b) const {
     for (std::uint32_t r = bucket_runs_[b]; r < bucket_runs_[b + 1]; ++r) {
         bool same = true;  // component-wise: std::array's == calls memcmp here
         for (int a = 0; a < D; ++a) same = same && runs_[r].cell[a] == c[a];
@@ -272,15 +279,9 @@ inline void NeighborGrid<D>::find_around(const Cell& c, Fn&& fn) const {
         for (int k = 0; k < 3; ++k)
             spread[a][k] = spread_bits(static_cast<std::uint32_t>(c[a] + k - 1), D) << a;
     const auto probe = [&](const Cell& cell, std::uint64_t code) {
-        const std::uint32_t b = static_cast<std::uint32_t>(code) & bucket_mask_;
-        for (std::uint32_t r = bucket_runs_[b]; r < bucket_runs_[b + 1]; ++r) {
-            bool same = true;  // component-wise: std::array's == calls memcmp here
-            for (int a = 0; a < D; ++a) same = same && runs_[r].cell[a] == cell[a];
-            if (same) {
-                fn(runs_[r].begin, runs_[r].end);
-                return;
-            }
-        }
+        const auto [begin, end] =
+            find_in_bucket(cell, static_cast<std::uint32_t>(code) & bucket_mask_);
+        if (begin < end) fn(begin, end);
     };
     if constexpr (D == 2) {
         for (int dy = 0; dy < 3; ++dy)
