@@ -74,6 +74,26 @@ inline void collide_particle(std::size_t i, Vec<D>& x, std::span<const BoundaryO
     }
 }
 
+// Last-resort containment of particle i (x is its position): out of the solids first, then into
+// the containers, so a container has the last word. Returns whether it was moved.
+template <int D>
+inline bool contain_particle(std::size_t i, Vec<D>& x, std::span<const BoundaryObject<D>> objects,
+                             float margin, const CollisionLog<D>& log = {}) {
+    bool out = false;
+    for (int pass = 0; pass < 2; ++pass)
+        for (std::size_t o = 0; o < objects.size(); ++o) {
+            if (objects[o].fluid_inside != (pass == 1)) continue;
+            const Vec<D> before = x;
+            if (!objects[o].contain(x, margin)) continue;
+            out = true;
+            if (log.push) {
+                log.push[i] += x - before;
+                log.object[i] = static_cast<std::uint32_t>(o);
+            }
+        }
+    return out;
+}
+
 // Last-resort containment against every object; returns how many particles were moved.
 template <int D>
 std::size_t contain_in_objects(std::span<Vec<D>> x, std::span<const BoundaryObject<D>> objects,

@@ -29,14 +29,35 @@ struct ParticleSet {
         id.resize(n);
     }
 
-    // Puts particle order[k] at index k, for every field; scratch is a buffer of size().
+    // Puts particle order[k] at index k, for every field. The scratch buffers take turns with the
+    // fields (one spare vector buffer, not one per vector field: at a million particles each is
+    // 12 MB), so the three vector fields go one loop after the other; x, ρ and the ids share the
+    // first loop (fewer loops, fewer waits for the threads).
     void reorder(std::span<const std::uint32_t> order, std::vector<Vec<D>>& scratch,
                  std::vector<float>& scratch_f, std::vector<std::uint32_t>& scratch_id) {
-        permute(x, order, scratch);
+        const std::size_t n = size();
+        scratch.resize(n);
+        scratch_f.resize(n);
+        scratch_id.resize(n);
+        {
+            const Vec<D>* xi = x.data();
+            const float* ri = rho.data();
+            const std::uint32_t* ii = id.data();
+            Vec<D>* xo = scratch.data();
+            float* ro = scratch_f.data();
+            std::uint32_t* io = scratch_id.data();
+            parallel_for(n, [&](std::size_t k) {
+                const std::uint32_t j = order[k];
+                xo[k] = xi[j];
+                ro[k] = ri[j];
+                io[k] = ii[j];
+            });
+        }
+        x.swap(scratch);
+        rho.swap(scratch_f);
+        id.swap(scratch_id);
         permute(v, order, scratch);
         permute(x_prev, order, scratch);
-        permute(rho, order, scratch_f);
-        permute(id, order, scratch_id);
     }
 
   private:

@@ -96,6 +96,9 @@ class StepContext {
     void apply_surface_forces(bool predicted);
     // x_prev = x; x += Δt·v.
     void predict();
+    // apply_external_accelerations() and predict() in one loop over the particles (one wait for
+    // the threads, not two), for a step that takes them one after the other.
+    void accelerate_and_predict();
     // Grid, Z-curve reorder of every particle field, fluid and boundary neighbour lists.
     void find_neighbors();
     // Particle centres kept at least r inside the container and outside solids.

@@ -286,24 +286,8 @@ std::size_t contain_in_objects(std::span<Vec<D>> x, std::span<const BoundaryObje
         (x.size() + chunk - 1) / chunk,
         [&](std::size_t c) {
             std::size_t here = 0;
-            for (std::size_t i = c * chunk; i < std::min(x.size(), (c + 1) * chunk); ++i) {
-                Vec<D>& p = x[i];
-                bool out = false;
-                // Out of the solids first, then into the containers, so a container has the last
-                // word.
-                for (int pass = 0; pass < 2; ++pass)
-                    for (std::size_t o = 0; o < objects.size(); ++o) {
-                        if (objects[o].fluid_inside != (pass == 1)) continue;
-                        const Vec<D> before = p;
-                        if (!objects[o].contain(p, margin)) continue;
-                        out = true;
-                        if (log.push) {
-                            log.push[i] += p - before;
-                            log.object[i] = static_cast<std::uint32_t>(o);
-                        }
-                    }
-                here += out ? 1 : 0;
-            }
+            for (std::size_t i = c * chunk; i < std::min(x.size(), (c + 1) * chunk); ++i)
+                here += contain_particle<D>(i, x[i], objects, margin, log) ? 1 : 0;
             moved.fetch_add(here, std::memory_order_relaxed);
         },
         2);
