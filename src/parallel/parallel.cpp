@@ -3,7 +3,9 @@
 // again and again for a descheduled thread (85 ms per step instead of 3 under a load average of
 // 11). Here a loop is split into blocks that threads claim one at a time: a thread that is not
 // running holds up nothing it has not started, and every wait spins for microseconds only before
-// sleeping on a futex (std::atomic::wait).
+// sleeping on a futex (std::atomic::wait). Beside another busy process the scheduler often queues
+// both of seiche's threads on one processor; a thread that waits for one queued there yields the
+// processor to it rather than spin.
 #include "seiche/parallel.hpp"
 
 #include <omp.h>
@@ -15,6 +17,8 @@
 #include <mutex>
 #include <thread>
 #include <vector>
+
+#include <sched.h>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -42,13 +46,18 @@ constexpr auto join_spin = std::chrono::microseconds(200);
 // aligned blocks put the same iterations in the remainder as one pass over the whole range, so
 // results do not depend on the split. Loops over coarse work items use a granule of 1.
 
-template <class Pred>
-bool spin_until(Pred pred, clock::duration limit) {
+// blocking(): whether a thread we wait for is queued on this thread's processor; then spinning
+// only keeps it from running, and the waiter yields the processor to it instead.
+template <class Pred, class Blocking>
+bool spin_until(Pred pred, clock::duration limit, Blocking blocking) {
     const auto t0 = clock::now();
     for (int k = 0;; ++k) {
         if (pred()) return true;
         SEICHE_PAUSE();
-        if ((k & 63) == 63 && clock::now() - t0 > limit) return pred();
+        if ((k & 63) == 63) {
+            if (clock::now() - t0 > limit) return pred();
+            if (blocking()) std::this_thread::yield();
+        }
     }
 }
 
@@ -106,7 +115,16 @@ class Pool {
         if (sleepers_.load(std::memory_order_seq_cst) > 0) epoch_.notify_all();
         help(epoch, 0);
         const auto all_done = [&] { return done_.load(std::memory_order_acquire) == blocks; };
-        if (!spin_until(all_done, join_spin)) {
+        const int here = sched_getcpu();
+        slot_[0].cpu.store(here, std::memory_order_relaxed);
+        const auto blocking = [&] {
+            for (int t = 1; t < threads_; ++t)
+                if (slot_[t].running.load(std::memory_order_relaxed) &&
+                    slot_[t].cpu.load(std::memory_order_relaxed) == here)
+                    return true;
+            return false;
+        };
+        if (!spin_until(all_done, join_spin, blocking)) {
             caller_sleeps_.store(true, std::memory_order_seq_cst);
             for (std::uint64_t d; (d = done_.load(std::memory_order_seq_cst)) != blocks;)
                 done_.wait(d, std::memory_order_acquire);
@@ -152,8 +170,11 @@ class Pool {
                 const std::size_t block = block_.load(std::memory_order_relaxed);
                 const std::size_t n = n_.load(std::memory_order_relaxed);
                 const std::size_t begin = index * block, stop = std::min(n, begin + block);
+                slot_[self].cpu.store(sched_getcpu(), std::memory_order_relaxed);
+                slot_[self].running.store(true, std::memory_order_relaxed);
                 body_.load(std::memory_order_relaxed)(ctx_.load(std::memory_order_relaxed), begin,
                                                       stop);
+                slot_[self].running.store(false, std::memory_order_relaxed);
                 if (done_.fetch_add(1, std::memory_order_seq_cst) + 1 == blocks &&
                     caller_sleeps_.load(std::memory_order_seq_cst))
                     done_.notify_one();
@@ -164,7 +185,11 @@ class Pool {
     void work(std::uint64_t seen, int self) {
         for (;;) {
             const auto new_job = [&] { return epoch_.load(std::memory_order_acquire) != seen; };
-            if (!spin_until(new_job, idle_spin)) {
+            // The caller runs the serial code between two loops: when it is on this processor,
+            // the next job comes sooner if this thread steps aside.
+            const int here = sched_getcpu();
+            const auto blocking = [&] { return slot_[0].cpu.load(std::memory_order_relaxed) == here; };
+            if (!spin_until(new_job, idle_spin, blocking)) {
                 sleepers_.fetch_add(1, std::memory_order_seq_cst);
                 for (std::uint64_t e; (e = epoch_.load(std::memory_order_seq_cst)) == seen;)
                     epoch_.wait(e, std::memory_order_acquire);
@@ -186,6 +211,8 @@ class Pool {
     std::atomic<std::uint64_t> epoch_{0};
     struct alignas(64) Slot {
         std::atomic<std::uint64_t> next{0};
+        std::atomic<int> cpu{-1};          //!< the processor the thread last ran on
+        std::atomic<bool> running{false};  //!< in a block now
     };
     static constexpr int max_threads = 256;
     static_assert(8 * max_threads < 0x10000, "block indices are 16 bits in a slot");
