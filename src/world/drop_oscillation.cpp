@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <numbers>
 #include <stdexcept>
 
@@ -12,8 +13,10 @@
 namespace seiche {
 
 template <int D>
-DropOscillation oscillating_drop(SolverType solver, double gamma, double r, double kick) {
+DropOscillation oscillating_drop(SolverType solver, double gamma, double r, double kick,
+                                 unsigned seed) {
     const double R = 0.05, d = 2 * r, rho0 = 1000;
+    const double time_scale = 1.0 / std::sqrt(gamma);  // s per "second at γ = 1"
     WorldDef def;
     def.dimension = D;
     def.particle_radius = r;
@@ -33,7 +36,7 @@ DropOscillation oscillating_drop(SolverType solver, double gamma, double r, doub
     const std::size_t n = w.particles().size();
     const double R_drop = D == 2 ? std::sqrt(double(n) * d * d / std::numbers::pi)
                                  : std::cbrt(3.0 * double(n) * d * d * d / (4 * std::numbers::pi));
-    // First a round drop: the innermost lattice sites, relaxed for 0.5 s under strong XSPH
+    // First a round drop: the innermost lattice sites, relaxed for 0.5 s/√γ under strong XSPH
     // damping, so that the particles leave the lattice (a lattice drop keeps a shear stiffness of
     // its own and oscillates about a deformed shape).
     std::vector<std::pair<double, Vec<D>>> sites;
@@ -49,9 +52,17 @@ DropOscillation oscillating_drop(SolverType solver, double gamma, double r, doub
             }
     std::sort(sites.begin(), sites.end(), [](const auto& u, const auto& v) { return u.first < v.first; });
     std::vector<Vec<D>> x(n);
-    for (std::size_t k = 0; k < n; ++k) x[k] = sites[k].second + Vec<D>(0.15f);
+    std::uint32_t state = seed;
+    const auto jitter = [&] {  // a linear congruential generator, up to ±1 µm
+        state = state * 1664525u + 1013904223u;
+        return seed ? (float(state >> 8) / float(1u << 24) - 0.5f) * 2.0e-6f : 0.0f;
+    };
+    for (std::size_t k = 0; k < n; ++k) {
+        x[k] = sites[k].second + Vec<D>(0.15f);
+        for (int q = 0; q < D; ++q) x[k][q] += jitter();
+    }
     w.set_positions(x);
-    const double relax = 0.5;
+    const double relax = 0.5 * time_scale;
     w.set_xsph(0.2);
     if (w.advance_to(relax).status != AdvanceResult::Status::reached)
         throw std::runtime_error(std::string(solver_name(solver)) + " went unstable while relaxing the drop");
@@ -91,13 +102,13 @@ DropOscillation oscillating_drop(SolverType solver, double gamma, double r, doub
     DropOscillation run;
     auto& signal = run.signal;  // from the release
     AdvanceOptions every;
-    every.every = 0.002;
+    every.every = 0.002 * time_scale;
     every.on_sample = [&](std::int64_t) {
         signal.emplace_back(w.time() - relax, deformation());
         return true;
     };
     signal.emplace_back(0.0, deformation());
-    const double end = relax + 2.0;
+    const double end = relax + 2.0 * time_scale;
     if (w.advance_to(end, every).status != AdvanceResult::Status::reached)
         throw std::runtime_error(std::string(solver_name(solver)) + " went unstable in the drop");
     // The drop oscillates about a shape that still drifts slowly (its packing settles), so the
@@ -139,8 +150,8 @@ DropOscillation oscillating_drop(SolverType solver, double gamma, double r, doub
     return run;
 }
 
-template DropOscillation oscillating_drop<2>(SolverType, double, double, double);
-template DropOscillation oscillating_drop<3>(SolverType, double, double, double);
+template DropOscillation oscillating_drop<2>(SolverType, double, double, double, unsigned);
+template DropOscillation oscillating_drop<3>(SolverType, double, double, double, unsigned);
 
 
 }  // namespace seiche

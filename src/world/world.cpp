@@ -49,12 +49,16 @@ const WorldDef& checked(const WorldDef& def, int dimension) {
 
 namespace {
 
-float max_initial_speed(const WorldDef& def) {
-    // Surface tension drives the fluid without gravity: about √(a·h) from the largest
-    // acceleration it gives, measured as 130·γ m/s² at the corner of a cube of fluid (PBF,
-    // r = 5 and 2.5 mm alike): a drop pulled round reaches a few tenths of that.
+// The speed surface tension gives (0 without it): it drives the fluid without gravity, about
+// √(a·h) from the largest acceleration it gives, measured as 130·γ m/s² at the corner of a cube
+// of fluid (PBF, r = 5 and 2.5 mm alike): a drop pulled round reaches a few tenths of that.
+double surface_tension_speed(const WorldDef& def) {
     const double h = def.support_factor * def.particle_radius;
-    float v = static_cast<float>(std::sqrt(130.0 * def.solver.surface_tension * h));
+    return std::sqrt(130.0 * def.solver.surface_tension * h);
+}
+
+float max_initial_speed(const WorldDef& def) {
+    float v = static_cast<float>(surface_tension_speed(def));
     for (const Emitter& e : def.emitters) v = std::max(v, float(e.speed));
     for (const auto& blk : def.fluid) {
         double v2 = 0;
@@ -446,6 +450,13 @@ double World<D>::suggested_dt() const {
     // the explicit solvers also resolve their sound waves.
     double speed = vmax + glm::length(gravity_) * t.max_dt;
     if (!std::holds_alternative<Pbf<D>>(solver_)) speed += fluid_.speed_of_sound;
+    // Surface tension's own time scale, however still the fluid: explicit surface forces must
+    // resolve the capillary waves of the particle scale (Brackbill, Kothe & Zemach 1992), so a
+    // step crosses a spacing at surface_tension_speed at most. Every time scale of the surface
+    // forces is ∝ 1/√γ, and so is this bound: a drop in zero gravity then moves the same way at
+    // every γ, only faster (docs/solvers.md). (At r = 1.25 mm, γ = 1 it is 1.2 ms; Brackbill's
+    // √(ρd³/(2πσ)) with the σ_eff measured there is 0.9 ms; max_dt is 2 ms.)
+    speed = std::max(speed, surface_tension_speed(def_));
     double dt = speed > 0.0 ? t.cfl * 2.0 * def_.particle_radius / speed : t.max_dt;
     return std::clamp(dt, t.min_dt, t.max_dt);
 }
