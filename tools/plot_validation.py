@@ -6,6 +6,7 @@ Reads RESULTS_DIR/{koshizuka,hydrostatic,spheric,surface_tension,verdicts}.csv a
 """
 import csv
 import os
+import statistics
 import sys
 
 import matplotlib
@@ -119,20 +120,23 @@ def surface_tension(out, table):
                    if r["solver"] == solver and (r["dim"], r["gamma"], r["r"]) == run]
             a.plot(*zip(*pts), color=COLORS.get(solver), ls=styles[k % 4], lw=1,
                    label=f"{solver.upper()} {run[0]}D, gamma {run[1]}, r {float(run[2]) * 1000:g} mm")
-        mine = [d for d in drops if d["solver"] == solver and d["dim"] == "2" and d["sigma_eff"] != "nan"]
-        b.plot([float(d["gamma"]) * 2 * float(d["r"]) * 4 / 2 for d in mine],
-               [float(d["sigma_eff"]) for d in mine], "o", color=COLORS.get(solver),
-               label=f"{label('surface', solver, table)}, 2D")
-        mine3 = [d for d in drops if d["solver"] == solver and d["dim"] == "3" and d["sigma_eff"] != "nan"]
-        b.plot([float(d["gamma"]) * 2 * float(d["r"]) * 4 / 2 for d in mine3],
-               [float(d["sigma_eff"]) for d in mine3], "s", mfc="none", color=COLORS.get(solver),
-               label=f"{solver.upper()} 3D")
+        # The γ sweep (2D, r = 1.25 mm): every drop of each ensemble, and the ensembles' medians.
+        offset = {"pbf": 0.96, "wcsph": 1.0, "ddr": 1.04}.get(solver, 1.0)
+        mine = [d for d in drops if d["solver"] == solver and d["dim"] == "2" and d["r"] == "0.00125"
+                and d["sigma_eff"] != "nan"]
+        b.plot([float(d["gamma"]) * offset for d in mine], [float(d["sigma_over_gamma"]) for d in mine],
+               ".", color=COLORS.get(solver), alpha=0.35)
+        gammas = sorted({float(d["gamma"]) for d in mine})
+        medians = [statistics.median(float(d["sigma_over_gamma"]) for d in mine if float(d["gamma"]) == g)
+                   for g in gammas]
+        b.plot([g * offset for g in gammas], medians, "o-", color=COLORS.get(solver), ms=7,
+               label=f"{label('surface', solver, table)} median")
     a.set(xlabel="t after release (s)", ylabel="(Ixx - Iyy) / (Ixx + Iyy)",
           title="round drop kicked into its l = 2 mode")
     a.grid(alpha=0.3)
     a.legend(fontsize=6)
-    b.set(xlabel="gamma * h (m)", ylabel="sigma_eff from the period",
-          title="sigma_eff from the period")
+    b.set(xlabel="gamma", ylabel="sigma_eff / gamma (N/m per unit gamma)", xscale="log",
+          title="sigma_eff / gamma, 2D drops r 1.25 mm (dots: single drops)")
     b.grid(alpha=0.3)
     b.legend(fontsize=7)
     fig.tight_layout()

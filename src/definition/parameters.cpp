@@ -193,7 +193,8 @@ std::span<const Param<WorldDef>> world_params() {
             "the step in fixed mode (at least 0.1 µs: times are added up in float)"),
         number_param<W, &W::time, &TimeParams::cfl>(
             "time.cfl", "", {0, 1, true, false},
-            "dt = cfl · 2r / (v_max + |g|·max_dt) in CFL mode (+ c for WCSPH and DDR)"),
+            "dt = cfl · 2r / (v_max + |g|·max_dt) in CFL mode (+ c for WCSPH and DDR); with surface "
+            "tension at most cfl · 2r / √(130 γ h)"),
         number_param<W, &W::time, &TimeParams::max_dt>("time.max_dt", "s", closed(1e-7, 1),
                                                        "upper bound in CFL mode"),
         number_param<W, &W::time, &TimeParams::min_dt>("time.min_dt", "s", closed(1e-9, 1),
