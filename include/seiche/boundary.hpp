@@ -2,11 +2,14 @@
 // containment that keeps every fluid particle inside it.
 #pragma once
 
+#include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <span>
 
 #include "seiche/boundary_object.hpp"
 #include "seiche/kernels.hpp"
+#include "seiche/parallel.hpp"
 #include "seiche/particle_set.hpp"
 
 namespace seiche {
@@ -94,10 +97,27 @@ inline bool contain_particle(std::size_t i, Vec<D>& x, std::span<const BoundaryO
     return out;
 }
 
-// Last-resort containment against every object; returns how many particles were moved.
-template <int D>
+// Last-resort containment against every object, then after(i) for each particle i in the same
+// loop (the caller's own per-particle work); returns how many particles were moved. In parallel
+// over fixed chunks, the count summed as an integer: the same for any thread count.
+template <int D, class After>
 std::size_t contain_in_objects(std::span<Vec<D>> x, std::span<const BoundaryObject<D>> objects,
-                               float margin, const CollisionLog<D>& log = {});
+                               float margin, const CollisionLog<D>& log, After&& after) {
+    std::atomic<std::size_t> moved{0};
+    constexpr std::size_t chunk = 4096;
+    parallel_for(
+        (x.size() + chunk - 1) / chunk,
+        [&](std::size_t c) {
+            std::size_t here = 0;
+            for (std::size_t i = c * chunk; i < std::min(x.size(), (c + 1) * chunk); ++i) {
+                here += contain_particle<D>(i, x[i], objects, margin, log) ? 1 : 0;
+                after(i);
+            }
+            moved.fetch_add(here, std::memory_order_relaxed);
+        },
+        2);
+    return moved.load();
+}
 
 // Collision response against the container (Macklin & Müller 2013, Algorithm 1, line 15):
 // particle centres are projected into `inside`, the container shrunk by the particle radius,

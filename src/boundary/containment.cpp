@@ -275,35 +275,12 @@ void collide_with_objects(std::span<Vec<D>> x, std::span<const BoundaryObject<D>
     parallel_for(x.size(), [&](std::size_t i) { collide_particle<D>(i, x[i], objects, radius, log); });
 }
 
-template <int D>
-std::size_t contain_in_objects(std::span<Vec<D>> x, std::span<const BoundaryObject<D>> objects,
-                               float margin, const CollisionLog<D>& log) {
-    // Run every step over every particle: in parallel, the count summed as an integer (the same
-    // for any thread count).
-    std::atomic<std::size_t> moved{0};
-    constexpr std::size_t chunk = 4096;
-    parallel_for(
-        (x.size() + chunk - 1) / chunk,
-        [&](std::size_t c) {
-            std::size_t here = 0;
-            for (std::size_t i = c * chunk; i < std::min(x.size(), (c + 1) * chunk); ++i)
-                here += contain_particle<D>(i, x[i], objects, margin, log) ? 1 : 0;
-            moved.fetch_add(here, std::memory_order_relaxed);
-        },
-        2);
-    return moved.load();
-}
-
 template struct BoundaryObject<2>;
 template struct BoundaryObject<3>;
 template void collide_with_objects<2>(std::span<Vec<2>>, std::span<const BoundaryObject<2>>, float,
                                       const CollisionLog<2>&);
 template void collide_with_objects<3>(std::span<Vec<3>>, std::span<const BoundaryObject<3>>, float,
                                       const CollisionLog<3>&);
-template std::size_t contain_in_objects<2>(std::span<Vec<2>>, std::span<const BoundaryObject<2>>,
-                                           float, const CollisionLog<2>&);
-template std::size_t contain_in_objects<3>(std::span<Vec<3>>, std::span<const BoundaryObject<3>>,
-                                           float, const CollisionLog<3>&);
 
 template void collide_with_box<2>(std::span<Vec<2>>, const Box<2>&, std::span<const Box<2>>);
 template void collide_with_box<3>(std::span<Vec<3>>, const Box<3>&, std::span<const Box<3>>);

@@ -4,9 +4,6 @@
 // Schechter & Bridson 2012; vorticity confinement, Macklin & Müller 2013 eqs. 15–16), density.
 #include "seiche/world.hpp"
 
-#include <algorithm>
-#include <atomic>
-
 namespace seiche {
 
 // ---- the shared stages ----
@@ -51,25 +48,12 @@ void World<D>::collide() {
 
 template <int D>
 void World<D>::contain_and_update_velocities(float dt, StepStats& s) {
-    // contain_in_objects and the velocities in one loop (one wait for the threads, not two).
-    const float margin = 1.0e-3f * p_.radius;
-    const CollisionLog<D> log = view().collisions;
-    const std::span<const BoundaryObject<D>> objects(objects_);
+    // The containment and the velocities in one loop (one wait for the threads, not two).
     const float inv_dt = 1.0f / dt;
-    std::atomic<std::size_t> moved{0};
-    constexpr std::size_t chunk = 4096;
-    parallel_for(
-        (p_.size() + chunk - 1) / chunk,
-        [&](std::size_t c) {
-            std::size_t here = 0;
-            for (std::size_t i = c * chunk; i < std::min(p_.size(), (c + 1) * chunk); ++i) {
-                here += contain_particle<D>(i, p_.x[i], objects, margin, log) ? 1 : 0;
-                p_.v[i] = (p_.x[i] - p_.x_prev[i]) * inv_dt;
-            }
-            moved.fetch_add(here, std::memory_order_relaxed);
-        },
-        2);
-    s.contained = moved.load();
+    const std::size_t moved = contain_in_objects<D>(
+        p_.x, objects_, 1.0e-3f * p_.radius, view().collisions,
+        [&](std::size_t i) { p_.v[i] = (p_.x[i] - p_.x_prev[i]) * inv_dt; });
+    s.contained = moved;
     total_contained_ += s.contained;
 }
 
