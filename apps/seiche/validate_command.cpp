@@ -11,6 +11,10 @@
 #include <sstream>
 #include <numbers>
 #include <algorithm>
+#include <atomic>
+#include <mutex>
+
+#include <unistd.h>
 
 #include "commands.hpp"
 #include "csv_field.hpp"
@@ -34,6 +38,10 @@ struct Check {
     std::string case_name, solver, quantity;
     double deviation, tolerance;
     std::string detail;
+    // false: a property the model is known not to have, measured and shown with its figures but
+    // not part of the verdict (the surface tension's independence of the resolution, whose issue
+    // asks for the figures when it does not hold).
+    bool required = true;
     bool pass() const { return std::isfinite(deviation) && deviation <= tolerance; }
 };
 
@@ -266,31 +274,81 @@ void spheric(const fs::path& root, const std::string& solver, std::ostream& csv,
     }
 }
 
+// The ensembles of the surface-tension case: the γ sweep, the same starts at 4γ (the exact
+// similarity) and the resolution rows.
+enum class DropSet { sweep, similarity, resolution };
+const char* set_name(DropSet s) {
+    return s == DropSet::sweep ? "sweep" : s == DropSet::similarity ? "similarity" : "resolution";
+}
+
 struct DropRun {
+    DropSet set;
     int dim;
     double gamma, r, R, period, sigma, decay;  // s, N/m, 1/s
     int half_periods;
     unsigned seed;
 };
 
-// One drop (seed: its start, DropOscillation); the signal of each run's first drop goes to csv.
-template <int D>
-DropRun oscillating_drop(const std::string& solver, double gamma, double r, unsigned seed,
-                         std::ostream& csv, bool signal) {
+// One drop of an ensemble: its start (seed, see DropOscillation) and where it goes.
+struct DropTask {
+    DropSet set;
+    int dim;
+    double gamma, r;
+    unsigned seed;
+    bool signal;  // its deformation over time goes to the case's CSV (one drop per run)
+};
+
+// Runs the drops side by side, one per thread: a 2D drop of the sweep has about 1,300 particles,
+// too few to keep two threads busy inside its step, so each drop is one work item of the pool
+// and its own loops run on the thread that took it. The results do not depend on the thread
+// count (each drop runs as it would alone). Progress on a terminal: drops done, elapsed, ETA.
+std::vector<DropRun> run_drops(const std::string& solver, const std::vector<DropTask>& tasks,
+                               std::ostream& csv, const std::string& label, bool quiet) {
     const SolverType type = solver == "wcsph" ? SolverType::wcsph : solver == "ddr" ? SolverType::ddr : SolverType::pbf;
-    const DropOscillation o = seiche::oscillating_drop<D>(type, gamma, r, 0.3, seed);
-    if (signal)
-        for (const auto& [t, s] : o.signal)
-            csv << fmt::format("{},{},{},{},{:.4f},{:.6f}\n", solver, D, gamma, r, t, s);
-    return {D, gamma, r, o.radius, o.period, o.sigma, o.decay, o.half_periods, seed};
+    std::vector<DropRun> runs(tasks.size());
+    std::vector<std::string> signals(tasks.size()), errors(tasks.size());
+    const bool tty = !quiet && isatty(fileno(stderr)) != 0;
+    const auto t0 = std::chrono::steady_clock::now();
+    std::atomic<std::size_t> done{0};
+    std::mutex print;
+    parallel_for(
+        tasks.size(),
+        [&](std::size_t k) {
+            const DropTask& t = tasks[k];
+            try {
+                const DropOscillation o = t.dim == 2 ? oscillating_drop<2>(type, t.gamma, t.r, 0.3, t.seed)
+                                                     : oscillating_drop<3>(type, t.gamma, t.r, 0.3, t.seed);
+                runs[k] = {t.set, t.dim, t.gamma, t.r, o.radius, o.period, o.sigma, o.decay, o.half_periods, t.seed};
+                if (t.signal)
+                    for (const auto& [time, s] : o.signal)
+                        signals[k] += fmt::format("{},{},{},{},{:.4f},{:.6f}\n", solver, t.dim, t.gamma, t.r, time, s);
+            } catch (const std::exception& e) {
+                errors[k] = e.what();
+            }
+            const std::size_t n = done.fetch_add(1) + 1;
+            if (tty) {
+                const double w = seconds_since(t0);
+                std::lock_guard lock(print);
+                std::fprintf(stderr, "\r\033[K%s: drop %zu/%zu  elapsed %s  ETA %s", label.c_str(), n,
+                             tasks.size(), format_duration(w).c_str(),
+                             format_duration(w / double(n) * double(tasks.size() - n)).c_str());
+            }
+        },
+        1);
+    if (tty) std::fprintf(stderr, "\r\033[K%s ...", label.c_str());
+    for (std::size_t k = 0; k < tasks.size(); ++k) {
+        if (!errors[k].empty()) throw std::runtime_error(errors[k]);
+        csv << signals[k];
+    }
+    return runs;
 }
 
 // Median of σ_eff/γ (or of σ_eff: per_gamma false) over the drops of one run; NaN-free drops only.
-double median_sigma(const std::vector<DropRun>& runs, int dim, double gamma, double r, bool per_gamma,
-                    double* lo = nullptr, double* hi = nullptr) {
+double median_sigma(const std::vector<DropRun>& runs, DropSet set, int dim, double gamma, double r,
+                    bool per_gamma, double* lo = nullptr, double* hi = nullptr) {
     std::vector<double> v;
     for (const DropRun& k : runs)
-        if (k.dim == dim && k.gamma == gamma && k.r == r && std::isfinite(k.sigma))
+        if (k.set == set && k.dim == dim && k.gamma == gamma && k.r == r && std::isfinite(k.sigma))
             v.push_back(per_gamma ? k.sigma / k.gamma : k.sigma);
     if (v.empty()) return NAN;
     std::sort(v.begin(), v.end());
@@ -328,7 +386,8 @@ std::vector<std::pair<double, double>> contact_angles(const fs::path& root, cons
 }
 
 void surface_tension(const fs::path& root, const std::string& solver, std::ostream& csv,
-                     std::ostream& table, std::ostream& angles, std::vector<Check>& checks) {
+                     std::ostream& table, std::ostream& angles, std::vector<Check>& checks,
+                     const std::string& label, bool quiet) {
     const auto theta = contact_angles(root, solver, {0, 4, 8, 12, 20, 40});
     bool falls = true;
     std::string list;
@@ -340,49 +399,64 @@ void surface_tension(const fs::path& root, const std::string& solver, std::ostre
     checks.push_back({"surface", solver, "contact angle falls with beta", falls ? 0.0 : 1.0, 0.0, list});
     // A drop's period depends on the packing it relaxes to, and that on the last bits of its
     // start: each run is an ensemble of drops whose starts differ by up to ±1 µm (seeds), and its
-    // σ_eff the median. The γ sweep at R/d = 20 (r = 1.25 mm), then γ = 1 at r = 2.5 mm (2D) and
-    // at two radii in 3D for the resolution.
-    constexpr unsigned sweep = 16, few = 4;
-    std::vector<DropRun> runs;
-    auto ensemble = [&](int dim, double gamma, double r, unsigned n) {
-        for (unsigned seed = 1; seed <= n; ++seed)
-            runs.push_back(dim == 2 ? oscillating_drop<2>(solver, gamma, r, seed, csv, seed == 1)
-                                    : oscillating_drop<3>(solver, gamma, r, seed, csv, seed == 1));
-    };
-    for (double gamma : {0.5, 1.0, 2.0}) ensemble(2, gamma, 0.00125, sweep);
-    ensemble(2, 1.0, 0.0025, few);
-    ensemble(3, 1.0, 0.005, few);
-    ensemble(3, 1.0, 0.0025, few);
+    // σ_eff the median. The γ sweep at R/d = 20 (r = 1.25 mm): an ensemble per γ, with seeds of
+    // its own so that the three are independent samples; then the same starts at γ = 0.5 and 2
+    // for the exact similarity; then γ = 1 at r = 2.5 mm (2D) and at two radii in 3D for the
+    // resolution.
+    constexpr unsigned sweep_drops = 64, similar_drops = 4, resolution_drops = 8;
+    std::vector<DropTask> tasks;
+    const double gammas[3] = {0.5, 1.0, 2.0};
+    for (int g = 0; g < 3; ++g)
+        for (unsigned k = 1; k <= sweep_drops; ++k)
+            tasks.push_back({DropSet::sweep, 2, gammas[g], 0.00125, g * sweep_drops + k, k == 1});
+    for (unsigned k = 1; k <= similar_drops; ++k) tasks.push_back({DropSet::similarity, 2, 2.0, 0.00125, k, false});
+    for (unsigned k = 1; k <= resolution_drops; ++k) {
+        tasks.push_back({DropSet::resolution, 2, 1.0, 0.0025, k, k == 1});
+        tasks.push_back({DropSet::resolution, 3, 1.0, 0.005, k, k == 1});
+        tasks.push_back({DropSet::resolution, 3, 1.0, 0.0025, k, k == 1});
+    }
+    // The slowest first (3D at r = 2.5 mm, then 3D), so that no thread is left with one at the end.
+    std::stable_sort(tasks.begin(), tasks.end(), [](const DropTask& a, const DropTask& b) {
+        return std::pair(-a.dim, a.r) < std::pair(-b.dim, b.r);
+    });
+    std::vector<DropRun> runs = run_drops(solver, tasks, csv, label, quiet);
     for (const DropRun& k : runs) {
         // Lamb's viscous decay of the amplitude: 1/τ = 4ν/R² (2D), 5ν/R² (3D): the ν it implies.
         const double nu = k.decay * k.R * k.R / (k.dim == 2 ? 4.0 : 5.0);
-        table << fmt::format("{},{},{},{},{:.4f},{:.4f},{:.6g},{:.6g},{:.4g},{:.3g},{},{}\n", solver, k.dim,
-                             k.gamma, k.r, k.R, k.period, k.sigma, k.sigma / k.gamma, k.decay, nu,
-                             k.half_periods, k.seed);
+        table << fmt::format("{},{},{},{},{},{:.4f},{:.4f},{:.6g},{:.6g},{:.4g},{:.3g},{},{}\n", solver,
+                             set_name(k.set), k.dim, k.gamma, k.r, k.R, k.period, k.sigma, k.sigma / k.gamma,
+                             k.decay, nu, k.half_periods, k.seed);
     }
     // σ_eff/γ over the 4× range of γ (2D, r = 1.25 mm): the medians of the three ensembles.
     double med[3], q1[3], q3[3];
-    const double gammas[3] = {0.5, 1.0, 2.0};
-    for (int k = 0; k < 3; ++k) med[k] = median_sigma(runs, 2, gammas[k], 0.00125, true, &q1[k], &q3[k]);
+    for (int k = 0; k < 3; ++k)
+        med[k] = median_sigma(runs, DropSet::sweep, 2, gammas[k], 0.00125, true, &q1[k], &q3[k]);
     const double lo = *std::min_element(med, med + 3), hi = *std::max_element(med, med + 3);
     checks.push_back({"surface", solver, "sigma/gamma over 4x gamma (2D)", hi / lo - 1, 0.10,
                       fmt::format("median sigma_eff/gamma of {} drops each: {:.3f} (IQR {:.2f}-{:.2f}), "
                                   "{:.3f} ({:.2f}-{:.2f}), {:.3f} ({:.2f}-{:.2f}) at gamma 0.5, 1, 2",
-                                  sweep, med[0], q1[0], q3[0], med[1], q1[1], q3[1], med[2], q1[2], q3[2])});
+                                  sweep_drops, med[0], q1[0], q3[0], med[1], q1[1], q3[1], med[2], q1[2], q3[2])});
     // The same start at γ and 4γ: every time scale of the model is ∝ 1/√γ and √4 is exact in
     // binary, so the two drops move alike to the last bit and σ_eff/γ is the same.
     double worst = 0;
+    int pairs = 0;
     for (const DropRun& a : runs)
         for (const DropRun& b : runs)
-            if (a.dim == 2 && b.dim == 2 && a.r == b.r && a.seed == b.seed && a.gamma == 0.5 && b.gamma == 2.0)
+            if (a.set == DropSet::sweep && b.set == DropSet::similarity && a.seed == b.seed && a.gamma == 0.5) {
                 worst = std::max(worst, std::abs((b.sigma / b.gamma) / (a.sigma / a.gamma) - 1));
+                ++pairs;
+            }
+    if (pairs != int(similar_drops)) worst = NAN;
     checks.push_back({"surface", solver, "sigma/gamma, same start at 4x gamma", worst, 1e-6,
-                      fmt::format("largest difference over {} starts at gamma 0.5 and 2", sweep)});
+                      fmt::format("largest difference over {} starts at gamma 0.5 and 2", pairs)});
     auto resolution = [&](int dim, double r_coarse, double r_fine, const char* what) {
-        const double a = median_sigma(runs, dim, 1.0, r_coarse, false), b = median_sigma(runs, dim, 1.0, r_fine, false);
+        const double a = median_sigma(runs, DropSet::resolution, dim, 1.0, r_coarse, false),
+                     b = dim == 2 ? median_sigma(runs, DropSet::sweep, 2, 1.0, r_fine, false)
+                                  : median_sigma(runs, DropSet::resolution, dim, 1.0, r_fine, false);
         checks.push_back({"surface", solver, what, std::abs(b / a - 1), 0.20,
                           fmt::format("median sigma_eff {:.4g} at r = {} m, {:.4g} at r = {} m (gamma 1)",
-                                      a, r_coarse, b, r_fine)});
+                                      a, r_coarse, b, r_fine),
+                          false});
     };
     resolution(2, 0.0025, 0.00125, "sigma at r and r/2 (2D)");
     resolution(3, 0.005, 0.0025, "sigma at r and r/2 (3D)");
@@ -426,7 +500,7 @@ int validate_command(const ValidateOptions& o) {
             std::ostringstream angles;  // surface_tension: contact angle per adhesion
             angles << "solver,beta,contact_angle_deg\n";
             std::ostringstream drops;  // surface_tension: one row per drop
-            drops << "solver,dim,gamma,r,R,period,sigma_eff,sigma_over_gamma,decay_rate,nu_equivalent,"
+            drops << "solver,set,dim,gamma,r,R,period,sigma_eff,sigma_over_gamma,decay_rate,nu_equivalent,"
                      "half_periods,seed\n";
             for (const auto& solver : o.solvers) {
                 const auto t0 = std::chrono::steady_clock::now();
@@ -435,7 +509,9 @@ int validate_command(const ValidateOptions& o) {
                 if (c == "koshizuka") koshizuka(root, solver, csv, checks);
                 if (c == "hydrostatic") hydrostatic(root, solver, csv, checks);
                 if (c == "spheric") spheric(root, solver, csv, checks, o.quiet);
-                if (c == "surface_tension") surface_tension(root, solver, csv, drops, angles, checks);
+                if (c == "surface_tension")
+                    surface_tension(root, solver, csv, drops, angles, checks,
+                                    fmt::format("validate {} with {}", c, solver), o.quiet);
                 if (!o.quiet) std::fprintf(stderr, " %.1f s\n", seconds_since(t0));
             }
             io::write_file_atomic(dir / (c + ".csv"), [&](std::ostream& out) { out << csv.str(); });
@@ -449,18 +525,23 @@ int validate_command(const ValidateOptions& o) {
         // Verdicts, then plots.
         std::ostringstream table;
         table << "case,solver,quantity,deviation,tolerance,verdict,detail\n";
-        bool ok = true;
+        bool ok = true, reported = false;
         std::printf("%-12s %-6s %-28s %10s %10s  %s\n", "case", "solver", "quantity", "deviation",
                     "tolerance", "verdict");
         for (const Check& k : checks) {
-            ok = ok && k.pass();
+            if (k.required) ok = ok && k.pass();
+            reported = reported || (!k.required && !k.pass());
             std::printf("%-12s %-6s %-28s %9.2f%% %9.1f%%  %s  (%s)\n", k.case_name.c_str(),
                         k.solver.c_str(), k.quantity.c_str(), 100 * k.deviation, 100 * k.tolerance,
-                        k.pass() ? "PASS" : "FAIL", k.detail.c_str());
+                        k.pass() ? "PASS" : k.required ? "FAIL" : "NOT MET*", k.detail.c_str());
             table << fmt::format("{},{},{},{:.6f},{},{},{}\n", k.case_name, k.solver,
                                  csv_field(k.quantity), k.deviation, k.tolerance,
-                                 k.pass() ? "pass" : "fail", csv_field(k.detail));
+                                 k.pass() ? "pass" : k.required ? "fail" : "not met (reported)",
+                                 csv_field(k.detail));
         }
+        if (reported)
+            std::printf("* measured and reported, not part of the verdict: a known property of the model "
+                        "(docs/solvers.md)\n");
         io::write_file_atomic(dir / "verdicts.csv", [&](std::ostream& out) { out << table.str(); });
         if (!o.no_plots) {
             if (!run_python_tool("plot_validation.py",
