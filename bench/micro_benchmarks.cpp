@@ -9,6 +9,7 @@
 #include "seiche/boundary.hpp"
 #include "seiche/neighbor_grid.hpp"
 #include "seiche/pbf.hpp"
+#include "seiche/surface_tension.hpp"
 #include "solvers/pbf_passes.hpp"
 
 namespace seiche {
@@ -125,6 +126,24 @@ void PbfDensityPass(benchmark::State& state) {
     state.SetItemsProcessed(state.iterations() * f.x.size());
 }
 
+// Akinci et al. 2013's two pair passes (normals, then cohesion, curvature and adhesion), γ = 1
+// and β = 5 on every wall, as in `seiche bench` of a surface-tension scene.
+void SurfaceForcesPass(benchmark::State& state) {
+    Fixture f(static_cast<int>(state.range(0)));
+    std::vector<float> rho(f.x.size());
+    pbf_density_pass<3>(f.kernel, f.view(), rho);
+    const SurfaceKernels<3> sk(f.h);
+    std::vector<float> adhesion(f.boundary.x.size());
+    for (std::size_t k = 0; k < adhesion.size(); ++k) adhesion[k] = 5.0f * 1000.0f * f.boundary.volume[k];
+    std::vector<Float4> x_rho(f.x.size()), normal(f.x.size());
+    std::vector<Vec<3>> a(f.x.size());
+    for (auto _ : state) {
+        surface_accelerations<3>(f.view(), f.kernel, sk, 1.0f, adhesion, rho, x_rho, normal, a);
+        benchmark::DoNotOptimize(a.data());
+    }
+    state.SetItemsProcessed(state.iterations() * f.x.size());
+}
+
 // 27³ ≈ 20k and 40³ = 64k particles.
 BENCHMARK(GridBuild)->Arg(27)->Arg(40)->Unit(benchmark::kMillisecond);
 BENCHMARK(NeighborListsFluid)->Arg(27)->Arg(40)->Unit(benchmark::kMillisecond);
@@ -132,6 +151,7 @@ BENCHMARK(NeighborListsBoundary)->Arg(27)->Arg(40)->Unit(benchmark::kMillisecond
 BENCHMARK(PbfLambdaPass)->Arg(27)->Arg(40)->Unit(benchmark::kMillisecond);
 BENCHMARK(PbfDeltaPass)->Arg(27)->Arg(40)->Unit(benchmark::kMillisecond);
 BENCHMARK(PbfDensityPass)->Arg(27)->Arg(40)->Unit(benchmark::kMillisecond);
+BENCHMARK(SurfaceForcesPass)->Arg(27)->Arg(40)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace seiche

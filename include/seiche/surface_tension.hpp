@@ -35,10 +35,12 @@ double adhesion_integral_3d();
 // The accelerations of the three forces on every fluid particle:
 //   a_i = Σ_j K_ij (−γ) (m C(|x_ij|) x̂_ij + (n_i − n_j)) − Σ_k β_k ψ_k A(|x_ik|) x̂_ik
 // with n_i = h Σ_j (m/ρ_j) ∇W_ij (eq. 4) over the fluid neighbours. `adhesion` holds β_k ψ_k per
-// boundary particle (kg; empty: no adhesion); `normal` is scratch of one vector per particle.
+// boundary particle (kg; empty: no adhesion). `x_rho` and `normal` hold one record per particle
+// (used only with γ > 0): x_rho is scratch (x_i, ρ_i), normal returns n_i in x, y, z.
 template <int D, class K>
 void surface_accelerations(const FluidView<D>& f, const K& kernel, const SurfaceKernels<D>& sk,
                            float gamma, std::span<const float> adhesion, std::span<const float> rho,
-                           std::span<Vec<D>> normal, std::span<Vec<D>> acceleration);
+                           std::span<Float4> x_rho, std::span<Float4> normal,
+                           std::span<Vec<D>> acceleration);
 
 }  // namespace seiche

@@ -242,7 +242,8 @@ class World {
     std::vector<std::uint32_t> id_scratch_;
     std::vector<Vorticity<D>> omega_;
     SurfaceKernels<D> surface_kernels_{1.0f};  //!< C(r), A(r) for the support h (set once)
-    std::vector<Vec<D>> surface_normal_, surface_acceleration_;  //!< per fluid particle
+    std::vector<Vec<D>> surface_acceleration_;       //!< per fluid particle
+    std::vector<Float4> surface_x_rho_, surface_normal_;  //!< per fluid particle, with γ > 0
     std::vector<float> adhesion_weight_;  //!< β_k ψ_k per boundary particle, kg
     std::vector<Vec<D>> adhesion_force_;  //!< of the fluid on each boundary particle, N (tracked)
     float max_speed_ = 0;

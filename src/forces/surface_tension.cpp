@@ -1,9 +1,12 @@
 // Surface tension and adhesion — Akinci, Akinci & Teschner 2013, eqs. (1)–(7); two passes over the
-// pairs, eight particles at a time (pair_lanes.hpp): the normals, then the forces.
+// pairs, eight particles at a time (pair_lanes.hpp): the normals with the cohesion and adhesion,
+// then the curvature term, which needs the neighbours' normals.
 #include "seiche/surface_tension.hpp"
 
 #include <cmath>
 #include <numbers>
+
+#include "seiche/parallel.hpp"
 
 #include "../neighbors/pair_lanes.hpp"
 
@@ -100,62 +103,55 @@ inline F adhesion(const SurfaceKernels<D>& sk, const Separation& r, float inv_h)
 template <int D, class K>
 void surface_accelerations(const FluidView<D>& f, const K& kernel, const SurfaceKernels<D>& sk,
                            float gamma, std::span<const float> adhesion_weight,
-                           std::span<const float> rho, std::span<Vec<D>> normal,
-                           std::span<Vec<D>> acceleration) {
+                           std::span<const float> rho, std::span<Float4> x_rho,
+                           std::span<Float4> normal, std::span<Vec<D>> acceleration) {
     const Vec<D>* x = f.x.data();
-    const float* density = rho.data();
-    const float mass = f.mass, h = sk.h, inv_h = 1.0f / sk.h;
-    // Eq. (4): n_i = h Σ_j (m/ρ_j) ∇W_ij, large at the surface, about 0 inside.
-    if (gamma > 0)
-        for_each_group(f.x.size(), [&](std::size_t i0, int n) {
-            const Points<D> xi = load_points<D>(x, i0, n);
-            F n0{}, n1{}, n2{};
-            const Lists nb(f.fluid_nb, i0, n);
-            for (int k = 0; k < nb.longest(); ++k) {
-                std::int32_t j[width];
-                nb.fetch(k, j);
-                const Separation r = separation<D>(xi, fetch_points<D>(x, j));
-                const F s = keep(nb.active(k), grad_factor(kernel, r) / fetch(density, j));
-                n0 += s * r.x;
-                n1 += s * r.y;
-                n2 += s * r.z;
-            }
-            for (int l = 0; l < n; ++l) {
-                Vec<D> v;
-                v.x = h * mass * n0[l];
-                v.y = h * mass * n1[l];
-                if constexpr (D == 3) v.z = h * mass * n2[l];
-                normal[i0 + l] = v;
-            }
-        });
-    const Vec<D>* nrm = normal.data();
     const Vec<D>* bx = f.bx.data();
     const float* aw = adhesion_weight.data();
     const bool adhere = !adhesion_weight.empty();
-    const float two_rho0 = 2.0f * f.rest_density;
+    const float mass = f.mass, h = sk.h, inv_h = 1.0f / sk.h, two_rho0 = 2.0f * f.rest_density;
+    const Float4* xr = x_rho.data();
+    const Float4* nrm = normal.data();
+    if (gamma > 0) {
+        // A particle's position and density in one 16-byte record, so that the first pass
+        // fetches a neighbour's with one aligned load per lane (not a masked load and a gather).
+        const float* density = rho.data();
+        parallel_for(f.x.size(), [&](std::size_t i) {
+            x_rho[i] = {x[i].x, x[i].y, z_of<D>(x[i]), density[i]};
+        });
+    }
+    // First pass, over positions: the normals, eq. (4): n_i = h Σ_j (m/ρ_j) ∇W_ij (large at the
+    // surface, about 0 inside); the cohesion, K_ij (−γ) m C(|x_ij|) x̂_ij (eqs. 1–3; a pair at
+    // one point has no direction and gets none); and the adhesion, eq. (6): −β ψ_k A(|x_ik|)
+    // x̂_ik, towards the boundary particle.
     for_each_group(f.x.size(), [&](std::size_t i0, int n) {
         const Points<D> xi = load_points<D>(x, i0, n);
         F a0{}, a1{}, a2{};
         if (gamma > 0) {
-            const Points<D> ni = load_points<D>(nrm, i0, n);
-            const F rho_i = select(iota() < n, load(density + i0, n), splat(1.0f));
+            F rho_i = splat(1.0f), n0{}, n1{}, n2{};
+            for (int l = 0; l < n; ++l) rho_i[l] = xr[i0 + l].w;
             const Lists nb(f.fluid_nb, i0, n);
             for (int k = 0; k < nb.longest(); ++k) {
                 std::int32_t j[width];
                 nb.fetch(k, j);
-                const Separation r = separation<D>(xi, fetch_points<D>(x, j));
-                const Points<D> nj = fetch_points<D>(nrm, j);
-                // Eqs. (1)–(3): K_ij (cohesion along x̂_ij + curvature n_i − n_j); a pair at one
-                // point has no direction and gets no cohesion.
-                const F kij = keep(nb.active(k), -gamma * two_rho0 / (rho_i + fetch(density, j)));
-                const F c = keep(r.len2 > 1.0e-12f * h * h, mass * cohesion(sk, r, inv_h) * r.inv_len);
-                a0 += kij * (c * r.x + ni.x - nj.x);
-                a1 += kij * (c * r.y + ni.y - nj.y);
-                a2 += kij * (c * r.z + ni.z - nj.z);
+                const I active = nb.active(k);
+                const Points4 pj = fetch_points4(&xr[0].x, j);
+                const Separation r = separation<D>(xi, Points<D>{pj.x, pj.y, pj.z});
+                const F s = keep(active, grad_factor(kernel, r) / pj.w);
+                n0 += s * r.x;
+                n1 += s * r.y;
+                n2 += s * r.z;
+                const F kij = keep(active, -gamma * two_rho0 / (rho_i + pj.w));
+                const F c = keep(r.len2 > 1.0e-12f * h * h, kij * (mass * cohesion(sk, r, inv_h) * r.inv_len));
+                a0 += c * r.x;
+                a1 += c * r.y;
+                a2 += c * r.z;
             }
+            // The normal's record carries ρ_i: the second pass fetches both at once.
+            store_points4(&normal[0].x, i0, n, h * mass * n0, h * mass * n1,
+                          D == 3 ? h * mass * n2 : F{}, rho_i);
         }
         if (adhere) {
-            // Eq. (6): −β ψ_k A(|x_ik|) x̂_ik, towards the boundary particle.
             const Lists bn(f.boundary_nb, i0, n);
             for (int k = 0; k < bn.longest(); ++k) {
                 std::int32_t b[width];
@@ -175,6 +171,36 @@ void surface_accelerations(const FluidView<D>& f, const K& kernel, const Surface
             acceleration[i0 + l] = a;
         }
     });
+    if (!(gamma > 0)) return;
+    // Second pass, over the normals: the curvature term K_ij (−γ)(n_i − n_j), eqs. (1)–(3). It
+    // needs no positions (the lists hold the pairs within h), so it reads one record per pair.
+    for_each_group(f.x.size(), [&](std::size_t i0, int n) {
+        Points<D> ni{F{}, F{}, F{}};
+        F rho_i = splat(1.0f);
+        for (int l = 0; l < n; ++l) {
+            ni.x[l] = nrm[i0 + l].x;
+            ni.y[l] = nrm[i0 + l].y;
+            ni.z[l] = nrm[i0 + l].z;
+            rho_i[l] = nrm[i0 + l].w;
+        }
+        F a0{}, a1{}, a2{};
+        const Lists nb(f.fluid_nb, i0, n);
+        for (int k = 0; k < nb.longest(); ++k) {
+            std::int32_t j[width];
+            nb.fetch(k, j);
+            const Points4 nj = fetch_points4(&nrm[0].x, j);
+            const F kij = keep(nb.active(k), -gamma * two_rho0 / (rho_i + nj.w));
+            a0 += kij * (ni.x - nj.x);
+            a1 += kij * (ni.y - nj.y);
+            a2 += kij * (ni.z - nj.z);
+        }
+        for (int l = 0; l < n; ++l) {
+            Vec<D>& a = acceleration[i0 + l];
+            a.x += a0[l];
+            a.y += a1[l];
+            if constexpr (D == 3) a.z += a2[l];
+        }
+    });
 }
 
 template struct SurfaceKernels<2>;
@@ -184,7 +210,8 @@ template struct SurfaceKernels<3>;
     template void surface_accelerations<D, K<D>>(const FluidView<D>&, const K<D>&,                 \
                                                  const SurfaceKernels<D>&, float,                  \
                                                  std::span<const float>, std::span<const float>,   \
-                                                 std::span<Vec<D>>, std::span<Vec<D>>);
+                                                 std::span<Float4>, std::span<Float4>,             \
+                                                 std::span<Vec<D>>);
 SEICHE_INSTANTIATE(2, CubicSpline)
 SEICHE_INSTANTIATE(3, CubicSpline)
 SEICHE_INSTANTIATE(2, Poly6Spiky)

@@ -97,7 +97,8 @@ void World<D>::surface_forces(float dt, bool predicted) {
     adhesion_force_.clear();
     if (!(gamma > 0) && !adhesion) return;
     const std::size_t n = p_.size();
-    surface_normal_.resize(n);
+    surface_normal_.resize(gamma > 0 ? n : 0);
+    surface_x_rho_.resize(gamma > 0 ? n : 0);
     surface_acceleration_.resize(n);
     adhesion_weight_.clear();
     if (adhesion) {
@@ -112,7 +113,7 @@ void World<D>::surface_forces(float dt, bool predicted) {
     std::visit(
         [&](const auto& kernel) {
             surface_accelerations<D>(f, kernel, sk, gamma, adhesion_weight_, p_.rho,
-                                     surface_normal_, surface_acceleration_);
+                                     surface_x_rho_, surface_normal_, surface_acceleration_);
         },
         fluid_.kernel);
     if (track_forces_ && adhesion) {
