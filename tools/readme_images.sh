@@ -17,6 +17,7 @@ picture render_dam_break_3d dam_break_3d 0.4
 picture surface_droplet_zero_g_3d droplet_zero_g_3d 0.134
 picture surface_droplets_on_plates_3d droplets_on_plates_3d 1.5
 picture surface_jet_breakup_3d jet_breakup_3d 0.6
+picture surface_droplets_on_plates_2d droplets_on_plates_2d 1.5
 picture bodies_floating_crates_3d floating_crates_3d 2.0
 picture bodies_pour_into_glass_3d pour_into_glass_3d 1.5
 picture bodies_sphere_through_tank_3d sphere_through_tank_3d 0.8
