@@ -163,6 +163,9 @@ def surface_tension(out, table):
                color="gray", label="slope of sigma_eff ~ r")
         d.set_xticks(radii)
         d.set_xticklabels([f"{r:g}" for r in radii])
+        ticks = [t for t in (0.2, 0.5, 1, 2, 5, 10, 20) if lo <= t <= hi]
+        d.set_yticks(ticks)
+        d.set_yticklabels([f"{t:g}" for t in ticks])
         d.minorticks_off()
     d.grid(alpha=0.3)
     d.legend(fontsize=7)
