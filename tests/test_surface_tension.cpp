@@ -194,13 +194,27 @@ double sphericity(const World<3>& w) {
     return std::cbrt(pi) * std::pow(6.0 * std::abs(volume), 2.0 / 3.0) / area;
 }
 
-WorldDef zero_g_cube(SolverType solver, double gamma) {
+// The largest distance of a particle from the particles' centre, m: whether a drop is one piece.
+template <int D>
+double furthest_from_centre(const World<D>& w) {
+    using V = glm::vec<D, double>;
+    V centre(0.0);
+    for (const auto& x : w.particles().x) centre += V(x);
+    centre /= double(w.particles().size());
+    double furthest = 0;
+    for (const auto& x : w.particles().x) furthest = std::max(furthest, glm::length(V(x) - centre));
+    return furthest;
+}
+
+// A 0.1 m cube (3D) or square (2D) of fluid in the middle of a 0.3 m box, in zero gravity.
+WorldDef zero_g_block(int dimension, double radius, SolverType solver, double gamma) {
     WorldDef def;
-    def.dimension = 3;
-    def.particle_radius = 0.005;
+    def.dimension = dimension;
+    def.particle_radius = radius;
     def.gravity = {0, 0, 0};
-    def.container_max = {0.3, 0.3, 0.3};
-    def.fluid = {{{0.1, 0.1, 0.1}, {0.2, 0.2, 0.2}, {}}};
+    const double z = dimension == 3 ? 1 : 0;
+    def.container_max = {0.3, 0.3, 0.3 * z};
+    def.fluid = {{{0.1, 0.1, 0.1 * z}, {0.2, 0.2, 0.2 * z}, {}}};
     def.solver.type = solver;
     def.solver.surface_tension = gamma;
     return def;
@@ -213,8 +227,8 @@ WorldDef zero_g_cube(SolverType solver, double gamma) {
 class CubeToSphere : public ::testing::TestWithParam<SolverType> {};
 
 TEST_P(CubeToSphere, BecomesRoundAndKeepsItsMomentum) {
-    World<3> plain(zero_g_cube(GetParam(), 0.0));
-    World<3> w(zero_g_cube(GetParam(), 1.0));
+    World<3> plain(zero_g_block(3, 0.005, GetParam(), 0.0));
+    World<3> w(zero_g_block(3, 0.005, GetParam(), 1.0));
     const double before = sphericity(w);
     double drift = 0, speed = 0;  // |Σ v| / N and the largest Σ |v| / N over the run, m/s
     AdvanceOptions o;
@@ -229,11 +243,7 @@ TEST_P(CubeToSphere, BecomesRoundAndKeepsItsMomentum) {
     EXPECT_EQ(w.advance_to(1.0, o).status, AdvanceResult::Status::reached);
     EXPECT_EQ(plain.advance_to(1.0).status, AdvanceResult::Status::reached);
     const double after = sphericity(w), without = sphericity(plain);
-    glm::dvec3 centre(0.0);
-    for (const auto& x : w.particles().x) centre += glm::dvec3(x);
-    centre /= double(w.particles().size());
-    double furthest = 0;
-    for (const auto& x : w.particles().x) furthest = std::max(furthest, glm::length(glm::dvec3(x) - centre));
+    const double furthest = furthest_from_centre(w);
     const double radius = std::cbrt(3.0 / (4 * pi)) * 0.1;  // the ball of the cube's volume
     std::printf("%s: sphericity %.3f -> %.3f (without surface tension %.3f); furthest particle %.4f m "
                 "(ball %.4f m); momentum |Σv|/N up to %.2e m/s, mean speed up to %.3f m/s\n",
@@ -280,27 +290,12 @@ double circularity(const World<2>& w) {
 class SquareToDisc : public ::testing::TestWithParam<SolverType> {};
 
 TEST_P(SquareToDisc, BecomesRoundAndStaysOnePiece) {
-    auto square = [](double gamma) {
-        WorldDef def;
-        def.dimension = 2;
-        def.particle_radius = 0.0025;
-        def.gravity = {0, 0, 0};
-        def.container_max = {0.3, 0.3, 0};
-        def.fluid = {{{0.1, 0.1, 0}, {0.2, 0.2, 0}, {}}};
-        def.solver.type = GetParam();
-        def.solver.surface_tension = gamma;
-        return def;
-    };
-    World<2> w(square(1.0)), plain(square(0.0));
+    World<2> w(zero_g_block(2, 0.0025, GetParam(), 1.0)), plain(zero_g_block(2, 0.0025, GetParam(), 0.0));
     const double before = circularity(w);
     EXPECT_EQ(w.advance_to(1.0).status, AdvanceResult::Status::reached);
     EXPECT_EQ(plain.advance_to(1.0).status, AdvanceResult::Status::reached);
     const double after = circularity(w), without = circularity(plain);
-    glm::dvec2 centre(0.0);
-    for (const auto& x : w.particles().x) centre += glm::dvec2(x);
-    centre /= double(w.particles().size());
-    double furthest = 0;
-    for (const auto& x : w.particles().x) furthest = std::max(furthest, glm::length(glm::dvec2(x) - centre));
+    const double furthest = furthest_from_centre(w);
     const double radius = 0.1 / std::sqrt(pi);  // the disc of the square's area
     std::printf("%s: circularity %.3f -> %.3f (without surface tension %.3f); furthest particle %.4f m "
                 "(disc %.4f m)\n",
