@@ -206,6 +206,43 @@ TEST(NeighborGrid, CellByCellListsAreInScanOrder) {
     }
 }
 
+TEST(NeighborGrid, DenseTableAndBucketsGiveTheSameListsInTheSameOrder) {
+    // A compact set is looked up through the dense cell table; the same set with one point a
+    // thousand kilometres away through the hashed buckets. The lists of the compact points
+    // must be the same sequences (the pair sums depend on the order), point by point and cell
+    // by cell, with the queries both inside the set's box and around and beyond its edges.
+    const float h = 0.1f;
+    const auto compact = random_points<3>(3000, 0.0f, 1.0f, 31);
+    auto spread = compact;
+    spread.push_back(Vec<3>(1.0e6f, 0.5f, 0.5f));
+    NeighborGrid<3> dense, hashed;
+    dense.build(compact, h);
+    hashed.build(spread, h);
+    ASSERT_TRUE(dense.dense_lookups());
+    ASSERT_FALSE(hashed.dense_lookups());
+
+    const auto queries = random_points<3>(1500, -0.25f, 1.25f, 32);
+    NeighborList a, b;
+    build_neighbor_list<3>(dense, queries, false, a);
+    build_neighbor_list<3>(hashed, queries, false, b);
+    NeighborGrid<3> query_grid;
+    query_grid.build(queries, h);
+    const auto qs = permuted<3>(queries, query_grid.order());
+    query_grid.points_were_sorted();
+    NeighborList c, d;
+    build_neighbor_list_by_cell<3>(query_grid, qs, dense, false, c);
+    build_neighbor_list_by_cell<3>(query_grid, qs, hashed, false, d);
+    ASSERT_GT(a.pairs(), 4000u);
+    ASSERT_EQ(a.pairs(), b.pairs());
+    ASSERT_EQ(c.pairs(), d.pairs());
+    for (std::size_t i = 0; i < queries.size(); ++i) {
+        const auto la = a.of(i), lb = b.of(i), lc = c.of(i), ld = d.of(i);
+        ASSERT_TRUE(std::equal(la.begin(), la.end(), lb.begin(), lb.end())) << "query " << i;
+        ASSERT_TRUE(std::equal(lc.begin(), lc.end(), ld.begin(), ld.end())) << "query " << i;
+    }
+    expect_same_lists(c, brute_force_neighbors<3>(qs, compact, h, false));
+}
+
 TEST(NeighborGrid, CellByCellNeedsSortedQueries) {
     const auto p = random_points<2>(100, 0.0f, 1.0f, 9);
     NeighborGrid<2> g;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -124,6 +125,8 @@ class NeighborGrid {
     }
 
     std::span<const CellRun> runs() const { return runs_; }
+    // Whether lookups go through the dense cell table (see dense_) rather than the buckets.
+    bool dense_lookups() const { return !dense_.empty(); }
     Cell cell_of(const Vec<D>& p) const;
     // Entries of cell c, or an empty range.
     std::pair<std::uint32_t, std::uint32_t> find(const Cell& c) const;
@@ -153,6 +156,9 @@ class NeighborGrid {
     // so that few far cells share a bit with a near one.
     static constexpr std::uint32_t near_mask_ = (1u << 20) - 1;
     std::uint32_t near_bit(const Cell& c) const;
+    // The dense table (below): the entries of cell c, or an empty range.
+    std::pair<std::uint32_t, std::uint32_t> find_dense(const Cell& c) const;
+    void build_dense_table();
 
     float h_ = 0.0f;
     float h2_ = 0.0f;
@@ -166,6 +172,17 @@ class NeighborGrid {
     std::vector<std::uint32_t> point_bucket_;  // build scratch
     std::vector<std::uint32_t> fill_, next_;   // build scratch
     std::vector<std::uint64_t> near_;          // mark_neighbourhoods: one bit per bucket
+    // When the runs' cells fill a box of at most one cell per point (a pool, a dam break in its
+    // tank), every cell of that box widened by one has its [begin, end) here, x fastest: a
+    // lookup is one load, and the three cells along x of a 3^D neighbourhood share a cache line,
+    // where the hashed lookup loads the bucket's run range, then the run, for each of them.
+    // Empty when the box is larger (scattered points); the hashed buckets then serve.
+    struct Range {
+        std::uint32_t begin, end;
+    };
+    std::vector<Range> dense_;
+    Cell dense_lo_{};                         //!< the cell of dense_[0]
+    std::array<std::int64_t, D> dense_ext_{};  //!< the box's cells per axis
 };
 
 // CSR lists: for each query point, the grid points strictly within the support radius. With
@@ -241,7 +258,19 @@ inline std::uint32_t NeighborGrid<D>::near_bit(const Cell& c) const {
 template <int D>
 inline std::pair<std::uint32_t, std::uint32_t> NeighborGrid<D>::find(const Cell& c) const {
     if (runs_.empty()) return {0, 0};
+    if (!dense_.empty()) return find_dense(c);
     return find_in_bucket(c, bucket_of(c));
+}
+
+template <int D>
+inline std::pair<std::uint32_t, std::uint32_t> NeighborGrid<D>::find_dense(const Cell& c) const {
+    std::int64_t index = 0;
+    for (int a = D - 1; a >= 0; --a) {
+        const std::int64_t k = std::int64_t(c[a]) - dense_lo_[a];
+        if (k < 0 || k >= dense_ext_[a]) return {0, 0};
+        index = index * dense_ext_[a] + k;
+    }
+    return {dense_[index].begin, dense_[index].end};
 }
 
 template <int D>
@@ -273,6 +302,36 @@ template <int D>
 template <class Fn>
 inline void NeighborGrid<D>::find_around(const Cell& c, Fn&& fn) const {
     if (runs_.empty()) return;
+    if (!dense_.empty()) {
+        // The same cells in the same order as the hashed lookups below, so the lists are too.
+        bool inside = true;
+        for (int a = 0; a < D; ++a)
+            inside = inside && std::int64_t(c[a]) - 1 >= dense_lo_[a] &&
+                     std::int64_t(c[a]) + 1 < dense_lo_[a] + dense_ext_[a];
+        if (!inside) {
+            for_each_cell_around(c, [&](const Cell& cell) {
+                const auto [begin, end] = find_dense(cell);
+                if (begin < end) fn(begin, end);
+            });
+            return;
+        }
+        std::int64_t corner = 0;  // the cell c − (1, …, 1)
+        for (int a = D - 1; a >= 0; --a)
+            corner = corner * dense_ext_[a] + (std::int64_t(c[a]) - 1 - dense_lo_[a]);
+        const std::int64_t sy = dense_ext_[0];
+        const std::int64_t sz = D == 3 ? dense_ext_[0] * dense_ext_[1] : 0;
+        const auto row = [&](const Range* r) {
+            for (int dx = 0; dx < 3; ++dx)
+                if (r[dx].begin < r[dx].end) fn(r[dx].begin, r[dx].end);
+        };
+        if constexpr (D == 2) {
+            for (int dy = 0; dy < 3; ++dy) row(&dense_[corner + dy * sy]);
+        } else {
+            for (int dz = 0; dz < 3; ++dz)
+                for (int dy = 0; dy < 3; ++dy) row(&dense_[corner + dz * sz + dy * sy]);
+        }
+        return;
+    }
     // spread[a][k]: coordinate c[a] + k − 1 spread and shifted into its place in the code.
     std::uint64_t spread[D][3];
     for (int a = 0; a < D; ++a)

@@ -95,6 +95,35 @@ void NeighborGrid<D>::build(std::span<const Vec<D>> points, float h) {
         }
     }
     bucket_runs_[buckets] = static_cast<std::uint32_t>(runs_.size());
+    build_dense_table();
+}
+
+template <int D>
+void NeighborGrid<D>::build_dense_table() {
+    dense_.clear();
+    if (runs_.empty()) return;
+    Cell lo = runs_[0].cell, hi = runs_[0].cell;
+    for (const CellRun& run : runs_)
+        for (int a = 0; a < D; ++a) {
+            lo[a] = std::min(lo[a], run.cell[a]);
+            hi[a] = std::max(hi[a], run.cell[a]);
+        }
+    // Widened by one cell on each side, so that the 3^D cells around any run's cell are inside.
+    double cells = 1.0;
+    for (int a = 0; a < D; ++a) {
+        dense_lo_[a] = lo[a] - 1;
+        dense_ext_[a] = std::int64_t(hi[a]) - lo[a] + 3;
+        cells *= double(dense_ext_[a]);
+    }
+    // At most one cell per point (8 bytes a point), and a floor for small sets.
+    if (cells > double(std::max<std::size_t>(sorted_index_.size(), 4096))) return;
+    dense_.assign(static_cast<std::size_t>(cells), Range{0, 0});
+    for (const CellRun& run : runs_) {
+        std::int64_t index = 0;
+        for (int a = D - 1; a >= 0; --a)
+            index = index * dense_ext_[a] + (std::int64_t(run.cell[a]) - dense_lo_[a]);
+        dense_[index] = {run.begin, run.end};
+    }
 }
 
 template <int D>
