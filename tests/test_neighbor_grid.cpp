@@ -243,6 +243,21 @@ TEST(NeighborGrid, DenseTableAndBucketsGiveTheSameListsInTheSameOrder) {
     expect_same_lists(c, brute_force_neighbors<3>(qs, compact, h, false));
 }
 
+TEST(NeighborGrid, SpreadBitsInterleaveLikeTheBitByBitDefinition) {
+    // Bit k of v goes to bit D·k of the code (the low 21 bits in 3D, all 32 in 2D), whichever
+    // way spread_bits is compiled (shifts and masks, or one bit deposit).
+    std::mt19937 rng(41);
+    for (int t = 0; t < 2000; ++t) {
+        const std::uint32_t v = t < 4 ? std::uint32_t(-t) : static_cast<std::uint32_t>(rng());
+        for (int d : {2, 3}) {
+            std::uint64_t expected = 0;
+            for (int k = 0; k < (d == 2 ? 32 : 21); ++k)
+                expected |= std::uint64_t((v >> k) & 1u) << (d * k);
+            ASSERT_EQ(spread_bits(v, d), expected) << "v = " << v << ", D = " << d;
+        }
+    }
+}
+
 TEST(NeighborGrid, CellByCellNeedsSortedQueries) {
     const auto p = random_points<2>(100, 0.0f, 1.0f, 9);
     NeighborGrid<2> g;
