@@ -134,8 +134,9 @@ class NeighborGrid {
     Cell cell_of(const Vec<D>& p) const;
     // Entries of cell c, or an empty range.
     std::pair<std::uint32_t, std::uint32_t> find(const Cell& c) const;
-    // fn(begin, end) for the entries of each of the 3^D cells around c that holds any, in the
-    // order of for_each_cell_around. The cells' Z-curve codes come from 3·D spread coordinates
+    // fn(begin, end) for the entries of each of the 3^D cells around c, in the order of
+    // for_each_cell_around; empty cells may or may not be reported (begin == end), so that the
+    // dense table's lookups need no branch. The cells' Z-curve codes come from 3·D spread coordinates
     // instead of 3^D·D (the lookups were a tenth of the list building).
     template <class Fn>
     void find_around(const Cell& c, Fn&& fn) const;
@@ -331,8 +332,7 @@ inline void NeighborGrid<D>::find_around(const Cell& c, Fn&& fn) const {
         const std::int64_t sy = dense_ext_[0];
         const std::int64_t sz = D == 3 ? dense_ext_[0] * dense_ext_[1] : 0;
         const auto row = [&](const Range* r) {
-            for (int dx = 0; dx < 3; ++dx)
-                if (r[dx].begin < r[dx].end) fn(r[dx].begin, r[dx].end);
+            for (int dx = 0; dx < 3; ++dx) fn(r[dx].begin, r[dx].end);
         };
         if constexpr (D == 2) {
             for (int dy = 0; dy < 3; ++dy) row(&dense_[corner + dy * sy]);

@@ -338,7 +338,9 @@ void build_neighbor_list_by_cell(const NeighborGrid<D>& query_grid, std::span<co
                 src.grid = &g;
                 src.offset = t == 0 ? 0 : second_offset;
                 g.find_around(runs[r].cell, [&](std::uint32_t begin, std::uint32_t end) {
-                    src.ranges[src.n_ranges++] = {begin, end};
+                    // Branch-free: an empty range is written and then written over.
+                    src.ranges[src.n_ranges] = {begin, end};
+                    src.n_ranges += begin < end;
                 });
                 for (int k = 0; k < src.n_ranges; ++k)
                     src.candidates += src.ranges[k].second - src.ranges[k].first;
