@@ -10,6 +10,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 
 #ifdef __AVX512F__
@@ -191,6 +192,12 @@ struct CandidateBlock {
             n += len;
         }
         std::memset(hit + n, 0, 8);  // the last word of flags reads past n
+        // The AVX-512 scan reads whole vectors of sixteen: the rest of the last one is NaN,
+        // whose distance test is false for any query, so no lane mask.
+        for (int k = n; k < ((n + 15) & ~15); ++k) {
+            x[k] = y[k] = z[k] = std::numeric_limits<float>::quiet_NaN();
+            index[k] = nobody;
+        }
     }
 
     // Writes the indices of the candidates strictly within the support of xi (but not `self`)
@@ -209,8 +216,6 @@ struct CandidateBlock {
             const __m512i vself = _mm512_set1_epi32(static_cast<int>(self));
             std::uint32_t hits = 0;
             for (int k = 0; k < count; k += 16) {
-                const __mmask16 live =
-                    count - k >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (count - k)) - 1);
                 const __m512 dx = _mm512_sub_ps(vx, _mm512_load_ps(x + k));
                 const __m512 dy = _mm512_sub_ps(vy, _mm512_load_ps(y + k));
                 const __m512 dz = _mm512_sub_ps(vz, _mm512_load_ps(z + k));
@@ -219,7 +224,7 @@ struct CandidateBlock {
                     _mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)),
                     _mm512_mul_ps(dz, dz));
                 const __m512i idx = _mm512_load_si512(index + k);
-                const __mmask16 m = _mm512_mask_cmp_ps_mask(live, d2, vh2, _CMP_LT_OQ) &
+                const __mmask16 m = _mm512_cmp_ps_mask(d2, vh2, _CMP_LT_OQ) &
                                     _mm512_cmpneq_epi32_mask(idx, vself);
                 _mm512_storeu_si512(out + hits, _mm512_maskz_compress_epi32(m, idx));
                 hits += static_cast<std::uint32_t>(std::popcount(static_cast<unsigned>(m)));
