@@ -136,8 +136,8 @@ class NeighborGrid {
     std::pair<std::uint32_t, std::uint32_t> find(const Cell& c) const;
     // fn(begin, end) for the entries of each of the 3^D cells around c, in the order of
     // for_each_cell_around; empty cells may or may not be reported (begin == end), so that the
-    // dense table's lookups need no branch. The cells' Z-curve codes come from 3·D spread coordinates
-    // instead of 3^D·D (the lookups were a tenth of the list building).
+    // dense table's lookups need no branch. The cells' Z-curve codes come from 3·D spread
+    // coordinates instead of 3^D·D (the lookups were a tenth of the list building).
     template <class Fn>
     void find_around(const Cell& c, Fn&& fn) const;
     const Vec<D>& entry_x(std::uint32_t e) const { return sorted_x_[e]; }
@@ -186,7 +186,7 @@ class NeighborGrid {
         std::uint32_t begin, end;
     };
     std::vector<Range> dense_;
-    Cell dense_lo_{};                         //!< the cell of dense_[0]
+    Cell dense_lo_{};                          //!< the cell of dense_[0]
     std::array<std::int64_t, D> dense_ext_{};  //!< the box's cells per axis
 };
 

@@ -224,8 +224,8 @@ struct CandidateBlock {
                     _mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)),
                     _mm512_mul_ps(dz, dz));
                 const __m512i idx = _mm512_load_si512(index + k);
-                const __mmask16 m = _mm512_cmp_ps_mask(d2, vh2, _CMP_LT_OQ) &
-                                    _mm512_cmpneq_epi32_mask(idx, vself);
+                const __mmask16 m =
+                    _mm512_cmp_ps_mask(d2, vh2, _CMP_LT_OQ) & _mm512_cmpneq_epi32_mask(idx, vself);
                 _mm512_storeu_si512(out + hits, _mm512_maskz_compress_epi32(m, idx));
                 hits += static_cast<std::uint32_t>(std::popcount(static_cast<unsigned>(m)));
             }
