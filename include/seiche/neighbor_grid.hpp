@@ -163,6 +163,13 @@ class NeighborGrid {
     std::uint32_t near_bit(const Cell& c) const;
     // The dense table (below): the entries of cell c, or an empty range.
     std::pair<std::uint32_t, std::uint32_t> find_dense(const Cell& c) const;
+    // Where cell c, inside the table's box, is in dense_.
+    std::int64_t dense_index(const Cell& c) const {
+        std::int64_t index = 0;
+        for (int a = D - 1; a >= 0; --a)
+            index = index * dense_ext_[a] + (std::int64_t(c[a]) - dense_lo_[a]);
+        return index;
+    }
     void build_dense_table();
 
     float h_ = 0.0f;
@@ -275,13 +282,12 @@ inline std::pair<std::uint32_t, std::uint32_t> NeighborGrid<D>::find(const Cell&
 
 template <int D>
 inline std::pair<std::uint32_t, std::uint32_t> NeighborGrid<D>::find_dense(const Cell& c) const {
-    std::int64_t index = 0;
-    for (int a = D - 1; a >= 0; --a) {
+    for (int a = 0; a < D; ++a) {
         const std::int64_t k = std::int64_t(c[a]) - dense_lo_[a];
         if (k < 0 || k >= dense_ext_[a]) return {0, 0};
-        index = index * dense_ext_[a] + k;
     }
-    return {dense_[index].begin, dense_[index].end};
+    const Range& r = dense_[dense_index(c)];
+    return {r.begin, r.end};
 }
 
 template <int D>
@@ -326,9 +332,9 @@ inline void NeighborGrid<D>::find_around(const Cell& c, Fn&& fn) const {
             });
             return;
         }
-        std::int64_t corner = 0;  // the cell c − (1, …, 1)
-        for (int a = D - 1; a >= 0; --a)
-            corner = corner * dense_ext_[a] + (std::int64_t(c[a]) - 1 - dense_lo_[a]);
+        Cell first = c;  // the cell c − (1, …, 1)
+        for (int a = 0; a < D; ++a) --first[a];
+        const std::int64_t corner = dense_index(first);
         const std::int64_t sy = dense_ext_[0];
         const std::int64_t sz = D == 3 ? dense_ext_[0] * dense_ext_[1] : 0;
         const auto row = [&](const Range* r) {

@@ -119,12 +119,7 @@ void NeighborGrid<D>::build_dense_table() {
     // At most one cell per point (8 bytes a point), and a floor for small sets.
     if (cells > double(std::max<std::size_t>(sorted_index_.size(), 4096))) return;
     dense_.assign(static_cast<std::size_t>(cells), Range{0, 0});
-    for (const CellRun& run : runs_) {
-        std::int64_t index = 0;
-        for (int a = D - 1; a >= 0; --a)
-            index = index * dense_ext_[a] + (std::int64_t(run.cell[a]) - dense_lo_[a]);
-        dense_[index] = {run.begin, run.end};
-    }
+    for (const CellRun& run : runs_) dense_[dense_index(run.cell)] = {run.begin, run.end};
 }
 
 template <int D>
