@@ -12,6 +12,9 @@
 #include <thread>
 #include <vector>
 
+#include <dirent.h>
+#include <sched.h>
+
 #include "seiche/parallel.hpp"
 #include "seiche/world.hpp"
 
@@ -106,6 +109,63 @@ TEST(Parallel, BackToBackLoopsNeverCountABlockOfAFinishedJob) {
     }
     EXPECT_EQ(wrong, 0u);
     EXPECT_GT(hits[0], 1000);  // the loops ran
+}
+
+// Every thread of this process whose processor set is narrower than the process's own.
+std::vector<int> threads_held_to_fewer_processors() {
+    cpu_set_t all;
+    sched_getaffinity(0, sizeof all, &all);
+    std::vector<int> held;
+    if (DIR* dir = opendir("/proc/self/task")) {
+        while (const dirent* e = readdir(dir)) {
+            const int tid = std::atoi(e->d_name);
+            cpu_set_t mask;
+            if (tid > 0 && sched_getaffinity(tid, sizeof mask, &mask) == 0 &&
+                !CPU_EQUAL(&mask, &all))
+                held.push_back(tid);
+        }
+        closedir(dir);
+    }
+    return held;
+}
+
+// A block whose thread does not run (here it sleeps; on a busy machine it is queued behind
+// another process) is moved to the waiting caller's processor, and its thread gets back every
+// processor once the block is done (or when it next steps aside from the caller's processor): a
+// thread left held to one processor would stay there for the rest of the run. Fails if neither
+// frees it (checked by disabling both).
+TEST(Parallel, ALateBlockIsPulledAndItsThreadFreedAfterwards) {
+    cpu_set_t all;
+    ASSERT_EQ(sched_getaffinity(0, sizeof all, &all), 0);
+    if (CPU_COUNT(&all) < 2) GTEST_SKIP() << "needs two processors, this process may use one";
+    ASSERT_TRUE(threads_held_to_fewer_processors().empty());
+    set_thread_count(2);
+    const auto caller = std::this_thread::get_id();
+    const long before = thread_moves().late_blocks_pulled;
+    std::vector<std::atomic<int>> hits(64 * 64);
+    int loops = 0;
+    // The worker may miss a loop (the caller then runs every block); it catches one of 200.
+    for (; loops < 200 && thread_moves().late_blocks_pulled == before; ++loops) {
+        parallel_for(hits.size(), [&](std::size_t i) {
+            thread_local int slept_in = -1;
+            if (std::this_thread::get_id() != caller && slept_in != loops) {
+                slept_in = loops;
+                std::this_thread::sleep_for(std::chrono::milliseconds(3));
+            }
+            hits[i].fetch_add(1);
+        });
+    }
+    EXPECT_GT(thread_moves().late_blocks_pulled, before) << "after " << loops << " loops";
+    for (auto& h : hits) ASSERT_EQ(h.load(), loops);
+    // The thread frees itself as soon as its block is done, or at the latest when it looks for
+    // the next loop.
+    std::vector<int> held = threads_held_to_fewer_processors();
+    for (int k = 0; k < 100 && !held.empty(); ++k) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        held = threads_held_to_fewer_processors();
+    }
+    EXPECT_TRUE(held.empty()) << held.size() << " threads still held to fewer processors";
+    set_thread_count(0);
 }
 
 // The bits must not depend on how a loop is split. A vectorised loop runs its last iterations

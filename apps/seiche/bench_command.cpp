@@ -123,6 +123,10 @@ int bench(const Scene& scene, const BenchOptions& o) {
                                   o.competitors > 1 ? "s" : "")
                           .c_str()
                     : "");
+    // Only when the machine was busy enough for the pool to move its threads (parallel.cpp).
+    if (const ThreadMoves m = thread_moves(); m.late_blocks_pulled + m.steps_aside > 0)
+        std::printf("  threads moved      %ld late blocks pulled, %ld steps aside\n",
+                    m.late_blocks_pulled, m.steps_aside);
     std::printf("  setup              %.2f s\n", setup);
     // Three decimals below a millisecond, so that the figure carries three digits (a 2D step
     // takes 0.4 ms, and 0.39 against 0.395 is more than 1%).

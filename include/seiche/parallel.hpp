@@ -11,6 +11,15 @@ namespace seiche {
 void set_thread_count(int threads);
 int thread_count();
 
+// How often, since the program started, the pool moved one of its threads to another processor
+// because the machine was busy: a late block's thread moved to a waiting thread's processor, and
+// an idle worker that left the processor of the thread that hands out the work.
+struct ThreadMoves {
+    long late_blocks_pulled = 0;
+    long steps_aside = 0;
+};
+ThreadMoves thread_moves();
+
 // Below this many iterations a loop runs on the calling thread: waking the team costs more than
 // the work, and oversubscribed machines (two test processes on two cores) stall on it.
 inline constexpr long long parallel_threshold = 1024;

@@ -3,9 +3,14 @@
 // again and again for a descheduled thread (85 ms per step instead of 3 under a load average of
 // 11). Here a loop is split into blocks that threads claim one at a time: a thread that is not
 // running holds up nothing it has not started, and every wait spins for microseconds only before
-// sleeping on a futex (std::atomic::wait). Beside another busy process the scheduler often queues
-// both of seiche's threads on one processor; a thread that waits for one queued there yields the
-// processor to it rather than spin.
+// sleeping on a futex (std::atomic::wait). Two things the kernel does not do for us on a busy
+// machine (measured with perf sched beside one busy loop on 2 cores): it leaves both of seiche's
+// threads queued on one processor for whole runs, since their loads look balanced against the
+// other process's; and a processor that goes idle while a thread of ours waits on the other one
+// does not take it over for milliseconds (the thread counts as "cache hot"). So a worker with
+// nothing to do that shares the caller's processor moves itself to another one (step_aside), and
+// a caller about to sleep while a block is late moves that block's thread to its own processor
+// (pull).
 #include "seiche/parallel.hpp"
 
 #include <omp.h>
@@ -19,6 +24,7 @@
 #include <vector>
 
 #include <sched.h>
+#include <unistd.h>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -39,6 +45,8 @@ using clock = std::chrono::steady_clock;
 // than 1,000 (spinning on a taken core) on the 9k-particle DDR scene.
 constexpr auto idle_spin = std::chrono::microseconds(200);
 constexpr auto join_spin = std::chrono::microseconds(200);
+// The least time after which a block still running is taken to be late (its thread descheduled).
+constexpr auto late_block = std::chrono::microseconds(40);
 
 // Loops over particles split into blocks that start at multiples of 64 iterations (the granule
 // parallel_for passes). A loop the compiler vectorises runs its last few iterations in a scalar
@@ -46,18 +54,15 @@ constexpr auto join_spin = std::chrono::microseconds(200);
 // aligned blocks put the same iterations in the remainder as one pass over the whole range, so
 // results do not depend on the split. Loops over coarse work items use a granule of 1.
 
-// blocking(): whether a thread we wait for is queued on this thread's processor; then spinning
-// only keeps it from running, and the waiter yields the processor to it instead.
-template <class Pred, class Blocking>
-bool spin_until(Pred pred, clock::duration limit, Blocking blocking) {
+// Spins until pred() holds (true) or until `limit` has passed or stop() says that spinning only
+// keeps another thread from running (false: the caller then sleeps).
+template <class Pred, class Stop>
+bool wait_until(Pred pred, clock::duration limit, Stop stop) {
     const auto t0 = clock::now();
     for (int k = 0;; ++k) {
         if (pred()) return true;
         SEICHE_PAUSE();
-        if ((k & 63) == 63) {
-            if (clock::now() - t0 > limit) return pred();
-            if (blocking()) std::this_thread::yield();
-        }
+        if ((k & 63) == 63 && (clock::now() - t0 > limit || stop())) return pred();
     }
 }
 
@@ -66,6 +71,7 @@ class Pool {
     ~Pool() { resize(1); }
 
     int threads() const { return threads_; }
+    ThreadMoves moves() const { return {pulls_.load(), asides_.load()}; }
 
     // Total threads, the caller's included.
     void resize(int threads) {
@@ -78,6 +84,11 @@ class Pool {
         workers_.clear();
         quit_.store(false);
         threads_ = std::clamp(threads, 1, max_threads);
+        if (sched_getaffinity(0, sizeof allowed_, &allowed_) != 0) {
+            CPU_ZERO(&allowed_);
+            for (int c = 0; c < CPU_SETSIZE; ++c) CPU_SET(c, &allowed_);
+        }
+        for (int t = 0; t < max_threads; ++t) slot_[t].pulled.store(false);
         // The epoch a worker starts from is read here, not when its thread first runs: a worker
         // that starts late must still see the next job, or the next resize, as new.
         const std::uint64_t epoch = epoch_.load();
@@ -113,18 +124,30 @@ class Pool {
         epoch_.store(epoch, std::memory_order_seq_cst);
         // A wake-up is a system call: only for workers that went to sleep.
         if (sleepers_.load(std::memory_order_seq_cst) > 0) epoch_.notify_all();
-        help(epoch, 0);
+        const clock::duration own = help(epoch, 0);
         const auto all_done = [&] { return done_.load(std::memory_order_acquire) == blocks; };
         const int here = sched_getcpu();
         slot_[0].cpu.store(here, std::memory_order_relaxed);
-        const auto blocking = [&] {
-            for (int t = 1; t < threads_; ++t)
-                if (slot_[t].running.load(std::memory_order_relaxed) &&
-                    slot_[t].cpu.load(std::memory_order_relaxed) == here)
-                    return true;
-            return false;
+        // A block that has run several times longer than the longest of the caller's own is
+        // taken to be held by a thread the scheduler has put aside.
+        const clock::duration late = std::max<clock::duration>(late_block, 4 * own);
+        // Whether to stop spinning: a thread we wait for is queued on this processor, or is late
+        // on another (then it is moved here first, see pull).
+        const auto hand_over = [&] {
+            const auto now = clock::now().time_since_epoch().count();
+            bool sleep = false;
+            for (int t = 1; t < threads_; ++t) {
+                if (!slot_[t].running.load(std::memory_order_relaxed)) continue;
+                if (slot_[t].cpu.load(std::memory_order_relaxed) == here) {
+                    sleep = true;
+                } else if (now - slot_[t].since.load(std::memory_order_relaxed) > late.count()) {
+                    if (pull(t, here)) pulls_.fetch_add(1, std::memory_order_relaxed);
+                    sleep = true;
+                }
+            }
+            return sleep;
         };
-        if (!spin_until(all_done, join_spin, blocking)) {
+        if (!wait_until(all_done, join_spin, hand_over)) {
             caller_sleeps_.store(true, std::memory_order_seq_cst);
             for (std::uint64_t d; (d = done_.load(std::memory_order_seq_cst)) != blocks;)
                 done_.wait(d, std::memory_order_acquire);
@@ -149,7 +172,10 @@ class Pool {
 
     // Claims and runs blocks of job `epoch`, thread `self`'s share first, then the others', until
     // none is left (or a newer job has started).
-    void help(std::uint64_t epoch, int self) {
+    // Returns the longest time one of its blocks took.
+    clock::duration help(std::uint64_t epoch, int self) {
+        clock::duration longest{0};
+        Slot& mine = slot_[self];
         for (int k = 0; k < threads_; ++k) {
             const int t = (self + k) % threads_;
             std::atomic<std::uint64_t>& next = slot_[t].next;
@@ -158,7 +184,7 @@ class Pool {
                 bool claimed = false;
                 do {
                     // A newer job: this one is all claimed.
-                    if ((c >> 32) != (epoch & 0xffffffffu)) return;
+                    if ((c >> 32) != (epoch & 0xffffffffu)) return longest;
                     index = c & 0xffffu;
                     if (index >= ((c >> 16) & 0xffffu)) break;
                     claimed = next.compare_exchange_weak(c, c + 1, std::memory_order_acq_rel);
@@ -170,26 +196,74 @@ class Pool {
                 const std::size_t block = block_.load(std::memory_order_relaxed);
                 const std::size_t n = n_.load(std::memory_order_relaxed);
                 const std::size_t begin = index * block, stop = std::min(n, begin + block);
-                slot_[self].cpu.store(sched_getcpu(), std::memory_order_relaxed);
-                slot_[self].running.store(true, std::memory_order_relaxed);
+                const auto t0 = clock::now();
+                mine.since.store(t0.time_since_epoch().count(), std::memory_order_relaxed);
+                mine.cpu.store(sched_getcpu(), std::memory_order_relaxed);
+                mine.running.store(true, std::memory_order_relaxed);
                 body_.load(std::memory_order_relaxed)(ctx_.load(std::memory_order_relaxed), begin,
                                                       stop);
-                slot_[self].running.store(false, std::memory_order_relaxed);
+                mine.running.store(false, std::memory_order_relaxed);
+                longest = std::max(longest, clock::now() - t0);
+                if (mine.pulled.load(std::memory_order_relaxed)) release(self);
                 if (done_.fetch_add(1, std::memory_order_seq_cst) + 1 == blocks &&
                     caller_sleeps_.load(std::memory_order_seq_cst))
                     done_.notify_one();
             }
         }
+        return longest;
+    }
+
+    // Moves thread t, late with a block, to processor `cpu`, where the caller is about to sleep.
+    // The kernel moves a waiting thread to an idle processor only once it is no longer "cache
+    // hot", several milliseconds on a busy machine; all that time the step waits for that block.
+    // The thread lifts the restriction itself when the block is done (release).
+    // Returns whether it moved it.
+    bool pull(int t, int cpu) {
+        Slot& s = slot_[t];
+        // The flag is set after the restriction, so that a thread that clears it lifts a
+        // restriction already made.
+        const pid_t tid = s.tid.load(std::memory_order_acquire);
+        // 0 would mean the caller itself.
+        if (tid == 0 || s.pulled.load(std::memory_order_acquire)) return false;
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(cpu, &one);
+        if (sched_setaffinity(tid, sizeof one, &one) != 0) return false;
+        s.pulled.store(true, std::memory_order_release);
+        return true;
+    }
+
+    // Lifts a restriction made by pull (the calling thread's own).
+    void release(int self) {
+        if (slot_[self].pulled.exchange(false, std::memory_order_acq_rel))
+            sched_setaffinity(0, sizeof allowed_, &allowed_);
+    }
+
+    // A worker with nothing to do that shares a processor with the caller moves to another one:
+    // on a busy machine the kernel leaves two of seiche's threads queued on one processor (the
+    // loads look balanced to it), and seiche then gets one core where it could have more.
+    // Returns whether it moved.
+    bool step_aside(int here) {
+        cpu_set_t away = allowed_;
+        CPU_CLR(here, &away);
+        if (CPU_COUNT(&away) == 0) return false;
+        if (sched_setaffinity(0, sizeof away, &away) != 0) return false;
+        sched_setaffinity(0, sizeof allowed_, &allowed_);
+        asides_.fetch_add(1, std::memory_order_relaxed);
+        return true;
     }
 
     void work(std::uint64_t seen, int self) {
+        slot_[self].tid.store(gettid(), std::memory_order_release);
         for (;;) {
             const auto new_job = [&] { return epoch_.load(std::memory_order_acquire) != seen; };
+            if (slot_[self].pulled.load(std::memory_order_relaxed)) release(self);
             // The caller runs the serial code between two loops: when it is on this processor,
-            // the next job comes sooner if this thread steps aside.
-            const int here = sched_getcpu();
+            // this thread moves to another one, or if there is none, sleeps.
+            int here = sched_getcpu();
             const auto blocking = [&] { return slot_[0].cpu.load(std::memory_order_relaxed) == here; };
-            if (!spin_until(new_job, idle_spin, blocking)) {
+            if (blocking() && step_aside(here)) here = sched_getcpu();
+            if (!wait_until(new_job, idle_spin, blocking)) {
                 sleepers_.fetch_add(1, std::memory_order_seq_cst);
                 for (std::uint64_t e; (e = epoch_.load(std::memory_order_seq_cst)) == seen;)
                     epoch_.wait(e, std::memory_order_acquire);
@@ -206,6 +280,7 @@ class Pool {
     std::vector<std::thread> workers_;
     std::atomic<bool> quit_{false};
     std::atomic<int> sleepers_{0};            //!< workers asleep on epoch_
+    std::atomic<long> pulls_{0}, asides_{0};  //!< counts of pull and step_aside
     std::atomic<bool> caller_sleeps_{false};  //!< the caller asleep on done_
     // The current job's number; per thread, a slot (slot_value), a cache line each.
     std::atomic<std::uint64_t> epoch_{0};
@@ -213,7 +288,11 @@ class Pool {
         std::atomic<std::uint64_t> next{0};
         std::atomic<int> cpu{-1};          //!< the processor the thread last ran on
         std::atomic<bool> running{false};  //!< in a block now
+        std::atomic<std::int64_t> since{0};  //!< when the current block started (steady clock)
+        std::atomic<pid_t> tid{0};           //!< the thread's id (workers), for pull
+        std::atomic<bool> pulled{false};     //!< held to one processor by pull
     };
+    cpu_set_t allowed_;  //!< the processors the process may run on, read at resize
     static constexpr int max_threads = 256;
     static_assert(8 * max_threads < 0x10000, "block indices are 16 bits in a slot");
     Slot slot_[max_threads];
@@ -250,6 +329,10 @@ void set_thread_count(int threads) {
 int thread_count() {
     const int r = requested.load(std::memory_order_relaxed);
     return r > 0 ? r : all_cores();
+}
+
+ThreadMoves thread_moves() {
+    return pool().moves();
 }
 
 namespace detail {
