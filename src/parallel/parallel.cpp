@@ -19,10 +19,12 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <mutex>
 #include <thread>
 #include <vector>
 
+#include <fcntl.h>
 #include <sched.h>
 #include <unistd.h>
 
@@ -68,7 +70,10 @@ bool wait_until(Pred pred, clock::duration limit, Stop stop) {
 
 class Pool {
   public:
-    ~Pool() { resize(1); }
+    ~Pool() {
+        resize(1);
+        if (loadavg_ >= 0) close(loadavg_);
+    }
 
     int threads() const { return threads_; }
     ThreadMoves moves() const { return {pulls_.load(), asides_.load()}; }
@@ -241,16 +246,31 @@ class Pool {
 
     // A worker with nothing to do that shares a processor with the caller moves to another one:
     // on a busy machine the kernel leaves two of seiche's threads queued on one processor (the
-    // loads look balanced to it), and seiche then gets one core where it could have more.
-    // Returns whether it moved.
+    // loads look balanced to it), and seiche then gets one core where it could have more. Only
+    // while the other processors have room: among more processes than processors a thread that
+    // moved queued there behind several (beside 3 busy loops on 2 cores, 24 ms per step of the
+    // reference scene against 22.5 without moving). Returns whether it moved.
     bool step_aside(int here) {
         cpu_set_t away = allowed_;
         CPU_CLR(here, &away);
-        if (CPU_COUNT(&away) == 0) return false;
+        if (CPU_COUNT(&away) == 0 || others_runnable() > CPU_COUNT(&away)) return false;
         if (sched_setaffinity(0, sizeof away, &away) != 0) return false;
         sched_setaffinity(0, sizeof allowed_, &allowed_);
         asides_.fetch_add(1, std::memory_order_relaxed);
         return true;
+    }
+
+    // Threads of other processes that are running or ready to run now, machine-wide (the
+    // kernel's count in /proc/loadavg, less ours, taken as all running); 0 when unknown.
+    int others_runnable() const {
+        char text[128];
+        const ssize_t n = loadavg_ >= 0 ? pread(loadavg_, text, sizeof text - 1, 0) : -1;
+        if (n <= 0) return 0;
+        text[n] = 0;
+        int runnable = 0;
+        // "0.52 0.58 0.59 3/467 12345": the fourth field's first number.
+        if (std::sscanf(text, "%*s %*s %*s %d/", &runnable) != 1) return 0;
+        return std::max(0, runnable - threads_);
     }
 
     void work(std::uint64_t seen, int self) {
@@ -293,6 +313,7 @@ class Pool {
         std::atomic<bool> pulled{false};     //!< held to one processor by pull
     };
     cpu_set_t allowed_;  //!< the processors the process may run on, read at resize
+    const int loadavg_ = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);  //!< -1 if unreadable
     static constexpr int max_threads = 256;
     static_assert(8 * max_threads < 0x10000, "block indices are 16 bits in a slot");
     Slot slot_[max_threads];
