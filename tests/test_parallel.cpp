@@ -132,8 +132,8 @@ std::vector<int> threads_held_to_fewer_processors() {
 // A block whose thread does not run (here it sleeps; on a busy machine it is queued behind
 // another process) is moved to the waiting caller's processor, and its thread gets back every
 // processor once the block is done (or when it next steps aside from the caller's processor): a
-// thread left held to one processor would stay there for the rest of the run. Fails if neither
-// frees it (checked by disabling both).
+// thread left held to one processor would stay there for the rest of the run. Fails without the
+// pull, and without both ways of freeing the thread (checked).
 TEST(Parallel, ALateBlockIsPulledAndItsThreadFreedAfterwards) {
     cpu_set_t all;
     ASSERT_EQ(sched_getaffinity(0, sizeof all, &all), 0);
@@ -141,21 +141,56 @@ TEST(Parallel, ALateBlockIsPulledAndItsThreadFreedAfterwards) {
     ASSERT_TRUE(threads_held_to_fewer_processors().empty());
     set_thread_count(2);
     const auto caller = std::this_thread::get_id();
-    const long before = thread_moves().late_blocks_pulled;
+    // A thread queued on the caller's own processor is not pulled (the caller just sleeps), so
+    // the two are put on different processors first: the caller itself, the worker from inside
+    // a loop (the first of its blocks). The pull's release then gives the worker every processor
+    // again.
+    int cpus[2], found = 0;
+    for (int c = 0; c < CPU_SETSIZE && found < 2; ++c)
+        if (CPU_ISSET(c, &all)) cpus[found++] = c;
+    const auto pin = [](int cpu) {
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(cpu, &one);
+        return sched_setaffinity(0, sizeof one, &one) == 0;
+    };
+    ASSERT_TRUE(pin(cpus[0]));
+    // The caller's iterations take half a microsecond each, so that the worker, however late it
+    // wakes, finds blocks left to claim (2 ms of them in a loop).
     std::vector<std::atomic<int>> hits(64 * 64);
-    int loops = 0;
-    // The worker may miss a loop (the caller then runs every block); it catches one of 200.
-    for (; loops < 200 && thread_moves().late_blocks_pulled == before; ++loops) {
+    const auto loop = [&](auto on_worker) {
         parallel_for(hits.size(), [&](std::size_t i) {
-            thread_local int slept_in = -1;
-            if (std::this_thread::get_id() != caller && slept_in != loops) {
-                slept_in = loops;
-                std::this_thread::sleep_for(std::chrono::milliseconds(3));
+            if (std::this_thread::get_id() == caller) {
+                const auto t0 = std::chrono::steady_clock::now();
+                while (std::chrono::steady_clock::now() - t0 < std::chrono::nanoseconds(500)) {
+                }
+            } else {
+                on_worker();
             }
             hits[i].fetch_add(1);
         });
+    };
+    std::atomic<bool> worker_pinned{false};
+    int loops = 0;
+    for (; loops < 200 && !worker_pinned.load(); ++loops)
+        loop([&] {
+            if (!worker_pinned.load()) worker_pinned.store(pin(cpus[1]));
+        });
+    ASSERT_TRUE(worker_pinned.load());
+    const long before = thread_moves().late_blocks_pulled;
+    // The worker's first block of each loop sleeps 10 ms, far longer than the caller's own
+    // blocks (about 0.13 ms).
+    for (int k = 0; k < 50 && thread_moves().late_blocks_pulled == before; ++k, ++loops) {
+        thread_local int slept_in = -1;
+        loop([&] {
+            if (slept_in != loops) {
+                slept_in = loops;
+                std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            }
+        });
     }
     EXPECT_GT(thread_moves().late_blocks_pulled, before) << "after " << loops << " loops";
+    ASSERT_EQ(sched_setaffinity(0, sizeof all, &all), 0);
     for (auto& h : hits) ASSERT_EQ(h.load(), loops);
     // The thread frees itself as soon as its block is done, or at the latest when it looks for
     // the next loop.
