@@ -269,6 +269,7 @@ void Simulation::publish(State& s) {
 void Simulation::run() {
     State& s = *state_;
     while (!quit_.load()) {
+        bool step_due = false;  // lockstep: a step requested and not yet taken
         {
             std::unique_lock lock(wake_mutex_);
             wake_.wait(lock, [&] {
@@ -278,6 +279,9 @@ void Simulation::run() {
                 if (lockstep_) return requested_ > done_;
                 return !paused_.load() || single_.load();
             });
+            // Read under the lock: advance() counts requests under it (a data race otherwise,
+            // found by ThreadSanitizer).
+            step_due = requested_ > done_;
         }
         if (quit_.load()) break;
         std::vector<std::function<void(State&)>> commands;
@@ -286,7 +290,7 @@ void Simulation::run() {
             commands.swap(commands_);
         }
         for (auto& c : commands) c(s);
-        const bool step = lockstep_ ? requested_ > done_ : (!paused_.load() || single_.exchange(false));
+        const bool step = lockstep_ ? step_due : (!paused_.load() || single_.exchange(false));
         if (step && s.status.empty()) {
             s.visit([&](auto& w) {
                 constexpr int D = std::decay_t<decltype(w.particles().x[0])>::length();
