@@ -14,6 +14,8 @@
 
 #include <dirent.h>
 #include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "seiche/parallel.hpp"
 #include "seiche/world.hpp"
@@ -201,6 +203,47 @@ TEST(Parallel, ALateBlockIsPulledAndItsThreadFreedAfterwards) {
     }
     EXPECT_TRUE(held.empty()) << held.size() << " threads still held to fewer processors";
     set_thread_count(0);
+}
+
+// Among more busy threads than processors the pool's threads ask for short time slices; a thread
+// that the user started with a gentler policy (`chrt --batch`, to spare other work) keeps it. The
+// first version set SCHED_OTHER with the slice, and a batch thread left the test as a normal one.
+TEST(Parallel, ShortSlicesOnACrowdedMachineKeepTheThreadsPolicy) {
+    struct {  // struct sched_attr
+        std::uint32_t size, policy;
+        std::uint64_t flags;
+        std::int32_t nice;
+        std::uint32_t priority;
+        std::uint64_t runtime, deadline, period;
+        std::uint32_t util_min, util_max;
+    } attr{};
+    sched_param none{};
+    ASSERT_EQ(sched_setscheduler(0, SCHED_BATCH, &none), 0);
+    cpu_set_t all;
+    ASSERT_EQ(sched_getaffinity(0, sizeof all, &all), 0);
+    set_thread_count(2);
+    // One busy thread per processor and one more: the machine is crowded whatever else runs.
+    std::atomic<bool> stop{false};
+    std::vector<std::thread> busy;
+    for (int k = 0; k <= CPU_COUNT(&all); ++k)
+        busy.emplace_back([&] {
+            while (!stop.load(std::memory_order_relaxed)) {
+            }
+        });
+    std::vector<float> v(64 * 1024, 1.0f);
+    const auto t0 = std::chrono::steady_clock::now();
+    while (std::chrono::steady_clock::now() - t0 < std::chrono::milliseconds(200))
+        parallel_for(v.size(), [&](std::size_t i) { v[i] = std::sqrt(v[i] + 1.0f); });
+    stop.store(true);
+    for (auto& t : busy) t.join();
+    attr.size = sizeof attr;
+    ASSERT_EQ(syscall(SYS_sched_getattr, 0, &attr, sizeof attr, 0), 0);
+    const int policy = sched_getscheduler(0);
+    ASSERT_EQ(sched_setscheduler(0, SCHED_OTHER, &none), 0);
+    set_thread_count(0);
+    if (attr.runtime != 200000) GTEST_SKIP() << "this kernel does not take slice requests";
+    EXPECT_EQ(policy, SCHED_BATCH);
+    EXPECT_EQ(attr.policy, std::uint32_t(SCHED_BATCH));
 }
 
 // The bits must not depend on how a loop is split. A vectorised loop runs its last iterations
