@@ -214,7 +214,10 @@ struct CandidateBlock {
                 const __m512 dx = _mm512_sub_ps(vx, _mm512_load_ps(x + k));
                 const __m512 dy = _mm512_sub_ps(vy, _mm512_load_ps(y + k));
                 const __m512 dz = _mm512_sub_ps(vz, _mm512_load_ps(z + k));
-                // d·d as within_support computes it: (dx·dx + dy·dy) + dz·dz, unfused.
+                // d·d in within_support's order, (dx·dx + dy·dy) + dz·dz. GCC contracts these
+                // into FMAs (vmulps + 2 vfmadd), as it may within_support and the loop below, so
+                // a pair within one rounding of h can be listed by one path and not by another;
+                // every thread takes the same path, so results still do not depend on the count.
                 const __m512 d2 = _mm512_add_ps(
                     _mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)),
                     _mm512_mul_ps(dz, dz));
