@@ -5,18 +5,18 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cmath>
 #include <cstring>
 #include <thread>
 #include <vector>
 
 #include <dirent.h>
 #include <sched.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
+#include "parallel/sched_attr.hpp"
 #include "seiche/parallel.hpp"
 #include "seiche/world.hpp"
 
@@ -209,14 +209,7 @@ TEST(Parallel, ALateBlockIsPulledAndItsThreadFreedAfterwards) {
 // that the user started with a gentler policy (`chrt --batch`, to spare other work) keeps it. The
 // first version set SCHED_OTHER with the slice, and a batch thread left the test as a normal one.
 TEST(Parallel, ShortSlicesOnACrowdedMachineKeepTheThreadsPolicy) {
-    struct {  // struct sched_attr
-        std::uint32_t size, policy;
-        std::uint64_t flags;
-        std::int32_t nice;
-        std::uint32_t priority;
-        std::uint64_t runtime, deadline, period;
-        std::uint32_t util_min, util_max;
-    } attr{};
+    detail::SchedAttr attr;
     sched_param none{};
     ASSERT_EQ(sched_setscheduler(0, SCHED_BATCH, &none), 0);
     cpu_set_t all;
@@ -236,8 +229,7 @@ TEST(Parallel, ShortSlicesOnACrowdedMachineKeepTheThreadsPolicy) {
         parallel_for(v.size(), [&](std::size_t i) { v[i] = std::sqrt(v[i] + 1.0f); });
     stop.store(true);
     for (auto& t : busy) t.join();
-    attr.size = sizeof attr;
-    ASSERT_EQ(syscall(SYS_sched_getattr, 0, &attr, sizeof attr, 0), 0);
+    ASSERT_TRUE(detail::get_sched_attr(attr));
     const int policy = sched_getscheduler(0);
     ASSERT_EQ(sched_setscheduler(0, SCHED_OTHER, &none), 0);
     set_thread_count(0);
@@ -299,13 +291,15 @@ TEST(Parallel, WorldsSteppedSideBySideMatchWorldsSteppedAlone) {
     };
     set_thread_count(2);
     std::vector<std::vector<Vec<2>>> side(defs.size());
-    parallel_for(defs.size(), [&](std::size_t k) { side[k] = run(defs[k]); }, 1);
+    parallel_for(
+        defs.size(), [&](std::size_t k) { side[k] = run(defs[k]); }, 1);
     set_thread_count(1);
     for (std::size_t k = 0; k < defs.size(); ++k) {
         const auto alone = run(defs[k]);
         ASSERT_EQ(alone.size(), side[k].size());
         ASSERT_GT(alone.size(), 300u);
-        EXPECT_EQ(std::memcmp(alone.data(), side[k].data(), alone.size() * sizeof(Vec<2>)), 0) << "world " << k;
+        EXPECT_EQ(std::memcmp(alone.data(), side[k].data(), alone.size() * sizeof(Vec<2>)), 0)
+            << "world " << k;
     }
     set_thread_count(0);
 }

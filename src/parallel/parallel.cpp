@@ -13,6 +13,8 @@
 // (pull).
 #include "seiche/parallel.hpp"
 
+#include "parallel/sched_attr.hpp"
+
 #include <omp.h>
 
 #include <algorithm>
@@ -26,7 +28,6 @@
 
 #include <fcntl.h>
 #include <sched.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -44,23 +45,15 @@ namespace {
 // the calling thread instead of its default (1.4 ms on the 2-core machine of docs/performance.md,
 // whose 4 ms tick decides when a thread is put aside), or for the default again with 0.
 void request_slice(std::chrono::microseconds slice) {
-    struct {  // struct sched_attr, which glibc does not declare
-        std::uint32_t size, policy;
-        std::uint64_t flags;
-        std::int32_t nice;
-        std::uint32_t priority;
-        std::uint64_t runtime, deadline, period;
-        std::uint32_t util_min, util_max;
-    } attr{};
-    attr.size = sizeof attr;
-    if (syscall(SYS_sched_getattr, 0, &attr, sizeof attr, 0) != 0) return;
+    detail::SchedAttr attr;
+    if (!detail::get_sched_attr(attr)) return;
     // The thread keeps its policy and nice value: a user who started seiche with `nice` or `chrt
     // --batch/--idle` to spare other work gets that still. Real-time threads are left alone.
     if (attr.policy != SCHED_OTHER && attr.policy != SCHED_BATCH && attr.policy != SCHED_IDLE)
         return;
     attr.flags &= 1;  // SCHED_FLAG_RESET_ON_FORK; the others would change more than the slice
     attr.runtime = std::uint64_t(slice.count()) * 1000;
-    syscall(SYS_sched_setattr, 0, &attr, 0);
+    detail::set_sched_attr(attr);
 }
 
 using clock = std::chrono::steady_clock;
@@ -152,8 +145,9 @@ class Pool {
         // same core from loop to loop (its data in that core's cache); a thread that is done
         // takes what is left of the others' shares.
         for (int t = 0; t < threads_; ++t)
-            slot_[t].next.store(slot_value(epoch, share_begin(t + 1, blocks), share_begin(t, blocks)),
-                                std::memory_order_relaxed);
+            slot_[t].next.store(
+                slot_value(epoch, share_begin(t + 1, blocks), share_begin(t, blocks)),
+                std::memory_order_relaxed);
         epoch_.store(epoch, std::memory_order_seq_cst);
         // A wake-up is a system call: only for workers that went to sleep.
         if (sleepers_.load(std::memory_order_seq_cst) > 0) epoch_.notify_all();
@@ -328,7 +322,9 @@ class Pool {
             // The caller runs the serial code between two loops: when it is on this processor,
             // this thread moves to another one, or if there is none, sleeps.
             int here = sched_getcpu();
-            const auto blocking = [&] { return slot_[0].cpu.load(std::memory_order_relaxed) == here; };
+            const auto blocking = [&] {
+                return slot_[0].cpu.load(std::memory_order_relaxed) == here;
+            };
             if (blocking() && step_aside(here)) here = sched_getcpu();
             if (!wait_until(new_job, idle_spin, blocking)) {
                 sleepers_.fetch_add(1, std::memory_order_seq_cst);
@@ -353,8 +349,8 @@ class Pool {
     std::atomic<std::uint64_t> epoch_{0};
     struct alignas(64) Slot {
         std::atomic<std::uint64_t> next{0};
-        std::atomic<int> cpu{-1};          //!< the processor the thread last ran on
-        std::atomic<bool> running{false};  //!< in a block now
+        std::atomic<int> cpu{-1};            //!< the processor the thread last ran on
+        std::atomic<bool> running{false};    //!< in a block now
         std::atomic<std::int64_t> since{0};  //!< when the current block started (steady clock)
         std::atomic<pid_t> tid{0};           //!< the thread's id (workers), for pull
         std::atomic<bool> pulled{false};     //!< held to one processor by pull
