@@ -47,8 +47,22 @@ inline I iota() { return I{0, 1, 2, 3, 4, 5, 6, 7}; }
 // Lane-wise a where m is set (all bits), b elsewhere.
 inline F select(I m, F a, F b) { return m ? a : b; }
 inline F keep(I m, F a) { return (F)((I)a & m); }  // a where m is set, 0 elsewhere
-inline F max(F a, F b) { return a > b ? a : b; }
-inline F min(F a, F b) { return a < b ? a : b; }
+// a > b ? a : b and a < b ? a : b exactly, NaNs and signed zeros included: both give b unless the
+// comparison holds, as vmaxps and vminps do (GCC emits a compare and a blend for the selects).
+inline F max(F a, F b) {
+#ifdef SEICHE_LANES_AVX2
+    return (F)_mm256_max_ps((__m256)a, (__m256)b);
+#else
+    return a > b ? a : b;
+#endif
+}
+inline F min(F a, F b) {
+#ifdef SEICHE_LANES_AVX2
+    return (F)_mm256_min_ps((__m256)a, (__m256)b);
+#else
+    return a < b ? a : b;
+#endif
+}
 
 // 1/√a for a > 0: the hardware estimate and one Newton step.
 inline F rsqrt(F a) {
