@@ -145,10 +145,12 @@ TEST(Forces, ConfinementSpinsUpAVortexCore2D) {
 namespace seiche {
 namespace {
 
-// The pair loops walk eight lists side by side (src/neighbors/pair_lanes.hpp). Lists the builder
-// padded are read past their ends without clamping; the lanes' masks must drop what is read
-// there: the same loops on the same lists marked unpadded give the same bits. And the lane
-// kernels (1/r from rsqrt and a Newton step) agree with a plain double-precision sum.
+// The pair loops walk eight lists side by side (src/neighbors/pair_lanes.hpp), from the rows the
+// builder writes in the lanes' order (NeighborList::group_row), or without them from the lists
+// themselves: read past their ends without clamping where the builder padded them. The lanes'
+// masks must drop what is read past a list's end: the same loops on the same lists read all
+// three ways give the same bits. And the lane kernels (1/r from rsqrt and a Newton step) agree
+// with a plain double-precision sum.
 // Offsets of up to ±0.3 d from a fixed seed (a linear congruential generator).
 struct Jitter {
     std::uint32_t seed;
@@ -169,35 +171,55 @@ std::vector<Vec<3>> jittered_cube(int n, Jitter& jitter) {
     return x;
 }
 
-TEST(PairLanes, PaddedListsGiveTheBitsOfClampedOnesAndTheSumsOfAPlainLoop) {
+TEST(PairLanes, RowsAndPaddedListsGiveTheBitsOfClampedOnesAndTheSumsOfAPlainLoop) {
     const float d = 0.01f;
     Jitter jitter{12345, d};
     const std::vector<Vec<3>> x = jittered_cube(13, jitter);  // 2197: the last group of eight is short
     const CubicSpline<3> kernel(2.0f * d);
     NeighborGrid<3> grid;
     grid.build(x, kernel.support());
-    NeighborList padded;
+    NeighborList rows;
+    build_neighbor_list<3>(grid, x, true, rows);
+    ASSERT_EQ(rows.group_row.size(), (x.size() + 7) / 8);
+    // Row k of a group holds neighbour k of each of its eight particles, 0 past a list's end.
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        const std::uint32_t* r =
+            rows.chunk_rows[rows.chunk_of[i / 8 * 8]].data() + 8 * std::size_t(rows.group_row[i / 8]);
+        const auto list = rows.of(i);
+        for (std::size_t k = 0; k < list.size(); ++k) ASSERT_EQ(r[8 * k + i % 8], list[k]) << i;
+        for (std::size_t m = i / 8 * 8; m < std::min(x.size(), i / 8 * 8 + 8); ++m)
+            for (std::size_t k = list.size(); k < rows.of(m).size(); ++k)
+                ASSERT_EQ(r[8 * k + i % 8], 0u) << i;
+    }
+    NeighborList padded;  // the same lists without the rows: read past their ends
     build_neighbor_list<3>(grid, x, true, padded);
+    padded.group_row.clear();
     std::size_t longest = 0;
     for (std::size_t i = 0; i < x.size(); ++i) longest = std::max(longest, padded.of(i).size());
     ASSERT_GE(padded.readable_past_end, longest);
-    NeighborList clamped;  // the same lists, not to be read past their ends
+    NeighborList clamped;  // and not to be read past their ends either
     build_neighbor_list<3>(grid, x, true, clamped);
+    clamped.group_row.clear();
     clamped.readable_past_end = 0;
     const NeighborList none = NeighborList::none(x.size());
     const float mass = 1000.0f / float(lattice_sums<3>(kernel, d).w);
+    const FluidView<3> vr{x, mass, 1000.0f, rows, {}, {}, none, {}, 0.0f};
     const FluidView<3> vp{x, mass, 1000.0f, padded, {}, {}, none, {}, 0.0f};
     const FluidView<3> vc{x, mass, 1000.0f, clamped, {}, {}, none, {}, 0.0f};
-    std::vector<float> rho_p(x.size()), rho_c(x.size());
+    std::vector<float> rho_r(x.size()), rho_p(x.size()), rho_c(x.size());
+    compute_density<3>(vr, kernel, rho_r);
     compute_density<3>(vp, kernel, rho_p);
     compute_density<3>(vc, kernel, rho_c);
-    std::vector<Vec<3>> v(x.size()), out_p(x.size()), out_c(x.size());
+    std::vector<Vec<3>> v(x.size()), out_r(x.size()), out_p(x.size()), out_c(x.size());
     for (std::size_t i = 0; i < x.size(); ++i) v[i] = Vec<3>(jitter(), jitter(), jitter()) * 100.0f;
+    xsph_viscosity<3>(vr, kernel, 0.3f, rho_r, v, out_r);
     xsph_viscosity<3>(vp, kernel, 0.3f, rho_p, v, out_p);
     xsph_viscosity<3>(vc, kernel, 0.3f, rho_c, v, out_c);
     for (std::size_t i = 0; i < x.size(); ++i) {
         ASSERT_EQ(rho_p[i], rho_c[i]) << i;
+        ASSERT_EQ(rho_r[i], rho_c[i]) << i;
         for (int a = 0; a < 3; ++a) ASSERT_EQ(out_p[i][a], out_c[i][a]) << i;
+        for (int a = 0; a < 3; ++a) ASSERT_EQ(out_r[i][a], out_c[i][a]) << i;
         double plain = mass * kernel.W(0.0f);
         for (std::uint32_t j : padded.of(i)) plain += mass * kernel.W(glm::length(x[i] - x[j]));
         EXPECT_NEAR(rho_p[i], plain, 2e-5 * plain) << i;

@@ -206,6 +206,52 @@ TEST(NeighborGrid, CellByCellListsAreInScanOrder) {
     }
 }
 
+TEST(NeighborGrid, RowsHoldTheListsInTheLanesOrder) {
+    // NeighborList::group_row: row k of group g holds neighbour k of particles 8g … 8g + 7, 0
+    // past a shorter list's end, and no more rows than the group's longest list. Cell by cell,
+    // chunks of cells start anywhere, so some groups lie across two chunks (written after the
+    // others); per point, in a 2D set whose last group is short.
+    const auto check = [](const NeighborList& nb, std::size_t n) {
+        ASSERT_EQ(nb.group_row.size(), (n + 7) / 8);
+        for (std::size_t g = 0; g < nb.group_row.size(); ++g) {
+            const std::uint32_t* r =
+                nb.chunk_rows[nb.chunk_of[8 * g]].data() + 8 * std::size_t(nb.group_row[g]);
+            std::size_t longest = 0;
+            for (std::size_t i = 8 * g; i < std::min(n, 8 * g + 8); ++i)
+                longest = std::max(longest, nb.of(i).size());
+            const IndexBuffer& rows = nb.chunk_rows[nb.chunk_of[8 * g]];
+            ASSERT_LE(r + 8 * longest, rows.data() + rows.size()) << "group " << g;
+            for (std::size_t l = 0; l < 8; ++l) {
+                const auto list = 8 * g + l < n ? nb.of(8 * g + l) : std::span<const std::uint32_t>{};
+                for (std::size_t k = 0; k < longest; ++k)
+                    ASSERT_EQ(r[8 * k + l], k < list.size() ? list[k] : 0u)
+                        << "group " << g << " lane " << l << " row " << k;
+            }
+        }
+    };
+    auto p = random_points<3>(4000, 0.0f, 1.0f, 13);
+    NeighborGrid<3> grid;
+    grid.build(p, 0.1f);
+    p = permuted<3>(p, grid.order());
+    grid.build(p, 0.1f);
+    grid.points_were_sorted();
+    NeighborList by_cell;
+    build_neighbor_list_by_cell<3>(grid, p, grid, true, by_cell);
+    std::size_t across = 0;
+    for (std::size_t i = 1; i < p.size(); ++i)
+        across += by_cell.chunk_of[i] != by_cell.chunk_of[i - 1] && i % 8 != 0;
+    ASSERT_GT(across, 0u);
+    check(by_cell, p.size());
+
+    const auto q = random_points<2>(1203, 0.0f, 1.0f, 17);
+    NeighborGrid<2> grid2;
+    grid2.build(q, 0.05f);
+    NeighborList by_point;
+    build_neighbor_list<2>(grid2, q, true, by_point);
+    ASSERT_GT(by_point.pairs(), 1203u);
+    check(by_point, q.size());
+}
+
 TEST(NeighborGrid, DenseTableAndBucketsGiveTheSameListsInTheSameOrder) {
     // A compact set is looked up through the dense cell table; the same set with one point a
     // thousand kilometres away through the hashed buckets. The lists of the compact points

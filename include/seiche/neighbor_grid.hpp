@@ -39,6 +39,7 @@ inline bool within_support(const Vec<D>& xi, const Vec<D>& xj, float h2) {
 class IndexBuffer {
   public:
     std::size_t size() const { return size_; }
+    std::size_t capacity() const { return capacity_; }
     const std::uint32_t* data() const { return data_.get(); }
     void clear() { size_ = 0; }
     // Room for n more entries past size(); returns where they go.
@@ -74,6 +75,15 @@ struct NeighborList {
     // side may read past the end of a shorter one without clamping (src/neighbors/pair_lanes.hpp).
     // 0 when not guaranteed.
     std::uint32_t readable_past_end = 0;
+    // The same lists in the order the pair loops walk them (src/neighbors/pair_lanes.hpp):
+    // group g, the queries 8g … 8g + 7, owns group_rows(g) rows of eight entries from
+    // chunk_rows[chunk_of[8g]] + 8 group_row[g] on, and row k holds neighbour k of each of the
+    // eight (0, a valid target whenever the group has a neighbour, past a shorter list's end).
+    // A neighbour step then reads eight indices from one row instead of one from each of eight
+    // lists. Written by the builders with the lists, chunk by chunk while they are in the cache;
+    // group_row is empty when not built (NeighborList::none, hand-made lists).
+    std::vector<std::uint32_t> group_row;
+    std::vector<IndexBuffer> chunk_rows;
 
     std::span<const std::uint32_t> of(std::size_t i) const {
         const std::uint32_t c = chunk_of[i];

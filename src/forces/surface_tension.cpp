@@ -132,7 +132,7 @@ void surface_accelerations(const FluidView<D>& f, const K& kernel, const Surface
             for (int l = 0; l < n; ++l) rho_i[l] = xr[i0 + l].w;
             const Lists nb(f.fluid_nb, i0, n);
             for (int k = 0; k < nb.longest(); ++k) {
-                std::int32_t j[width];
+                Index j[width];
                 nb.fetch(k, j);
                 const I active = nb.active(k);
                 const Points4 pj = fetch_points4(&xr[0].x, j);
@@ -154,7 +154,7 @@ void surface_accelerations(const FluidView<D>& f, const K& kernel, const Surface
         if (adhere) {
             const Lists bn(f.boundary_nb, i0, n);
             for (int k = 0; k < bn.longest(); ++k) {
-                std::int32_t b[width];
+                Index b[width];
                 bn.fetch(k, b);
                 const Separation r = separation<D>(xi, fetch_points<D>(bx, b));
                 const F s = keep(bn.active(k), fetch(aw, b) * adhesion(sk, r, inv_h) * r.inv_len);
@@ -186,7 +186,7 @@ void surface_accelerations(const FluidView<D>& f, const K& kernel, const Surface
         F a0{}, a1{}, a2{};
         const Lists nb(f.fluid_nb, i0, n);
         for (int k = 0; k < nb.longest(); ++k) {
-            std::int32_t j[width];
+            Index j[width];
             nb.fetch(k, j);
             const Points4 nj = fetch_points4(&nrm[0].x, j);
             const F kij = keep(nb.active(k), -gamma * two_rho0 / (rho_i + nj.w));

@@ -41,7 +41,7 @@ void xsph_pass(const FluidView<D>& f, const K& kernel, float c, std::span<const 
             F w_fluid = splat(kernel.W(0.0f));
             const Lists nb(f.fluid_nb, i0, n);
             for (int k = 0; k < nb.longest(); ++k) {
-                std::int32_t j[width];
+                Index j[width];
                 nb.fetch(k, j);
                 const Points4 vj = fetch_points4(&rec[0].x, j);
                 // Inactive lanes repeat a real neighbour, then drop it.

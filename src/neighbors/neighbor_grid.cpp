@@ -13,7 +13,7 @@
 #include <limits>
 #include <stdexcept>
 
-#ifdef __AVX512F__
+#if defined(__AVX512F__) || defined(__AVX2__)
 #include <immintrin.h>
 #endif
 
@@ -251,6 +251,58 @@ struct CandidateBlock {
     }
 };
 
+// Appends the rows of one group (NeighborList::group_row) to `rows`: list[l] of count[l] entries
+// for lane l, 0 past a shorter list's end. Returns the group's first row. Each list may be read
+// up to seven entries past its end (what is read there is dropped). With AVX2, eight rows at a
+// time: eight entries of each list, an 8 × 8 transpose in registers, one 32-byte store per row.
+// Written lane by lane instead (eight 4-byte stores to every line of the rows, each line to be
+// fetched from memory first), the rows cost half as much as building the lists.
+std::uint32_t append_group_rows(IndexBuffer& rows, const std::uint32_t* const* list,
+                                const std::uint32_t* count) {
+    constexpr std::size_t lanes = 8;  // pair_lanes.hpp's width
+    std::uint32_t longest = 0;
+    for (std::size_t l = 0; l < lanes; ++l) longest = std::max(longest, count[l]);
+    const auto first = static_cast<std::uint32_t>(rows.size() / lanes);
+    std::uint32_t* r = rows.reserve_more(lanes * std::size_t(longest));
+#ifdef __AVX2__
+    const __m256i counts = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(count));
+    for (std::uint32_t k0 = 0; k0 < longest; k0 += lanes) {
+        __m256i v[lanes];
+        for (std::size_t l = 0; l < lanes; ++l)
+            v[l] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(list[l] + k0));
+        // v[l] holds entries k0 … k0 + 7 of lane l; t[k] below holds entry k0 + k of each lane.
+        const __m256i a0 = _mm256_unpacklo_epi32(v[0], v[1]), a1 = _mm256_unpackhi_epi32(v[0], v[1]);
+        const __m256i a2 = _mm256_unpacklo_epi32(v[2], v[3]), a3 = _mm256_unpackhi_epi32(v[2], v[3]);
+        const __m256i a4 = _mm256_unpacklo_epi32(v[4], v[5]), a5 = _mm256_unpackhi_epi32(v[4], v[5]);
+        const __m256i a6 = _mm256_unpacklo_epi32(v[6], v[7]), a7 = _mm256_unpackhi_epi32(v[6], v[7]);
+        const __m256i b0 = _mm256_unpacklo_epi64(a0, a2), b1 = _mm256_unpackhi_epi64(a0, a2);
+        const __m256i b2 = _mm256_unpacklo_epi64(a1, a3), b3 = _mm256_unpackhi_epi64(a1, a3);
+        const __m256i b4 = _mm256_unpacklo_epi64(a4, a6), b5 = _mm256_unpackhi_epi64(a4, a6);
+        const __m256i b6 = _mm256_unpacklo_epi64(a5, a7), b7 = _mm256_unpackhi_epi64(a5, a7);
+        const __m256i t[lanes] = {
+            _mm256_permute2x128_si256(b0, b4, 0x20), _mm256_permute2x128_si256(b1, b5, 0x20),
+            _mm256_permute2x128_si256(b2, b6, 0x20), _mm256_permute2x128_si256(b3, b7, 0x20),
+            _mm256_permute2x128_si256(b0, b4, 0x31), _mm256_permute2x128_si256(b1, b5, 0x31),
+            _mm256_permute2x128_si256(b2, b6, 0x31), _mm256_permute2x128_si256(b3, b7, 0x31)};
+        const std::uint32_t end = std::min<std::uint32_t>(lanes, longest - k0);
+        for (std::uint32_t k = 0; k < end; ++k) {
+            // Lane l keeps its entry where k0 + k < count[l] (counts are far below 2^31).
+            const __m256i live = _mm256_cmpgt_epi32(counts, _mm256_set1_epi32(int(k0 + k)));
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(r + lanes * (k0 + k)),
+                                _mm256_and_si256(t[k], live));
+        }
+    }
+#else
+    for (std::size_t l = 0; l < lanes; ++l) {
+        std::uint32_t k = 0;
+        for (; k < count[l]; ++k) r[lanes * k + l] = list[l][k];
+        for (; k < longest; ++k) r[lanes * k + l] = 0;
+    }
+#endif
+    rows.commit(lanes * std::size_t(longest));
+    return first;
+}
+
 // Fills the lists from fixed chunks of work items, each writing its own buffer: the result does
 // not depend on the thread count. Chunk c handles the consecutive queries starting at
 // first_query(c · chunk); collect(item, buf, counts) appends the lists of the item's queries to
@@ -258,25 +310,59 @@ struct CandidateBlock {
 template <class FirstQuery, class Collect>
 void build_chunked(std::size_t items, std::size_t queries, std::size_t chunk, NeighborList& out,
                    FirstQuery&& first_query, Collect&& collect) {
+    constexpr std::size_t lanes = 8;  // pair_lanes.hpp's width
     const std::size_t chunks = (items + chunk - 1) / chunk;
     auto& local = out.chunks;
     if (local.size() < chunks) local.resize(chunks);
+    if (out.chunk_rows.size() < chunks) out.chunk_rows.resize(chunks);
     out.offset.assign(queries + 1, 0);
     out.chunk_of.resize(queries);
     out.chunk_first_pair.resize(std::max<std::size_t>(chunks, 1));
+    out.group_row.resize((queries + lanes - 1) / lanes);
     parallel_for(
         chunks,
         [&](std::size_t c) {
             local[c].clear();
             for (std::size_t it = c * chunk; it < std::min(items, (c + 1) * chunk); ++it)
                 collect(it, local[c], out.offset);
+            const std::size_t q_begin = first_query(c * chunk);
             const std::size_t q_end = c + 1 < chunks ? first_query((c + 1) * chunk) : queries;
             std::uint32_t longest = 0;
-            for (std::size_t q = first_query(c * chunk); q < q_end; ++q) {
+            for (std::size_t q = q_begin; q < q_end; ++q) {
                 out.chunk_of[q] = static_cast<std::uint32_t>(c);
                 longest = std::max(longest, out.offset[q + 1]);
             }
             out.chunk_first_pair[c] = longest;  // for now: the chunk's longest list
+            // The rows of the groups that lie wholly in this chunk, while its lists are in the
+            // cache (a group across a chunk boundary is done below, once all lists are built).
+            IndexBuffer& rows = out.chunk_rows[c];
+            rows.clear();
+            local[c].reserve_more(lanes);  // append_group_rows reads up to 7 entries past a list
+            const std::uint32_t* at = local[c].data();
+            std::size_t q = q_begin;
+            for (; q % lanes != 0 && q < q_end; ++q) at += out.offset[q + 1];
+            const std::size_t q_rows = q;
+            // Room for all of them and a quarter more at once: a chunk's rows (the groups' longest
+            // lists) vary more from step to step than its lists, and a warm step must not
+            // allocate (test_allocation.cpp). The group across the chunk's end comes on top.
+            std::size_t need = lanes * longest;
+            for (; q + lanes <= q_end || (q < q_end && q_end == queries); q += lanes) {
+                std::uint32_t group_longest = 0;
+                for (std::size_t i = q; i < std::min(q + lanes, q_end); ++i)
+                    group_longest = std::max(group_longest, out.offset[i + 1]);
+                need += lanes * group_longest;
+            }
+            if (rows.capacity() < need) rows.reserve_more(need + need / 4);
+            for (q = q_rows; q + lanes <= q_end || (q < q_end && q_end == queries); q += lanes) {
+                const std::uint32_t* list[lanes];
+                std::uint32_t count[lanes];
+                for (std::size_t l = 0; l < lanes; ++l) {
+                    count[l] = q + l < q_end ? out.offset[q + l + 1] : 0;
+                    list[l] = at;
+                    at += count[l];
+                }
+                out.group_row[q / lanes] = append_group_rows(rows, list, count);
+            }
         },
         2);
     // The longest list is found in the parallel part: kept in the loop below, it went through
@@ -289,8 +375,27 @@ void build_chunked(std::size_t items, std::size_t queries, std::size_t chunk, Ne
         out.chunk_first_pair[c] = out.offset[first_query(c * chunk)];
     // Room to read past every buffer's end by the longest list, filled with a valid index (0:
     // there is a target whenever a list is not empty). Not committed, so the next build reuses it.
-    for (std::size_t c = 0; c < chunks; ++c) std::fill_n(local[c].reserve_more(longest), longest, 0u);
-    out.readable_past_end = longest;
+    // (At least eight: append_group_rows below reads up to seven entries past a list.)
+    const std::uint32_t pad = std::max<std::uint32_t>(longest, lanes);
+    for (std::size_t c = 0; c < chunks; ++c) std::fill_n(local[c].reserve_more(pad), pad, 0u);
+    out.readable_past_end = pad;
+    // The groups across chunk boundaries (one at most per boundary), into the rows of the chunk
+    // that holds their first query.
+    std::size_t done = std::size_t(-1);  // a group across three chunks is done once
+    for (std::size_t c = 1; c < chunks; ++c) {
+        const std::size_t q = first_query(c * chunk);
+        if (q % lanes == 0 || q >= queries || q / lanes == done) continue;
+        const std::size_t g = done = q / lanes;
+        const std::uint32_t* list[lanes];
+        std::uint32_t count[lanes];
+        for (std::size_t l = 0; l < lanes; ++l) {
+            const std::size_t i = g * lanes + l;
+            const auto s = out.of(std::min(i, queries - 1));
+            list[l] = s.data();
+            count[l] = i < queries ? static_cast<std::uint32_t>(s.size()) : 0;
+        }
+        out.group_row[g] = append_group_rows(out.chunk_rows[out.chunk_of[g * lanes]], list, count);
+    }
 }
 
 }  // namespace

@@ -41,6 +41,11 @@ constexpr int width = 8;
 using F = float __attribute__((vector_size(32)));
 using I = std::int32_t __attribute__((vector_size(32)));
 
+// A neighbour's index, as wide as an address: the 32-bit load from its list has zero-extended it
+// already. Held as a 32-bit int, each index took a sign or zero extension before it could address
+// a record: one more instruction per lane in every neighbour step of every pair loop.
+using Index = std::size_t;
+
 inline F splat(float a) { return F{} + a; }
 inline I splat_i(std::int32_t a) { return I{} + a; }
 inline I iota() { return I{0, 1, 2, 3, 4, 5, 6, 7}; }
@@ -95,17 +100,18 @@ struct Points {
 // record is one plain 16-byte load, which the compiler folds into the transpose's inserts; the
 // masked load that stops at the record's end is not folded.
 template <int D, bool Padded = false>
-inline Points<D> fetch_points(const Vec<D>* p, const std::int32_t* at) {
+inline Points<D> fetch_points(const Vec<D>* p, const Index* at) {
     const float* base = &p[0].x;
 #ifdef SEICHE_LANES_AVX2
     if constexpr (D == 3) {
         // x, y, z of one record, the fourth lane 0, never reading past the record.
-        const auto xyz = [base](std::int32_t j) {
-            if constexpr (Padded) return _mm_loadu_ps(base + 3 * j);  // the 4th lane is unused
+        const auto xyz = [base](Index j) {
+            const float* at_j = base + 3 * j;
+            if constexpr (Padded) return _mm_loadu_ps(at_j);  // the 4th lane is unused
 #ifdef __AVX512VL__
-            return _mm_maskz_loadu_ps(0x7, base + 3 * j);
+            return _mm_maskz_loadu_ps(0x7, at_j);
 #else
-            return _mm_maskload_ps(base + 3 * j, _mm_setr_epi32(-1, -1, -1, 0));
+            return _mm_maskload_ps(at_j, _mm_setr_epi32(-1, -1, -1, 0));
 #endif
         };
         const auto pair = [&](int a, int b) {
@@ -117,9 +123,11 @@ inline Points<D> fetch_points(const Vec<D>* p, const std::int32_t* at) {
         return {(F)_mm256_shuffle_ps(u0, u2, 0x44), (F)_mm256_shuffle_ps(u0, u2, 0xEE),
                 (F)_mm256_shuffle_ps(u1, u3, 0x44)};
     } else {
-        const auto xy2 = [base](std::int32_t a, std::int32_t b) {  // x_a y_a x_b y_b
-            const __m128d lo = _mm_load_sd(reinterpret_cast<const double*>(base + 2 * a));
-            return _mm_castpd_ps(_mm_loadh_pd(lo, reinterpret_cast<const double*>(base + 2 * b)));
+        const auto xy2 = [base](Index a, Index b) {  // x_a y_a x_b y_b
+            const __m128d lo =
+                _mm_load_sd(reinterpret_cast<const double*>(base + 2 * a));
+            return _mm_castpd_ps(
+                _mm_loadh_pd(lo, reinterpret_cast<const double*>(base + 2 * b)));
         };
         const __m256 t0 = _mm256_insertf128_ps(_mm256_castps128_ps256(xy2(at[0], at[1])),
                                                xy2(at[4], at[5]), 1);
@@ -143,11 +151,12 @@ inline Points<D> fetch_points(const Vec<D>* p, const std::int32_t* at) {
 struct Points4 {
     F x, y, z, w;
 };
-inline Points4 fetch_points4(const float* base, const std::int32_t* at) {
+inline Points4 fetch_points4(const float* base, const Index* at) {
 #ifdef SEICHE_LANES_AVX2
     const auto pair = [&](int a, int b) {
-        return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps(base + 4 * at[a])),
-                                    _mm_load_ps(base + 4 * at[b]), 1);
+        return _mm256_insertf128_ps(
+            _mm256_castps128_ps256(_mm_load_ps(base + 4 * at[a])),
+            _mm_load_ps(base + 4 * at[b]), 1);
     };
     const __m256 t0 = pair(0, 4), t1 = pair(1, 5), t2 = pair(2, 6), t3 = pair(3, 7);
     const __m256 u0 = _mm256_unpacklo_ps(t0, t1), u1 = _mm256_unpackhi_ps(t0, t1);
@@ -199,7 +208,7 @@ inline void store_points4(float* base, std::size_t i0, int lanes, F x, F y, F z,
 }
 
 // a[at[l]] in lane l.
-inline F fetch(const float* a, const std::int32_t* at) {
+inline F fetch(const float* a, const Index* at) {
     F r;
     for (int l = 0; l < width; ++l) r[l] = a[at[l]];
     return r;
@@ -268,6 +277,16 @@ inline F grad_factor(const Poly6Spiky<D>& k, const Separation& s) {
 class Lists {
   public:
     Lists(const NeighborList& nb, std::size_t i0, int lanes) {
+        if (!nb.group_row.empty()) {
+            // The builder's rows (NeighborList::group_row): i0 starts a group.
+            row_ = nb.chunk_rows[nb.chunk_of[i0]].data() +
+                   width * std::size_t(nb.group_row[i0 / width]);
+            for (int l = 0; l < lanes; ++l) {
+                count_[l] = static_cast<std::int32_t>(nb.offset[i0 + l + 1] - nb.offset[i0 + l]);
+                longest_ = std::max(longest_, count_[l]);
+            }
+            return;
+        }
         // Where each lane's list starts. The group's lists almost always lie in one chunk
         // buffer (chunk_of never decreases), which is then looked up once, not per lane.
         const std::uint32_t* start[width];
@@ -307,26 +326,37 @@ class Lists {
     // Neighbour k of each lane, a valid index in every lane; mask the lane's terms with
     // active(k). Unpadded lists: a lane past the end of its list reads its last neighbour again
     // (index 0 for an empty list).
-    void fetch(int k, std::int32_t* out) const {
+    void fetch(int k, Index* out) const {
+        if (row_) {
+            const std::uint32_t* row = row_ + width * k;
+            for (int l = 0; l < width; ++l) {
+                Index j = row[l];
+#if defined(__GNUC__) && defined(__x86_64__)
+                asm("" : "+r"(j));  // eight loads, not a vector load and eight extracts
+#endif
+                out[l] = j;
+            }
+            return;
+        }
         if (unclamped_) {
             for (int l = 0; l < width; ++l) {
-                std::uint32_t j = ptr_[l][k];
+                Index j = ptr_[l][k];
 #if defined(__GNUC__) && defined(__x86_64__)
                 // Each index through a register: GCC otherwise turns the first fetch of a group
                 // into two 4-lane gathers, which the AMD Zen 5 runs slower than eight loads (4%
                 // of the λ pass).
                 asm("" : "+r"(j));
 #endif
-                out[l] = static_cast<std::int32_t>(j);
+                out[l] = j;
             }
             return;
         }
-        for (int l = 0; l < width; ++l)
-            out[l] = static_cast<std::int32_t>(ptr_[l][std::min(k, last_[l])]);
+        for (int l = 0; l < width; ++l) out[l] = ptr_[l][std::min(k, last_[l])];
     }
 
   private:
     static constexpr std::uint32_t zero_ = 0;
+    const std::uint32_t* row_ = nullptr;
     const std::uint32_t* ptr_[width] = {&zero_, &zero_, &zero_, &zero_,
                                         &zero_, &zero_, &zero_, &zero_};
     I count_{};

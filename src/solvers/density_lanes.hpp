@@ -16,7 +16,7 @@ inline F boundary_w_sum(const K& kernel, const FluidView<D>& f, const Points<D>&
     F w_boundary{};
     const Lists bn(f.boundary_nb, i0, n);
     for (int k = 0; k < bn.longest(); ++k) {
-        std::int32_t b[width];
+        Index b[width];
         bn.fetch(k, b);
         w_boundary += keep(bn.active(k),
                            fetch(bv, b) * W(kernel, separation<D>(xi, fetch_points<D>(bx, b))));

@@ -15,7 +15,7 @@ void compute_density(const FluidView<D>& f, const K& kernel, std::span<float> rh
         F w_fluid = splat(kernel.W(0.0f));
         const Lists nb(f.fluid_nb, i0, n);
         for (int k = 0; k < nb.longest(); ++k) {
-            std::int32_t j[width];
+            Index j[width];
             nb.fetch(k, j);
             w_fluid += keep(nb.active(k), W(kernel, separation<D>(xi, fetch_points<D>(x, j))));
         }

@@ -118,7 +118,7 @@ void ddr_viscosity(const DdrConstants& c, const FluidView<D>& f, float dt,
         F d0{}, d1{}, d2{};
         const Lists nb(f.fluid_nb, i0, n);
         for (int k = 0; k < nb.longest(); ++k) {
-            std::int32_t j[width];
+            Index j[width];
             nb.fetch(k, j);
             // r from i towards j, u > 0: approaching.
             const Separation r = separation<D>(fetch_points<D>(x, j), xi);
@@ -157,7 +157,7 @@ void ddr_relax(const DdrConstants& c, const FluidView<D>& f, float dt, const Vec
         F rho{}, rho_near{};
         const Lists nb(f.fluid_nb, i0, n);
         for (int k = 0; k < nb.longest(); ++k) {
-            std::int32_t j[width];
+            Index j[width];
             nb.fetch(k, j);
             const Separation r = separation<D>(xi, fetch_points<D>(xs, j));
             const F q = r.len * inv_h;
@@ -167,7 +167,7 @@ void ddr_relax(const DdrConstants& c, const FluidView<D>& f, float dt, const Vec
         }
         const Lists bn(f.boundary_nb, i0, n);
         for (int k = 0; k < bn.longest(); ++k) {
-            std::int32_t b[width];
+            Index b[width];
             bn.fetch(k, b);
             const Separation r = separation<D>(xi, fetch_points<D>(bx, b));
             const F q = r.len * inv_h;
@@ -196,7 +196,7 @@ void ddr_relax(const DdrConstants& c, const FluidView<D>& f, float dt, const Vec
         F d0{}, d1{}, d2{};
         const Lists nb(f.fluid_nb, i0, n);
         for (int k = 0; k < nb.longest(); ++k) {
-            std::int32_t j[width];
+            Index j[width];
             nb.fetch(k, j);
             const Separation r = separation<D>(fetch_points<D>(xs, j), xi);
             const F q = r.len * inv_h;
@@ -212,7 +212,7 @@ void ddr_relax(const DdrConstants& c, const FluidView<D>& f, float dt, const Vec
         const float gx = gravity[0] * c.hydrostatic, gy = gravity[1] * c.hydrostatic,
                     gz = D == 3 ? gravity[D - 1] * c.hydrostatic : 0.0f;
         for (int k = 0; k < bn.longest(); ++k) {
-            std::int32_t b[width];
+            Index b[width];
             bn.fetch(k, b);
             const Separation r = separation<D>(fetch_points<D>(bx, b), xi);
             const F q = r.len * inv_h;

@@ -111,7 +111,7 @@ void pbf_lambda_pass(const PbfParams& p, const PbfConstants& c, const K& kernel,
             // overlap it.
             Points<D> next{F{}, F{}, F{}};
             if (nb.longest() > 0) {
-                std::int32_t j[width];
+                Index j[width];
                 nb.fetch(0, j);
                 next = fetch_points<D, Padded>(x, j);
             }
@@ -119,7 +119,7 @@ void pbf_lambda_pass(const PbfParams& p, const PbfConstants& c, const K& kernel,
                 const I m = nb.active(k);
                 const Points<D> pj = next;
                 if (k + 1 < nb.longest()) {
-                    std::int32_t j[width];
+                    Index j[width];
                     nb.fetch(k + 1, j);
                     next = fetch_points<D, Padded>(x, j);
                 }
@@ -135,7 +135,7 @@ void pbf_lambda_pass(const PbfParams& p, const PbfConstants& c, const K& kernel,
             const Lists bn(f.boundary_nb, i0, n);
             for (int k = 0; k < bn.longest(); ++k) {
                 const I m = bn.active(k);
-                std::int32_t b[width];
+                Index b[width];
                 bn.fetch(k, b);
                 const Separation r = separation<D>(xi, fetch_points<D>(bx, b));
                 const F v = keep(m, fetch(bv, b));
@@ -192,7 +192,7 @@ void pbf_delta_pass(const PbfConstants& c, const K& kernel, const FluidView<D>& 
         const Lists nb(f.fluid_nb, i0, n);
         for (int k = 0; k < nb.longest(); ++k) {
             const I m = nb.active(k);
-            std::int32_t j[width];
+            Index j[width];
             nb.fetch(k, j);
             const Points4 pj = fetch_points4(&xl[0].x, j);
             const Separation r = separation<D>(xi, Points<D>{pj.x, pj.y, pj.z});
@@ -211,7 +211,7 @@ void pbf_delta_pass(const PbfConstants& c, const K& kernel, const FluidView<D>& 
         const Lists bn(f.boundary_nb, i0, n);
         for (int k = 0; k < bn.longest(); ++k) {
             const I m = bn.active(k);
-            std::int32_t b[width];
+            Index b[width];
             bn.fetch(k, b);
             const Separation r = separation<D>(xi, fetch_points<D>(bx, b));
             const F s = keep(m, fetch(bv, b) * grad_factor(kernel, r));

@@ -60,7 +60,7 @@ void wcsph_accelerations(const WcsphConstants& c, const K& kernel, const FluidVi
         F a0{}, a1{}, a2{};
         const Lists nb(f.fluid_nb, i0, n);
         for (int k = 0; k < nb.longest(); ++k) {
-            std::int32_t j[width];
+            Index j[width];
             nb.fetch(k, j);
             const Separation r = separation<D>(xi, fetch_points<D>(x, j));
             const Points<D> vj = fetch_points<D>(vel, j);
@@ -83,7 +83,7 @@ void wcsph_accelerations(const WcsphConstants& c, const K& kernel, const FluidVi
         const float gx = gravity[0], gy = gravity[1], gz = D == 3 ? gravity[D - 1] : 0.0f;
         const Lists bn(f.boundary_nb, i0, n);
         for (int k = 0; k < bn.longest(); ++k) {
-            std::int32_t b[width];
+            Index b[width];
             bn.fetch(k, b);
             const Separation r = separation<D>(xi, fetch_points<D>(bx, b));
             // r = x_i − x_k, so g·(x_k − x_i) = −g·r.
