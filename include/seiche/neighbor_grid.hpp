@@ -8,6 +8,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <iterator>
 #include <memory>
 #include <span>
 #include <utility>
@@ -29,10 +30,6 @@ inline bool within_support(const Vec<D>& xi, const Vec<D>& xj, float h2) {
     return glm::dot(d, d) < h2;
 }
 
-// Neighbours of particle i: of(i), offset[i+1] − offset[i] of them. The lists live in the
-// buffers of the chunks that built them (no flat copy: at a million particles that copy was
-// 130 bytes per particle); offset[i] + k numbers pair k of particle i across the whole list, for
-// per-pair arrays.
 // A growable array of indices that does not zero-fill, so the list builder can write every
 // candidate past the end and keep only the hits. Grows by an eighth, not by doubling: the
 // lists are the largest thing in memory, and they grow slowly (a fluid compresses a little).
@@ -41,6 +38,7 @@ class IndexBuffer {
     std::size_t size() const { return size_; }
     std::size_t capacity() const { return capacity_; }
     const std::uint32_t* data() const { return data_.get(); }
+    std::uint32_t* data() { return data_.get(); }
     void clear() { size_ = 0; }
     // Room for n more entries past size(); returns where they go.
     std::uint32_t* reserve_more(std::size_t n) {
@@ -64,30 +62,70 @@ class IndexBuffer {
     std::size_t size_ = 0, capacity_ = 0;
 };
 
+// One particle's neighbours as NeighborList keeps them: entry k at data()[stride · k], in the
+// order they were found.
+class LaneList {
+  public:
+    static constexpr std::size_t stride = 8;
+    class iterator {
+      public:
+        using iterator_category = std::forward_iterator_tag;
+        using value_type = std::uint32_t;
+        using difference_type = std::ptrdiff_t;
+        using pointer = const std::uint32_t*;
+        using reference = const std::uint32_t&;
+        iterator() = default;
+        explicit iterator(const std::uint32_t* p) : p_(p) {}
+        reference operator*() const { return *p_; }
+        iterator& operator++() {
+            p_ += stride;
+            return *this;
+        }
+        iterator operator++(int) {
+            iterator t = *this;
+            p_ += stride;
+            return t;
+        }
+        bool operator==(const iterator& o) const { return p_ == o.p_; }
+
+      private:
+        const std::uint32_t* p_ = nullptr;
+    };
+    LaneList(const std::uint32_t* first, std::size_t n) : p_(first), n_(n) {}
+    std::size_t size() const { return n_; }
+    bool empty() const { return n_ == 0; }
+    std::uint32_t operator[](std::size_t k) const { return p_[stride * k]; }
+    const std::uint32_t* data() const { return p_; }
+    iterator begin() const { return iterator(p_); }
+    iterator end() const { return iterator(p_ + stride * n_); }
+
+  private:
+    const std::uint32_t* p_;
+    std::size_t n_;
+};
+
+// Neighbours of particle i: of(i), offset[i+1] − offset[i] of them; offset[i] + k numbers pair k
+// of particle i across the whole list, for per-pair arrays.
+// The lists are kept in the order the pair loops walk them (src/neighbors/pair_lanes.hpp), eight
+// particles side by side: group g, the particles 8g … 8g + 7, owns rows of eight entries from
+// chunk_rows[chunk_of[8g]].data() + 8 group_row[g] on, as many as its longest list, and row k
+// holds neighbour k of each of the eight (0, a valid target whenever the group has a neighbour,
+// past a shorter list's end). A neighbour step of a pair loop reads eight indices from one row,
+// not one from each of eight lists. The builders write each chunk's rows while its lists are in
+// the cache; the lists are not kept in any other form (at a million particles, a second copy
+// was 130 bytes per particle).
 struct NeighborList {
     std::vector<std::uint32_t> offset;
-    std::vector<IndexBuffer> chunks;
-    // Which chunk buffer holds query i's list (4 bytes per query, not an 8-byte pointer), and
-    // the pair index where each chunk's lists begin.
-    std::vector<std::uint32_t> chunk_of, chunk_first_pair;
-    // Every chunk buffer can be read this many entries past its last list, and every entry read
-    // there or in any list is a valid target index: a pair loop that walks several lists side by
-    // side may read past the end of a shorter one without clamping (src/neighbors/pair_lanes.hpp).
-    // 0 when not guaranteed.
-    std::uint32_t readable_past_end = 0;
-    // The same lists in the order the pair loops walk them (src/neighbors/pair_lanes.hpp):
-    // group g, the queries 8g … 8g + 7, owns group_rows(g) rows of eight entries from
-    // chunk_rows[chunk_of[8g]] + 8 group_row[g] on, and row k holds neighbour k of each of the
-    // eight (0, a valid target whenever the group has a neighbour, past a shorter list's end).
-    // A neighbour step then reads eight indices from one row instead of one from each of eight
-    // lists. Written by the builders with the lists, chunk by chunk while they are in the cache;
-    // group_row is empty when not built (NeighborList::none, hand-made lists).
-    std::vector<std::uint32_t> group_row;
+    // Which chunk's rows hold query i's group (the chunk that built query 8g; 4 bytes per query,
+    // not an 8-byte pointer), and the first row of each group there.
+    std::vector<std::uint32_t> chunk_of, group_row;
     std::vector<IndexBuffer> chunk_rows;
 
-    std::span<const std::uint32_t> of(std::size_t i) const {
-        const std::uint32_t c = chunk_of[i];
-        return {chunks[c].data() + (offset[i] - chunk_first_pair[c]), offset[i + 1] - offset[i]};
+    LaneList of(std::size_t i) const {
+        const std::size_t g = i / LaneList::stride;
+        return {chunk_rows[chunk_of[g * LaneList::stride]].data() +
+                    LaneList::stride * std::size_t(group_row[g]) + i % LaneList::stride,
+                offset[i + 1] - offset[i]};
     }
     std::size_t size() const { return offset.empty() ? 0 : offset.size() - 1; }
     std::size_t pairs() const { return offset.empty() ? 0 : offset.back(); }
@@ -95,9 +133,10 @@ struct NeighborList {
     static NeighborList none(std::size_t n) {
         NeighborList l;
         l.offset.assign(n + 1, 0);
-        l.chunks.resize(1);
         l.chunk_of.assign(n, 0);
-        l.chunk_first_pair.assign(1, 0);
+        l.group_row.assign((n + LaneList::stride - 1) / LaneList::stride, 0);
+        l.chunk_rows.resize(1);
+        l.chunk_rows[0].reserve_more(LaneList::stride);
         return l;
     }
 };

@@ -49,7 +49,7 @@ void vorticity_confinement(const FluidView<D>& f, const K& kernel, float epsilon
         const int m = static_cast<int>(nb.size());
 #pragma omp simd simdlen(8) reduction(+ : w0, w1, w2)
         for (int k = 0; k < m; ++k) {
-            const std::uint32_t j = idx[k];
+            const std::uint32_t j = idx[LaneList::stride * k];
             const Vec<D>& xj = x[j];
             const Vec<D>& vj = vel[j];
             const float rx = xi.x - xj.x, ry = xi.y - xj.y, rz = z_of<D>(xi) - z_of<D>(xj);
@@ -80,7 +80,7 @@ void vorticity_confinement(const FluidView<D>& f, const K& kernel, float epsilon
         const int m = static_cast<int>(nb.size());
 #pragma omp simd simdlen(8) reduction(+ : e0, e1, e2)
         for (int k = 0; k < m; ++k) {
-            const std::uint32_t j = idx[k];
+            const std::uint32_t j = idx[LaneList::stride * k];
             const Vec<D>& xj = x[j];
             const float rx = xi.x - xj.x, ry = xi.y - xj.y, rz = z_of<D>(xi) - z_of<D>(xj);
             float wj;

@@ -259,7 +259,7 @@ struct CandidateBlock {
 // fetched from memory first), the rows cost half as much as building the lists.
 std::uint32_t append_group_rows(IndexBuffer& rows, const std::uint32_t* const* list,
                                 const std::uint32_t* count) {
-    constexpr std::size_t lanes = 8;  // pair_lanes.hpp's width
+    constexpr std::size_t lanes = LaneList::stride;  // pair_lanes.hpp's width
     std::uint32_t longest = 0;
     for (std::size_t l = 0; l < lanes; ++l) longest = std::max(longest, count[l]);
     const auto first = static_cast<std::uint32_t>(rows.size() / lanes);
@@ -303,28 +303,51 @@ std::uint32_t append_group_rows(IndexBuffer& rows, const std::uint32_t* const* l
     return first;
 }
 
-// Fills the lists from fixed chunks of work items, each writing its own buffer: the result does
-// not depend on the thread count. Chunk c handles the consecutive queries starting at
-// first_query(c · chunk); collect(item, buf, counts) appends the lists of the item's queries to
-// buf and writes their lengths into counts (indexed by query + 1).
+// The rows (NeighborList) of the groups that start at queries q, q + 8, … below q_end (or the
+// short last group, if q_end is the last query), from their lists in `lists` (each list after the
+// one before, from query q on; counts[i + 1] is query i's length), into `rows`.
+void append_rows(IndexBuffer& rows, const std::uint32_t* lists, std::size_t q, std::size_t q_end,
+                 std::size_t queries, const std::uint32_t* counts, std::uint32_t* group_row) {
+    constexpr std::size_t lanes = LaneList::stride;
+    for (; q + lanes <= q_end || (q < q_end && q_end == queries); q += lanes) {
+        const std::uint32_t* list[lanes];
+        std::uint32_t count[lanes];
+        for (std::size_t l = 0; l < lanes; ++l) {
+            count[l] = q + l < q_end ? counts[q + l + 1] : 0;
+            list[l] = lists;
+            lists += count[l];
+        }
+        group_row[q / lanes] = append_group_rows(rows, list, count);
+    }
+}
+
+// Fills the lists from fixed chunks of work items: the result does not depend on the thread
+// count. Chunk c handles the consecutive queries starting at first_query(c · chunk);
+// collect(item, buf, counts) appends the lists of the item's queries to buf (one after another)
+// and writes their lengths into counts (indexed by query + 1). Each chunk collects into a buffer
+// of its thread's, which stays in the cache, and writes its groups' rows from there. A group
+// across a chunk boundary (at most one per boundary) is collected again afterwards, by the calling
+// thread.
 template <class FirstQuery, class Collect>
 void build_chunked(std::size_t items, std::size_t queries, std::size_t chunk, NeighborList& out,
                    FirstQuery&& first_query, Collect&& collect) {
-    constexpr std::size_t lanes = 8;  // pair_lanes.hpp's width
+    constexpr std::size_t lanes = LaneList::stride;
     const std::size_t chunks = (items + chunk - 1) / chunk;
-    auto& local = out.chunks;
-    if (local.size() < chunks) local.resize(chunks);
-    if (out.chunk_rows.size() < chunks) out.chunk_rows.resize(chunks);
+    if (out.chunk_rows.size() < std::max<std::size_t>(chunks, 1))
+        out.chunk_rows.resize(std::max<std::size_t>(chunks, 1));
     out.offset.assign(queries + 1, 0);
     out.chunk_of.resize(queries);
-    out.chunk_first_pair.resize(std::max<std::size_t>(chunks, 1));
     out.group_row.resize((queries + lanes - 1) / lanes);
+    out.chunk_rows[0].reserve_more(lanes);  // data() is never null, even without a chunk
     parallel_for(
         chunks,
         [&](std::size_t c) {
-            local[c].clear();
+            // Per thread, grown once: a warm step allocates nothing (test_allocation.cpp).
+            thread_local IndexBuffer lists;
+            lists.clear();
             for (std::size_t it = c * chunk; it < std::min(items, (c + 1) * chunk); ++it)
-                collect(it, local[c], out.offset);
+                collect(it, lists, out.offset);
+            lists.reserve_more(lanes);  // append_group_rows reads up to 7 entries past a list
             const std::size_t q_begin = first_query(c * chunk);
             const std::size_t q_end = c + 1 < chunks ? first_query((c + 1) * chunk) : queries;
             std::uint32_t longest = 0;
@@ -332,70 +355,49 @@ void build_chunked(std::size_t items, std::size_t queries, std::size_t chunk, Ne
                 out.chunk_of[q] = static_cast<std::uint32_t>(c);
                 longest = std::max(longest, out.offset[q + 1]);
             }
-            out.chunk_first_pair[c] = longest;  // for now: the chunk's longest list
-            // The rows of the groups that lie wholly in this chunk, while its lists are in the
-            // cache (a group across a chunk boundary is done below, once all lists are built).
+            // The rows of the groups that lie wholly in this chunk. Room for all of them and a
+            // quarter more at once: a chunk's rows (its groups' longest lists) vary more from
+            // step to step than its lists, and a warm step must not allocate. The group across
+            // the chunk's end (done below) comes on top.
             IndexBuffer& rows = out.chunk_rows[c];
             rows.clear();
-            local[c].reserve_more(lanes);  // append_group_rows reads up to 7 entries past a list
-            const std::uint32_t* at = local[c].data();
+            const std::uint32_t* at = lists.data();
             std::size_t q = q_begin;
             for (; q % lanes != 0 && q < q_end; ++q) at += out.offset[q + 1];
-            const std::size_t q_rows = q;
-            // Room for all of them and a quarter more at once: a chunk's rows (the groups' longest
-            // lists) vary more from step to step than its lists, and a warm step must not
-            // allocate (test_allocation.cpp). The group across the chunk's end comes on top.
-            std::size_t need = lanes * longest;
-            for (; q + lanes <= q_end || (q < q_end && q_end == queries); q += lanes) {
+            std::size_t need = lanes * (longest + 1);
+            for (std::size_t g = q; g + lanes <= q_end || (g < q_end && q_end == queries); g += lanes) {
                 std::uint32_t group_longest = 0;
-                for (std::size_t i = q; i < std::min(q + lanes, q_end); ++i)
+                for (std::size_t i = g; i < std::min(g + lanes, q_end); ++i)
                     group_longest = std::max(group_longest, out.offset[i + 1]);
                 need += lanes * group_longest;
             }
             if (rows.capacity() < need) rows.reserve_more(need + need / 4);
-            for (q = q_rows; q + lanes <= q_end || (q < q_end && q_end == queries); q += lanes) {
-                const std::uint32_t* list[lanes];
-                std::uint32_t count[lanes];
-                for (std::size_t l = 0; l < lanes; ++l) {
-                    count[l] = q + l < q_end ? out.offset[q + l + 1] : 0;
-                    list[l] = at;
-                    at += count[l];
-                }
-                out.group_row[q / lanes] = append_group_rows(rows, list, count);
-            }
+            append_rows(rows, at, q, q_end, queries, out.offset.data(), out.group_row.data());
         },
         2);
-    // The longest list is found in the parallel part: kept in the loop below, it went through
-    // memory on every query (GCC), and that serial loop was 5% of the calling thread's time.
-    std::uint32_t longest = 0;
-    for (std::size_t c = 0; c < chunks; ++c) longest = std::max(longest, out.chunk_first_pair[c]);
-    std::uint32_t* offset = out.offset.data();
-    for (std::size_t i = 0; i < queries; ++i) offset[i + 1] += offset[i];
-    for (std::size_t c = 0; c < chunks; ++c)
-        out.chunk_first_pair[c] = out.offset[first_query(c * chunk)];
-    // Room to read past every buffer's end by the longest list, filled with a valid index (0:
-    // there is a target whenever a list is not empty). Not committed, so the next build reuses it.
-    // (At least eight: append_group_rows below reads up to seven entries past a list.)
-    const std::uint32_t pad = std::max<std::uint32_t>(longest, lanes);
-    for (std::size_t c = 0; c < chunks; ++c) std::fill_n(local[c].reserve_more(pad), pad, 0u);
-    out.readable_past_end = pad;
-    // The groups across chunk boundaries (one at most per boundary), into the rows of the chunk
-    // that holds their first query.
+    // The groups across chunk boundaries, into the rows of the chunk that holds their first
+    // query: the items that hold their queries collected again (the counts they write are the
+    // ones already there).
+    thread_local IndexBuffer again;
     std::size_t done = std::size_t(-1);  // a group across three chunks is done once
     for (std::size_t c = 1; c < chunks; ++c) {
         const std::size_t q = first_query(c * chunk);
         if (q % lanes == 0 || q >= queries || q / lanes == done) continue;
         const std::size_t g = done = q / lanes;
-        const std::uint32_t* list[lanes];
-        std::uint32_t count[lanes];
-        for (std::size_t l = 0; l < lanes; ++l) {
-            const std::size_t i = g * lanes + l;
-            const auto s = out.of(std::min(i, queries - 1));
-            list[l] = s.data();
-            count[l] = i < queries ? static_cast<std::uint32_t>(s.size()) : 0;
-        }
-        out.group_row[g] = append_group_rows(out.chunk_rows[out.chunk_of[g * lanes]], list, count);
+        const std::size_t first = g * lanes, last = std::min(queries, first + lanes);
+        std::size_t it = c * chunk;
+        while (it > 0 && first_query(it) > first) --it;
+        again.clear();
+        const std::size_t from = first_query(it);
+        for (; it < items && first_query(it) < last; ++it) collect(it, again, out.offset);
+        again.reserve_more(lanes);
+        const std::uint32_t* at = again.data();
+        for (std::size_t i = from; i < first; ++i) at += out.offset[i + 1];
+        append_rows(out.chunk_rows[out.chunk_of[first]], at, first, last, queries,
+                    out.offset.data(), out.group_row.data());
     }
+    std::uint32_t* offset = out.offset.data();
+    for (std::size_t i = 0; i < queries; ++i) offset[i + 1] += offset[i];
 }
 
 }  // namespace
@@ -496,19 +498,25 @@ template <int D>
 NeighborList brute_force_neighbors(std::span<const Vec<D>> queries, std::span<const Vec<D>> points,
                                    float h, bool exclude_self) {
     NeighborList out;
-    out.chunks.resize(1);
-    auto& all = out.chunks[0];
-    out.offset.push_back(0);
+    std::vector<std::uint32_t> all, counts(queries.size() + 1, 0);
     for (std::size_t i = 0; i < queries.size(); ++i) {
+        const std::size_t before = all.size();
         for (std::size_t j = 0; j < points.size(); ++j) {
             if (exclude_self && i == j) continue;
             if (within_support<D>(queries[i], points[j], h * h))
                 all.push_back(static_cast<std::uint32_t>(j));
         }
-        out.offset.push_back(static_cast<std::uint32_t>(all.size()));
+        counts[i + 1] = static_cast<std::uint32_t>(all.size() - before);
     }
+    all.resize(all.size() + LaneList::stride, 0);  // append_group_rows reads past a list's end
     out.chunk_of.assign(queries.size(), 0);
-    out.chunk_first_pair.assign(1, 0);
+    out.group_row.resize((queries.size() + LaneList::stride - 1) / LaneList::stride);
+    out.chunk_rows.resize(1);
+    out.chunk_rows[0].reserve_more(LaneList::stride);
+    append_rows(out.chunk_rows[0], all.data(), 0, queries.size(), queries.size(), counts.data(),
+                out.group_row.data());
+    out.offset = std::move(counts);
+    for (std::size_t i = 0; i < queries.size(); ++i) out.offset[i + 1] += out.offset[i];
     return out;
 }
 

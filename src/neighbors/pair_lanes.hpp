@@ -273,96 +273,41 @@ inline F grad_factor(const Poly6Spiky<D>& k, const Separation& s) {
     return keep(inside, -3.0f * k.spiky_norm() * a * a * s.inv_len);
 }
 
-// The neighbour lists of the eight particles of one group.
+// The neighbour lists of the eight particles of one group, read from their rows
+// (NeighborList): neighbour k of every lane is row k.
 class Lists {
   public:
     Lists(const NeighborList& nb, std::size_t i0, int lanes) {
-        if (!nb.group_row.empty()) {
-            // The builder's rows (NeighborList::group_row): i0 starts a group.
-            row_ = nb.chunk_rows[nb.chunk_of[i0]].data() +
-                   width * std::size_t(nb.group_row[i0 / width]);
-            for (int l = 0; l < lanes; ++l) {
-                count_[l] = static_cast<std::int32_t>(nb.offset[i0 + l + 1] - nb.offset[i0 + l]);
-                longest_ = std::max(longest_, count_[l]);
-            }
-            return;
-        }
-        // Where each lane's list starts. The group's lists almost always lie in one chunk
-        // buffer (chunk_of never decreases), which is then looked up once, not per lane.
-        const std::uint32_t* start[width];
-        const std::uint32_t c = nb.chunk_of[i0];
-        if (nb.chunk_of[i0 + std::size_t(lanes) - 1] == c) {
-            const std::uint32_t* base = nb.chunks[c].data();
-            const std::uint32_t first = nb.chunk_first_pair[c];
-            for (int l = 0; l < lanes; ++l) {
-                start[l] = base + (nb.offset[i0 + l] - first);
-                count_[l] = static_cast<std::int32_t>(nb.offset[i0 + l + 1] - nb.offset[i0 + l]);
-            }
-        } else {
-            for (int l = 0; l < lanes; ++l) {
-                const auto s = nb.of(i0 + l);
-                start[l] = s.data();
-                count_[l] = static_cast<std::int32_t>(s.size());
-            }
-        }
-        for (int l = 0; l < lanes; ++l) longest_ = std::max(longest_, count_[l]);
-        // Lists the builder padded (NeighborList::readable_past_end) are read past their end
-        // without clamping: what lies there is another particle's neighbour or the padding, a
-        // valid index whose term the lane's mask drops.
-        unclamped_ = longest_ > 0 && std::uint32_t(longest_) <= nb.readable_past_end;
-        if (unclamped_) {
-            for (int l = 0; l < width; ++l) ptr_[l] = start[l < lanes ? l : 0];
-            return;
-        }
+        static_assert(LaneList::stride == width);
+        row_ = nb.chunk_rows[nb.chunk_of[i0]].data() + width * std::size_t(nb.group_row[i0 / width]);
         for (int l = 0; l < lanes; ++l) {
-            if (count_[l] == 0) continue;
-            ptr_[l] = start[l];
-            last_[l] = count_[l] - 1;
+            count_[l] = static_cast<std::int32_t>(nb.offset[i0 + l + 1] - nb.offset[i0 + l]);
+            longest_ = std::max(longest_, count_[l]);
         }
     }
     int longest() const { return longest_; }
     // Lanes that have a neighbour k.
     I active(int k) const { return splat_i(k) < count_; }
-    // Neighbour k of each lane, a valid index in every lane; mask the lane's terms with
-    // active(k). Unpadded lists: a lane past the end of its list reads its last neighbour again
-    // (index 0 for an empty list).
+    // Neighbour k of each lane, for k < longest(): a valid index in every lane (0 past the end of
+    // a shorter list); mask the lane's terms with active(k).
     void fetch(int k, Index* out) const {
-        if (row_) {
-            const std::uint32_t* row = row_ + width * k;
-            for (int l = 0; l < width; ++l) {
-                Index j = row[l];
+        const std::uint32_t* row = row_ + width * std::size_t(k);
+        for (int l = 0; l < width; ++l) {
+            Index j = row[l];
 #if defined(__GNUC__) && defined(__x86_64__)
-                asm("" : "+r"(j));  // eight loads, not a vector load and eight extracts
+            // Each index through a register: GCC otherwise loads the row as a vector and takes
+            // the eight indices out of it one by one, or turns the first fetch of a group into
+            // two 4-lane gathers, which the AMD Zen 5 runs slower than eight loads.
+            asm("" : "+r"(j));
 #endif
-                out[l] = j;
-            }
-            return;
+            out[l] = j;
         }
-        if (unclamped_) {
-            for (int l = 0; l < width; ++l) {
-                Index j = ptr_[l][k];
-#if defined(__GNUC__) && defined(__x86_64__)
-                // Each index through a register: GCC otherwise turns the first fetch of a group
-                // into two 4-lane gathers, which the AMD Zen 5 runs slower than eight loads (4%
-                // of the λ pass).
-                asm("" : "+r"(j));
-#endif
-                out[l] = j;
-            }
-            return;
-        }
-        for (int l = 0; l < width; ++l) out[l] = ptr_[l][std::min(k, last_[l])];
     }
 
   private:
-    static constexpr std::uint32_t zero_ = 0;
-    const std::uint32_t* row_ = nullptr;
-    const std::uint32_t* ptr_[width] = {&zero_, &zero_, &zero_, &zero_,
-                                        &zero_, &zero_, &zero_, &zero_};
+    const std::uint32_t* row_;
     I count_{};
-    int last_[width] = {};
     int longest_ = 0;
-    bool unclamped_ = false;
 };
 
 // pass(std::true_type{}) when the positions may be read a float past their end
