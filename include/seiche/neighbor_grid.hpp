@@ -1,7 +1,8 @@
 // Uniform-grid neighbour search: cells of the support radius, filled by counting sort into flat
-// arrays; neighbour lists in CSR form. Cells are absolute (floor(x/h)); they are bucketed by
-// their Z-order index modulo a table of n buckets, so memory is O(n) for any coordinates
-// (negative, far from the origin, sparse blocks) and the points come out along a Z-curve.
+// arrays; neighbour lists stored eight side by side, as the pair loops walk them (NeighborList).
+// Cells are absolute (floor(x/h)); they are bucketed by their Z-order index modulo a table of n
+// buckets, so memory is O(n) for any coordinates (negative, far from the origin, sparse blocks)
+// and the points come out along a Z-curve.
 #pragma once
 
 #include <algorithm>
@@ -246,8 +247,8 @@ class NeighborGrid {
     std::array<std::int64_t, D> dense_ext_{};  //!< the box's cells per axis
 };
 
-// CSR lists: for each query point, the grid points strictly within the support radius. With
-// exclude_self, query i does not list point i (query and grid are the same set).
+// The lists (NeighborList): for each query point, the grid points strictly within the support
+// radius. With exclude_self, query i does not list point i (query and grid are the same set).
 template <int D>
 void build_neighbor_list(const NeighborGrid<D>& grid, std::span<const Vec<D>> queries,
                          bool exclude_self, NeighborList& out);

@@ -271,10 +271,14 @@ std::uint32_t append_group_rows(IndexBuffer& rows, const std::uint32_t* const* l
         for (std::size_t l = 0; l < lanes; ++l)
             v[l] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(list[l] + k0));
         // v[l] holds entries k0 … k0 + 7 of lane l; t[k] below holds entry k0 + k of each lane.
-        const __m256i a0 = _mm256_unpacklo_epi32(v[0], v[1]), a1 = _mm256_unpackhi_epi32(v[0], v[1]);
-        const __m256i a2 = _mm256_unpacklo_epi32(v[2], v[3]), a3 = _mm256_unpackhi_epi32(v[2], v[3]);
-        const __m256i a4 = _mm256_unpacklo_epi32(v[4], v[5]), a5 = _mm256_unpackhi_epi32(v[4], v[5]);
-        const __m256i a6 = _mm256_unpacklo_epi32(v[6], v[7]), a7 = _mm256_unpackhi_epi32(v[6], v[7]);
+        const __m256i a0 = _mm256_unpacklo_epi32(v[0], v[1]);
+        const __m256i a1 = _mm256_unpackhi_epi32(v[0], v[1]);
+        const __m256i a2 = _mm256_unpacklo_epi32(v[2], v[3]);
+        const __m256i a3 = _mm256_unpackhi_epi32(v[2], v[3]);
+        const __m256i a4 = _mm256_unpacklo_epi32(v[4], v[5]);
+        const __m256i a5 = _mm256_unpackhi_epi32(v[4], v[5]);
+        const __m256i a6 = _mm256_unpacklo_epi32(v[6], v[7]);
+        const __m256i a7 = _mm256_unpackhi_epi32(v[6], v[7]);
         const __m256i b0 = _mm256_unpacklo_epi64(a0, a2), b1 = _mm256_unpackhi_epi64(a0, a2);
         const __m256i b2 = _mm256_unpacklo_epi64(a1, a3), b3 = _mm256_unpackhi_epi64(a1, a3);
         const __m256i b4 = _mm256_unpacklo_epi64(a4, a6), b5 = _mm256_unpackhi_epi64(a4, a6);

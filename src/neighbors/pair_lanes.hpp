@@ -6,7 +6,8 @@
 // of a group works on particle i0 + l and walks its own list: step k takes neighbour k of each of
 // the eight particles, so nothing is left over but the lanes whose list is shorter than the
 // group's longest, and each lane's sums go straight to its particle. Particles are kept in
-// Z-curve order, so the eight lists of a group have nearly the same length.
+// Z-curve order, so the eight lists of a group have nearly the same length. The lists are stored
+// that way too (NeighborList): step k reads the group's row k, eight indices side by side.
 //
 // Determinism: a lane adds its pairs in list order, whatever the thread count, and groups start at
 // multiples of eight particles. Lengths: 1/r comes from the hardware's reciprocal square root
