@@ -267,9 +267,13 @@ std::uint32_t append_group_rows(IndexBuffer& rows, const std::uint32_t* const* l
 #ifdef __AVX2__
     const __m256i counts = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(count));
     for (std::uint32_t k0 = 0; k0 < longest; k0 += lanes) {
+        // A list already ended is not read at all: past its end by more than seven entries
+        // could be past the buffer.
         __m256i v[lanes];
         for (std::size_t l = 0; l < lanes; ++l)
-            v[l] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(list[l] + k0));
+            v[l] = k0 < count[l]
+                       ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(list[l] + k0))
+                       : _mm256_setzero_si256();
         // v[l] holds entries k0 … k0 + 7 of lane l; t[k] below holds entry k0 + k of each lane.
         const __m256i a0 = _mm256_unpacklo_epi32(v[0], v[1]);
         const __m256i a1 = _mm256_unpackhi_epi32(v[0], v[1]);
