@@ -187,15 +187,22 @@ TEST(NeighborGrid, EveryCellIsOneRunWhenBucketsAreShared) {
     expect_same_sets<3>(p, 0.1f, true);
 }
 
-TEST(NeighborGrid, CellByCellListsAreInScanOrder) {
-    // The per-pair sums depend on the order of the lists: cell by cell must give exactly the
-    // sequence of the per-point query (cells in for_each_cell_around order, entries in grid order).
+// 4000 random points in the unit cube, put in the order of `grid` (cells of 0.1), which is built
+// on them and marked sorted: the queries of build_neighbor_list_by_cell.
+std::vector<Vec<3>> random_points_in_grid_order(NeighborGrid<3>& grid) {
     auto p = random_points<3>(4000, 0.0f, 1.0f, 13);
-    NeighborGrid<3> grid;
     grid.build(p, 0.1f);
     p = permuted<3>(p, grid.order());
     grid.build(p, 0.1f);
     grid.points_were_sorted();
+    return p;
+}
+
+TEST(NeighborGrid, CellByCellListsAreInScanOrder) {
+    // The per-pair sums depend on the order of the lists: cell by cell must give exactly the
+    // sequence of the per-point query (cells in for_each_cell_around order, entries in grid order).
+    NeighborGrid<3> grid;
+    const auto p = random_points_in_grid_order(grid);
     NeighborList by_point, by_cell;
     build_neighbor_list<3>(grid, p, true, by_point);
     build_neighbor_list_by_cell<3>(grid, p, grid, true, by_cell);
@@ -229,12 +236,8 @@ TEST(NeighborGrid, RowsHoldTheListsInTheLanesOrder) {
             }
         }
     };
-    auto p = random_points<3>(4000, 0.0f, 1.0f, 13);
     NeighborGrid<3> grid;
-    grid.build(p, 0.1f);
-    p = permuted<3>(p, grid.order());
-    grid.build(p, 0.1f);
-    grid.points_were_sorted();
+    const auto p = random_points_in_grid_order(grid);
     NeighborList by_cell;
     build_neighbor_list_by_cell<3>(grid, p, grid, true, by_cell);
     std::size_t across = 0;
