@@ -430,6 +430,21 @@ std::vector<Vec<D>> positions_of(const py::array& a) {
 PYBIND11_MODULE(_seiche, m) {
     m.doc() = "seiche: particle fluids (PBF, WCSPH, DDR) — the compiled part; see docs/python.md";
     m.attr("__version__") = SEICHE_VERSION;
+    // The solver list: one dict per solver, in the list's order (the names are solver.type's).
+    py::list solvers;
+    for (const SolverTraits& t : all_solver_traits) {
+        py::dict d;
+        d["name"] = std::string(t.name);
+        d["title"] = std::string(t.title);
+        d["paper"] = std::string(t.paper);
+        d["resolves_sound"] = t.resolves_sound;
+        d["has_pressure"] = t.has_pressure;
+        solvers.append(d);
+    }
+    m.attr("solvers") = solvers;
+    static const std::string solver_doc = "The solver: " + solver_names_text() +
+                                          " (seiche.solvers); setting it restarts the solver on "
+                                          "the current particles.";
 
     // SceneError(ValueError) carries the key path: "solver.pbf.max_iterations", "fluid[1].min".
     static py::exception<io::SceneError> scene_error(m, "SceneError", PyExc_ValueError);
@@ -572,8 +587,7 @@ PYBIND11_MODULE(_seiche, m) {
                     solver_name(w.visit([](const auto& x) { return x.definition().solver.type; })));
             },
             [](PyWorld& w, py::handle name) { w.set("solver.type", name); },
-            "The solver: \"pbf\", \"wcsph\" or \"ddr\"; setting it restarts the solver on the "
-            "current particles.")
+            solver_doc.c_str())
         .def("set", &PyWorld::set, py::arg("key"), py::arg("value"),
              "Sets a live key (gravity, solver.*, time.*), validated as in a scene file; raises "
              "SceneError naming the key, the world unchanged.")
@@ -623,13 +637,14 @@ PYBIND11_MODULE(_seiche, m) {
         .def_property_readonly(
             "pressures",
             [](const PyWorld& w) {
-                // A copy: switching the solver frees the WCSPH state it comes from.
+                // A copy: switching the solver frees the state it comes from.
                 return w.visit([&](const auto& x) {
                     const auto p = x.pressure();
                     return py::array_t<float>(p.size(), p.data());
                 });
             },
-            "WCSPH pressure of the last step, Pa, storage order (empty for the other solvers): a copy.")
+            "Pressure of the last step, Pa, storage order, for a solver with a pressure field "
+            "(seiche.solvers' has_pressure; else empty): a copy.")
         .def(
             "positions_in_creation_order",
             [](const PyWorld& w) {

@@ -91,7 +91,7 @@ long allocations_during_steps(World<3>& w, int steps) {
 }
 
 TEST(StepLoop, AllocatesNothingOnceWarm) {
-    for (SolverType type : {SolverType::pbf, SolverType::wcsph, SolverType::ddr}) {
+    for (SolverType type : solver_types) {
         World<3> w(resting_column(type));
         ASSERT_GT(w.particles().size(), 2000u);
         // The first steps size every buffer (and the lists' headroom).

@@ -147,7 +147,7 @@ INSTANTIATE_TEST_SUITE_P(PbfWcsph, FloatingBox3D, ::testing::Values(SolverType::
                          [](const auto& info) { return std::string(solver_name(info.param)); });
 
 INSTANTIATE_TEST_SUITE_P(All, FloatingBox,
-                         ::testing::Values(SolverType::pbf, SolverType::wcsph, SolverType::ddr),
+                         ::testing::ValuesIn(solver_types),
                          [](const auto& info) { return std::string(solver_name(info.param)); });
 
 // A fixed body held under water feels ρ0·g·V upwards (time-averaged over 1.5 s): within 3%

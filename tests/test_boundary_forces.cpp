@@ -110,7 +110,7 @@ TEST_P(BoundaryForces, ContainerCarriesTheWeightOfATankAtRest) {
 }
 
 INSTANTIATE_TEST_SUITE_P(All, BoundaryForces,
-                         ::testing::Values(SolverType::pbf, SolverType::wcsph, SolverType::ddr),
+                         ::testing::ValuesIn(solver_types),
                          [](const auto& info) { return std::string(solver_name(info.param)); });
 
 // WCSPH's fluid at rest lies against the walls as PBF's does: the first layer's centres r from

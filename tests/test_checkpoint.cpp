@@ -68,11 +68,10 @@ void expect_resume_is_bitwise(SolverType type) {
     EXPECT_EQ(second.total_contained(), whole.total_contained());
 }
 
-TEST(Checkpoint, ResumedPbfIsBitwiseTheWholeRun) { expect_resume_is_bitwise<2>(SolverType::pbf); }
-TEST(Checkpoint, ResumedWcsphIsBitwiseTheWholeRun) {
-    expect_resume_is_bitwise<2>(SolverType::wcsph);
-}
-TEST(Checkpoint, ResumedDdrIsBitwiseTheWholeRun) { expect_resume_is_bitwise<2>(SolverType::ddr); }
+class ResumedSolver : public ::testing::TestWithParam<SolverType> {};
+TEST_P(ResumedSolver, IsBitwiseTheWholeRun) { expect_resume_is_bitwise<2>(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(EverySolver, ResumedSolver, ::testing::ValuesIn(solver_types),
+                         [](const auto& info) { return std::string(solver_name(info.param)); });
 TEST(Checkpoint, Resumed3dIsBitwiseTheWholeRun) { expect_resume_is_bitwise<3>(SolverType::pbf); }
 
 TEST(Checkpoint, ResumedWithOtherThreadCountIsBitwise) {

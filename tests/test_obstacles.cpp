@@ -76,7 +76,7 @@ TEST(Obstacles, FluidOnAnObstacleSeesTheDensityOfTheFloor) {
 }
 
 TEST(Obstacles, DamBreakAgainstABoxNeverEntersIt) {
-    for (SolverType solver : {SolverType::pbf, SolverType::wcsph, SolverType::ddr}) {
+    for (SolverType solver : solver_types) {
         Scene s;
         s.dimension = 2;
         s.particle_radius = 0.005;

@@ -259,7 +259,7 @@ TEST_P(CubeToSphere, BecomesRoundAndKeepsItsMomentum) {
 }
 
 INSTANTIATE_TEST_SUITE_P(All, CubeToSphere,
-                         ::testing::Values(SolverType::pbf, SolverType::wcsph, SolverType::ddr),
+                         ::testing::ValuesIn(solver_types),
                          [](const auto& info) { return std::string(solver_name(info.param)); });
 
 // The circularity 4πA/P² of the reconstructed 2D outline (1 for a disc, π/4 = 0.785 for a sharp
@@ -307,7 +307,7 @@ TEST_P(SquareToDisc, BecomesRoundAndStaysOnePiece) {
 }
 
 INSTANTIATE_TEST_SUITE_P(All, SquareToDisc,
-                         ::testing::Values(SolverType::pbf, SolverType::wcsph, SolverType::ddr),
+                         ::testing::ValuesIn(solver_types),
                          [](const auto& info) { return std::string(solver_name(info.param)); });
 
 // A block of water (6 × 3 × 6 particles) under the lid of the container: with adhesion to the
@@ -469,7 +469,7 @@ TEST(SurfaceTension, AJetBreaksIntoDropsOnlyWithSurfaceTension) {
 // This replaces a check that three drops at γ = 0.5, 1, 2 from the symmetric start fell within
 // 10% of each other: that held by chance for that start and PBF only.
 TEST(SurfaceTension, CalibrationDropRingsInProportionToGamma) {
-    for (SolverType solver : {SolverType::pbf, SolverType::wcsph, SolverType::ddr}) {
+    for (SolverType solver : solver_types) {
         const DropOscillation a = oscillating_drop<2>(solver, 0.5, 0.00125);
         const DropOscillation b = oscillating_drop<2>(solver, 2.0, 0.00125);
         std::printf("%s: gamma 0.5: period %.4f s over %d half periods, sigma_eff %.4f N/m (%.5f per "

@@ -137,7 +137,7 @@ int bench(const Scene& scene, const BenchOptions& o) {
     std::printf("  stages\n");
     stage("neighbour search", t.neighbors);
     stage("solver", t.solver);
-    if (scene.solver.type == SolverType::pbf && iterations > 0)
+    if (!solver_traits(scene.solver.type).iterations_key.empty() && iterations > 0)
         std::printf("    %-18s %8.2f ms\n", "  per iteration", 1e3 * t.solver / iterations);
     stage("viscosity etc.", t.velocity);
     stage("other", other);

@@ -72,7 +72,7 @@ int render_command(const RenderOptions& o);
 
 struct CompareOptions {
     std::string scene;
-    std::vector<std::string> solvers = {"pbf", "wcsph", "ddr"};
+    std::vector<std::string> solvers = solver_names();
     std::vector<std::string> sweeps;  //!< "key=v1,v2,..."
     std::string output;               //!< empty: out/compare_<scene name>
     double end_time = 0;              //!< 0: the scene's
@@ -90,7 +90,7 @@ int compare_command(const CompareOptions& o);
 
 struct ValidateOptions {
     std::vector<std::string> cases;  //!< empty: all
-    std::vector<std::string> solvers = {"pbf", "wcsph", "ddr"};
+    std::vector<std::string> solvers = solver_names();
     std::string output = "out/validation";
     int threads = 0;
     bool quiet = false;

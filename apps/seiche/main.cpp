@@ -46,6 +46,10 @@ int main(int argc, char** argv) {
     CLI::App app{"seiche: a particle-fluid simulator (Position Based Fluids)"};
     app.require_subcommand(1);
     app.set_version_flag("--version", "seiche 0.1.0");
+    // The solver list's names: "pbf,wcsph,ddr" (defaults) and "pbf, wcsph or ddr" (help).
+    std::string all_solvers;
+    for (const std::string& n : seiche::solver_names()) all_solvers += (all_solvers.empty() ? "" : ",") + n;
+    const std::string solver_help = "Solver: " + seiche::solver_names_text();
 
     seiche::app::RunOptions run;
     CLI::App* cmd = app.add_subcommand("run", "Run a scene and write frames and statistics");
@@ -60,7 +64,7 @@ int main(int argc, char** argv) {
                     "Override a scene value, e.g. --set solver.pbf.max_iterations=6 (repeatable)")
         ->take_all()
         ->allow_extra_args(false);
-    cmd->add_option("--solver", run.solver, "Solver: pbf, wcsph or ddr (overrides solver.type)")
+    cmd->add_option("--solver", run.solver, solver_help + " (overrides solver.type)")
         ->check(non_empty);
     cmd->add_option("--threads", run.threads, "Threads (default: all cores)")
         ->check(CLI::Range(1, 1024));
@@ -106,7 +110,7 @@ int main(int argc, char** argv) {
     bcmd->add_option("--set", bench.overrides, "Override a scene value (repeatable)")
         ->take_all()
         ->allow_extra_args(false);
-    bcmd->add_option("--solver", bench.solver, "Solver: pbf, wcsph or ddr")->check(non_empty);
+    bcmd->add_option("--solver", bench.solver, solver_help)->check(non_empty);
     bcmd->add_option("--threads", bench.threads, "Threads (default: all cores)")
         ->check(CLI::Range(1, 1024));
     bcmd->add_option("--competitors", bench.competitors,
@@ -197,9 +201,9 @@ int main(int argc, char** argv) {
     CLI::App* ccmd = app.add_subcommand(
         "compare", "Run a scene under several solvers and settings; plots and an HTML report");
     ccmd->add_option("scene", cmp.scene, "Scene file")->required();
-    ccmd->add_option("--solvers", cmp.solvers, "Solvers, comma-separated (default: pbf,wcsph,ddr)")
+    ccmd->add_option("--solvers", cmp.solvers, "Solvers, comma-separated (default: " + all_solvers + ")")
         ->delimiter(',')
-        ->check(CLI::IsMember({"pbf", "wcsph", "ddr"}));
+        ->check(CLI::IsMember(seiche::solver_names()));
     ccmd->add_option("--sweep", cmp.sweeps,
                      "Values of a scene key to try, e.g. --sweep solver.pbf.max_iterations=2,4,8 "
                      "(repeatable; every combination runs)")
@@ -232,9 +236,9 @@ int main(int argc, char** argv) {
     CLI::App* vcmd = app.add_subcommand(
         "validate", "Compare with experiments and analytic solutions: plots and verdicts");
     vcmd->add_option("cases", val.cases, "Cases: koshizuka, hydrostatic, spheric, surface_tension (default: all)");
-    vcmd->add_option("--solvers", val.solvers, "Solvers, comma-separated (default: pbf,wcsph,ddr)")
+    vcmd->add_option("--solvers", val.solvers, "Solvers, comma-separated (default: " + all_solvers + ")")
         ->delimiter(',')
-        ->check(CLI::IsMember({"pbf", "wcsph", "ddr"}));
+        ->check(CLI::IsMember(seiche::solver_names()));
     vcmd->add_option("-o,--output", val.output, "Output directory (default: out/validation)")
         ->check(non_empty);
     vcmd->add_option("--threads", val.threads, "Threads (default: all cores)")
@@ -290,8 +294,8 @@ int main(int argc, char** argv) {
                    "(default: one step per frame, the same pictures every time)");
     wcmd->footer(
         "Mouse: left drag orbits (2D: pans), right or middle drag pans, wheel zooms, Shift + left "
-        "drag moves the scene's kinematic sphere, Ctrl + click drops a block of fluid. Keys: space pause, n step, r reset, 1/2/3 "
-        "solver pbf/wcsph/ddr, c colour by speed/density/pressure/vorticity, p screenshot (out/NAME_view.png), v "
+        "drag moves the scene's kinematic sphere, Ctrl + click drops a block of fluid. Keys: space pause, n step, r reset, 1, 2, ... "
+        "the solvers (" + seiche::solver_names_text() + ", in that order), c colour by speed/density/pressure/vorticity, p screenshot (out/NAME_view.png), v "
         "record PNGs and a movie (out/NAME_view/), Esc quit. Script actions: camera {yaw, pitch, "
         "distance, target}, drag {path, frames}, release, set {key: value}, solver, color_by, "
         "pause, reset, drop [x, y, z] (a block of fluid), surface, record, screenshot (file of the last frame), panel (open or fold). Under no display: xvfb-run -a seiche view ...");

@@ -42,7 +42,8 @@ struct Totals {
 std::string remedy(const Scene& scene) {
     const bool fixed = scene.time.mode == TimeParams::Mode::fixed;
     const std::string step = fixed ? "a smaller time.dt" : "a smaller time.cfl or time.max_dt";
-    if (scene.solver.type == SolverType::pbf) return step + ", or more solver.pbf.max_iterations";
+    if (const std::string_view key = solver_traits(scene.solver.type).iterations_key; !key.empty())
+        return step + ", or more " + std::string(key);
     return step + (fixed ? " (an explicit solver's step must resolve its speed of sound)"
                          : " (the step follows the speed of sound)");
 }

@@ -104,14 +104,13 @@ void Simulation::reset() {
 
 void Simulation::switch_solver(const std::string& name) {
     post([this, name](State& s) {
-        for (SolverType t : {SolverType::pbf, SolverType::wcsph, SolverType::ddr})
-            if (solver_name(t) == name) {
-                s.scene.solver.type = t;
-                s.build();
-                return;
-            }
+        if (const auto t = find_solver(name)) {
+            s.scene.solver.type = *t;
+            s.build();
+            return;
+        }
         std::lock_guard lock(commands_mutex_);
-        message_ = "no solver \"" + name + "\" (pbf, wcsph, ddr)";
+        message_ = "no solver \"" + name + "\" (" + solver_names_text() + ")";
     });
 }
 

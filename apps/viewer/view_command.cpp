@@ -625,12 +625,21 @@ int view_command(const ViewOptions& o) {
                 if (ImGui::Button("step (n)")) sim->step_once();
                 ImGui::SameLine();
                 if (ImGui::Button("reset (r)")) sim->reset();
-                int solver = shown.solver == "wcsph" ? 1 : shown.solver == "ddr" ? 2 : 0;
-                if (ImGui::Combo("solver", &solver, "pbf\0wcsph\0ddr\0"))
-                    sim->switch_solver(solver == 1 ? "wcsph" : solver == 2 ? "ddr" : "pbf");
-                if (ImGui::SliderInt("PBF iterations", &ui.iterations, 1, 50)) {
-                    sim->set("solver.pbf.max_iterations", double(ui.iterations));
-                }
+                const auto shown_type = find_solver(shown.solver);
+                int solver = shown_type ? int(*shown_type) : 0;
+                static const std::string solver_items = [] {
+                    std::string items;  // ImGui's list: each name ended by a zero
+                    for (const std::string& n : solver_names()) items += n + '\0';
+                    return items;
+                }();
+                if (ImGui::Combo("solver", &solver, solver_items.c_str()))
+                    sim->switch_solver(std::string(solver_name(solver_types[solver])));
+                // The running solver's bound on its iterations, when it iterates.
+                const std::string_view iterations_key =
+                    shown_type ? solver_traits(*shown_type).iterations_key : std::string_view{};
+                if (!iterations_key.empty() &&
+                    ImGui::SliderInt("iterations", &ui.iterations, 1, 50))
+                    sim->set(std::string(iterations_key), double(ui.iterations));
                 if (ImGui::SliderFloat("PBF tolerance", &ui.tolerance, 1e-4f, 0.05f, "%.4f", ImGuiSliderFlags_Logarithmic))
                     sim->set("solver.pbf.density_tolerance", double(ui.tolerance));
                 if (ImGui::SliderFloat("XSPH", &ui.xsph, 0.0f, 0.5f)) sim->set("solver.xsph", double(ui.xsph));
@@ -679,7 +688,9 @@ int view_command(const ViewOptions& o) {
                     d->AddRectFilled(ImVec2(x0, ya), ImVec2(x1, yb),
                                      IM_COL32(int(c[0]), int(c[1]), int(c[2]), 255));
                 }
-                const bool by_pressure = ui.color_by == 2 && shown.solver == "wcsph";
+                const auto shown_type = find_solver(shown.solver);
+                const bool by_pressure =
+                    ui.color_by == 2 && shown_type && solver_traits(*shown_type).has_pressure;
                 const bool by_vorticity = ui.color_by == 3 && shown.has_vorticity;
                 const auto labels = by_pressure    ? render::bar_labels(0.0, ui.pressure_hi)
                                     : by_vorticity ? render::bar_labels(0.0, ui.vorticity_hi)
@@ -712,9 +723,10 @@ int view_command(const ViewOptions& o) {
             if (pressed(GLFW_KEY_SPACE) && sim) sim->set_paused(!sim->paused());
             if (pressed(GLFW_KEY_N) && sim) sim->step_once();
             if (pressed(GLFW_KEY_R) && sim) sim->reset();
-            if (pressed(GLFW_KEY_1) && sim) sim->switch_solver("pbf");
-            if (pressed(GLFW_KEY_2) && sim) sim->switch_solver("wcsph");
-            if (pressed(GLFW_KEY_3) && sim) sim->switch_solver("ddr");
+            // Keys 1, 2, ... switch to the list's solvers in order.
+            for (std::size_t k = 0; k < solver_count && k < 9; ++k)
+                if (pressed(GLFW_KEY_1 + int(k)) && sim)
+                    sim->switch_solver(std::string(solver_name(solver_types[k])));
             if (pressed(GLFW_KEY_C)) ui.color_by = (ui.color_by + 1) % 4;
             if (pressed(GLFW_KEY_V)) ui.recording = !ui.recording;
             if (pressed(GLFW_KEY_P)) {

@@ -1,7 +1,10 @@
-// Velocity-level effects applied after the solver: XSPH viscosity and vorticity confinement.
+// The forces besides pressure: what every force declares (its traits, its keys, the stage it
+// runs at), and the velocity filters applied after the solver, XSPH viscosity and vorticity
+// confinement. Each force owns its scratch; the list of forces is seiche/force_list.hpp.
 #pragma once
 
 #include <span>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -9,6 +12,37 @@
 #include "seiche/sph.hpp"
 
 namespace seiche {
+
+template <class T>
+struct Param;
+struct WorldDef;
+template <int D>
+class StepContext;
+template <int D>
+struct FluidConstants;
+
+// Where in a step a force runs; a solver's step() calls the stages by name (StepContext).
+enum class ForceStage {
+    non_pressure,     //!< accelerations before the pressure solve: v += Δt·a (surface tension)
+    velocity_filter,  //!< after the velocities are updated, on v (XSPH, vorticity confinement)
+};
+
+struct ForceTraits {
+    std::string_view name;   //!< "xsph"
+    std::string_view paper;  //!< "Schechter & Bridson 2012, eq. 8"
+    ForceStage stage;
+};
+
+// What one run of a stage hands to its forces.
+struct ForceStageArgs {
+    //! non_pressure: the positions were already advanced by Δt·v, so they also move by Δt²·a.
+    bool predicted = false;
+    //! velocity_filter: ρ of the current positions is still to be computed; the first force that
+    //! reads ρ computes it (XSPH within its own pair pass), else the stage does at its end.
+    bool density_pending = false;
+    //! velocity_filter: 16 bytes per particle a solver lends for the stage (PBF: its x_lambda).
+    std::span<Float4> lent;
+};
 
 // XSPH (Schechter & Bridson 2012, eq. 8; Macklin & Müller 2013, eq. 17):
 // v_i ← v_i + c Σ_j (m/ρ_j)(v_j − v_i) W_ij. Reads v, writes v_out (distinct arrays). records:
@@ -37,5 +71,32 @@ template <int D, class K>
 void vorticity_confinement(const FluidView<D>& f, const K& kernel, float epsilon, float dt,
                            std::span<const float> rho, std::span<Vec<D>> v,
                            std::vector<Vorticity<D>>& omega);
+
+// XSPH as a force of the list: c = solver.xsph (or the solver's default). Velocities go to the
+// world's reorder scratch and are swapped in; records are its own unless a solver lends some.
+template <int D>
+struct XsphViscosity {
+    static constexpr ForceTraits traits{"xsph", "Schechter & Bridson 2012, eq. 8; Macklin & Müller 2013, eq. 17",
+                                        ForceStage::velocity_filter};
+    static std::span<const Param<WorldDef>> keys();  // solver.xsph
+
+    std::vector<Float4> records;  //!< velocity and 1/ρ per particle, unless lent
+
+    explicit XsphViscosity(const FluidConstants<D>&) {}
+    void apply(StepContext<D>& c, ForceStageArgs& args);
+};
+
+// Vorticity confinement as a force of the list: ε = solver.vorticity.
+template <int D>
+struct VorticityConfinement {
+    static constexpr ForceTraits traits{"vorticity", "Fedkiw et al. 2001; Macklin & Müller 2013, eqs. 15–16",
+                                        ForceStage::velocity_filter};
+    static std::span<const Param<WorldDef>> keys();  // solver.vorticity
+
+    std::vector<Vorticity<D>> omega;  //!< ω of the last step, 1/s (2D: its z component)
+
+    explicit VorticityConfinement(const FluidConstants<D>&) {}
+    void apply(StepContext<D>& c, ForceStageArgs& args);
+};
 
 }  // namespace seiche

@@ -28,6 +28,11 @@ struct Range {
 // points: a list of vectors (a polygon's corners), each checked like a vector.
 enum class ParamKind { number, integer, boolean, choice, vector, text, points };
 
+// Whether a running world may change a key (World::set), and whether the change restarts the
+// solver on the current particles (its constants derive from the key). The others shape the
+// particles or the boundary: they need a new World.
+enum class Live { no, yes, restarts_solver };
+
 // A value as the table reads and writes it: integers travel as double.
 using ParamValue = std::variant<bool, double, std::string, Vec3d, std::vector<Vec3d>>;
 
@@ -51,6 +56,7 @@ struct Param {
     // list of lists of `rows` numbers each; the text then is that list, written compactly
     // (inline_rows), and goes back into scene.json as the list.
     int rows = 0;
+    Live live = Live::no;
 };
 
 // Whether a text value holds inline rows (a JSON list) rather than a file name.
@@ -205,6 +211,16 @@ Param<T> with_rows(Param<T> p, int rows) {
 template <class T>
 Param<T> with_default_note(Param<T> p, std::string_view note) {
     p.default_note = note;
+    return p;
+}
+template <class T>
+Param<T> live(Param<T> p) {
+    p.live = Live::yes;
+    return p;
+}
+template <class T>
+Param<T> restarts_solver(Param<T> p) {
+    p.live = Live::restarts_solver;
     return p;
 }
 

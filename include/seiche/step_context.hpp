@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "seiche/forces.hpp"
 #include "seiche/kernels.hpp"
 #include "seiche/parallel.hpp"
 #include "seiche/particle_set.hpp"
@@ -83,17 +84,19 @@ class StepContext {
     const AnyKernel<D>& kernel() const;
     // What the SPH passes read: positions, boundary particles and the neighbour lists.
     FluidView<D> view() const;
+    // The running definition (the forces read their keys from it).
+    const WorldDef& definition() const;
 
     // ---- the shared stages, in the order a step usually takes them ----
-    // External accelerations: gravity now; surface tension and adhesion go here. The field an
-    // explicit solver adds to its own forces, m/s².
+    // External accelerations: gravity. The field an explicit solver adds to its own forces, m/s².
     Vec<D> external_acceleration() const;
     // v += Δt·a_ext (the first line of PBF's and Clavet's algorithms).
     void apply_external_accelerations();
-    // Surface tension, cohesion and adhesion (Akinci et al. 2013), when the scene asks for them:
-    // v += Δt·a at the current neighbour lists and densities; `predicted`: the positions were
-    // already advanced by Δt·v, so they also move by Δt²·a.
-    void apply_surface_forces(bool predicted);
+    // The forces of the non_pressure stage (seiche/force_list.hpp: surface tension, cohesion
+    // and adhesion), each as the scene asks: v += Δt·a at the current neighbour lists and
+    // densities; `predicted`: the positions were already advanced by Δt·v, so they also move by
+    // Δt²·a.
+    void apply_non_pressure_forces(bool predicted);
     // x_prev = x; x += Δt·v.
     void predict();
     // apply_external_accelerations() and predict() in one loop over the particles (one wait for
@@ -105,7 +108,8 @@ class StepContext {
     void collide();
     // Last-resort containment, then v = (x − x_prev)/Δt.
     void contain_and_update_velocities();
-    // XSPH viscosity and vorticity confinement, as the scene asks.
+    // The forces of the velocity_filter stage (XSPH viscosity, vorticity confinement), each as
+    // the scene asks.
     void post_velocity();
     // The same, with ρ of the current positions computed first and measured into the
     // statistics: for a solver that leaves rho at other positions (PBF, after its last
@@ -127,8 +131,17 @@ class StepContext {
     template <class Fn>
     void timed(double StageTimes::*stage, Fn&& fn);
 
+    // ---- for the forces ----
+    // The boundary → fluid lists (turned around from the fluid → boundary lists once per step).
+    ReactionLists<D> reaction_lists();
+    // The world's buffers of the Z-curve reorder, free between neighbour searches: a pass that
+    // writes a new velocity or density field writes it there and swaps it in.
+    std::vector<Vec<D>>& velocity_scratch();
+    std::vector<float>& density_scratch();
+    // With args.density_pending: ρ of the current positions, now (the pending is cleared).
+    void settle_density(ForceStageArgs& args);
+
   private:
-    ReactionLists<D> reaction_lists();  // turns the fluid → boundary lists around
 
     World<D>& w_;
     float dt_;

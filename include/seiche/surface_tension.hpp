@@ -6,7 +6,9 @@
 #pragma once
 
 #include <span>
+#include <vector>
 
+#include "seiche/forces.hpp"
 #include "seiche/kernels.hpp"
 #include "seiche/sph.hpp"
 #include "seiche/vec.hpp"
@@ -42,5 +44,24 @@ void surface_accelerations(const FluidView<D>& f, const K& kernel, const Surface
                            float gamma, std::span<const float> adhesion, std::span<const float> rho,
                            std::span<Float4> x_rho, std::span<Float4> normal,
                            std::span<Vec<D>> acceleration);
+
+// Surface tension (γ = solver.surface_tension) and adhesion (each boundary object's β) as a force
+// of the list: accelerations at the current neighbour lists and densities. With the world
+// tracking boundary forces, the adhesion's reaction on every boundary particle, N.
+template <int D>
+struct SurfaceTension {
+    static constexpr ForceTraits traits{"surface_tension", "Akinci, Akinci & Teschner 2013, eqs. 1–7",
+                                        ForceStage::non_pressure};
+    static std::span<const Param<WorldDef>> keys();  // solver.surface_tension
+
+    SurfaceKernels<D> kernels;                  //!< C(r), A(r) for the support h (set once)
+    std::vector<Vec<D>> acceleration;           //!< per fluid particle
+    std::vector<Float4> x_rho, normal;          //!< per fluid particle, with γ > 0
+    std::vector<float> adhesion_weight;         //!< β_k ψ_k per boundary particle, kg
+    std::vector<Vec<D>> boundary_force;         //!< of the adhesion on each boundary particle, N
+
+    explicit SurfaceTension(const FluidConstants<D>& fluid);
+    void apply(StepContext<D>& c, ForceStageArgs& args);
+};
 
 }  // namespace seiche

@@ -59,6 +59,7 @@ struct Wcsph {
 
     Wcsph(const WcsphParams& p, const FluidConstants<D>& fluid, std::size_t particles);
     void step(StepContext<D>& c);
+    std::span<const float> pressure() const { return state.pressure; }
 };
 
 }  // namespace seiche

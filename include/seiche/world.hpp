@@ -1,5 +1,6 @@
-// A running simulation: fluid particles, the container's boundary particles and the PBF solver,
-// built from a Scene. step() advances by one time step; nothing here does I/O.
+// A running simulation: fluid particles, boundary objects (container, obstacles, bodies), the
+// solver of the scene and the forces of the list, built from a WorldDef. step() advances by one
+// time step; nothing here does I/O.
 #pragma once
 
 #include <atomic>
@@ -15,7 +16,7 @@
 
 #include "seiche/boundary.hpp"
 #include "seiche/emitters.hpp"
-#include "seiche/forces.hpp"
+#include "seiche/force_list.hpp"
 #include "seiche/kernels.hpp"
 #include "seiche/neighbor_grid.hpp"
 #include "seiche/parallel.hpp"
@@ -23,7 +24,6 @@
 #include "seiche/particle_set.hpp"
 #include "seiche/solver.hpp"
 #include "seiche/step_context.hpp"
-#include "seiche/surface_tension.hpp"
 #include "seiche/world_def.hpp"
 
 namespace seiche {
@@ -119,8 +119,9 @@ class World {
     // The vorticity ω = ∇ × v of the last step, 1/s (2D: its z component), per particle in
     // storage order: computed by vorticity confinement, so empty when solver.vorticity is 0.
     std::span<const Vorticity<D>> vorticity() const {
-        if (!(def_.solver.vorticity > 0) || omega_.size() != p_.size()) return {};
-        return omega_;
+        const auto& omega = forces_.vorticity.omega;
+        if (!(def_.solver.vorticity > 0) || omega.size() != p_.size()) return {};
+        return omega;
     }
     const Solver<D>& solver() const { return solver_; }
 
@@ -182,14 +183,7 @@ class World {
     void find_neighbors();
     void collide();
     void contain_and_update_velocities(float dt, StepStats& s);  // v = (x − x_prev)/dt
-    // XSPH, vorticity; with density, ρ of the positions first. lent: the solver's scratch for
-    // XSPH's records (else record_scratch_).
-    void post_velocity(float dt, bool density, std::span<Float4> lent);
     void measure_density(StepStats& s);
-    // Surface tension and adhesion (Akinci et al. 2013) at the current positions, with the lists
-    // and densities as they are: v += dt·a; with predicted, also x += dt²·a (the positions were
-    // already advanced by dt·v). The adhesion's reaction goes to adhesion_force_.
-    void surface_forces(float dt, bool predicted);
     void finish_step(double dt, StepStats& s);
 
     FluidView<D> view() const;
@@ -238,14 +232,8 @@ class World {
     Solver<D> solver_;
     std::vector<Vec<D>> v_scratch_;  //!< reorder, PBF position corrections, XSPH velocities
     std::vector<float> f_scratch_;
-    std::vector<Float4> record_scratch_;  //!< XSPH's velocity and 1/ρ, unless a solver lends its own
     std::vector<std::uint32_t> id_scratch_;
-    std::vector<Vorticity<D>> omega_;
-    SurfaceKernels<D> surface_kernels_{1.0f};  //!< C(r), A(r) for the support h (set once)
-    std::vector<Vec<D>> surface_acceleration_;       //!< per fluid particle
-    std::vector<Float4> surface_x_rho_, surface_normal_;  //!< per fluid particle, with γ > 0
-    std::vector<float> adhesion_weight_;  //!< β_k ψ_k per boundary particle, kg
-    std::vector<Vec<D>> adhesion_force_;  //!< of the fluid on each boundary particle, N (tracked)
+    Forces<D> forces_;  //!< the forces of seiche/force_list.hpp, each with its scratch
     float max_speed_ = 0;
     double time_ = 0;
     std::int64_t steps_ = 0;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "seiche/kernels.hpp"
+#include "seiche/solver_list.hpp"
 
 namespace seiche {
 
@@ -104,60 +105,31 @@ struct FluidBlock {
     Vec3d velocity{0, 0, 0};  // m/s, initial
 };
 
-// Macklin & Müller 2013 with the boundary terms and unilateral constraint of Bender et al.
-struct PbfParams {
-    int min_iterations = 2;
-    int max_iterations = 20;
-    double density_tolerance = 0.002;
-    double relaxation = 0.01;
-    bool unilateral = true;
-    bool tensile_correction = false;
-    double s_corr_k = 0.1;
-    double s_corr_n = 4.0;
-    double s_corr_dq = 0.2;
-};
-
-// Weakly compressible SPH: Becker & Teschner 2007.
-struct WcsphParams {
-    enum class Eos { tait, linear };
-    double speed_of_sound = 0.0;  // 0 = automatic
-    Eos eos = Eos::tait;
-    double gamma = 7.0;
-    bool clamp_pressure = true;
-    double viscosity = 0.05;
-};
-
-// Double density relaxation: Clavet, Beaudoin & Poulin 2005.
-struct DdrParams {
-    double speed_of_sound = 0.0;  // 0 = automatic
-    double near_stiffness = 0.5;
-    double cohesion = 0.0;
-    double linear_viscosity = 0.0;
-    double quadratic_viscosity = 0.0;  // 0 = automatic
-};
-
-enum class SolverType { pbf, wcsph, ddr };
-
-// XSPH is PBF's viscosity (M&M 2013); WCSPH and DDR have their own, so there it is an option.
-inline double default_xsph(SolverType t) {
-    return t == SolverType::pbf ? 0.01 : 0.0;
-}
-
-inline std::string_view solver_name(SolverType t) {
-    return t == SolverType::wcsph ? "wcsph" : t == SolverType::ddr ? "ddr" : "pbf";
-}
-
+// The solver and the parameter blocks of every solver of the list (solver_list.hpp), by name:
+// `solver.pbf`, `solver.wcsph`, ...; then the settings shared by all of them.
 struct SolverParams {
-    SolverType type = SolverType::pbf;
-    PbfParams pbf;
-    WcsphParams wcsph;
-    DdrParams ddr;
+    SolverType type = solver_types[0];
+#define SEICHE_SOLVER_BLOCK(id, Class, Params) Params id;
+    SEICHE_SOLVERS(SEICHE_SOLVER_BLOCK)
+#undef SEICHE_SOLVER_BLOCK
     double xsph = -1.0;  // −1 = the solver's default (default_xsph)
     double vorticity = 0.0;
     double surface_tension = 0.0;  // γ of Akinci et al. 2013 (cohesion and curvature); 0 = off
     double max_speed = 0.0;  // 0 = automatic
 
     double xsph_or_default() const { return xsph >= 0.0 ? xsph : default_xsph(type); }
+    // f(block) on the parameter block of the solver `type` names.
+    template <class F>
+    decltype(auto) visit_block(F&& f) const {
+        switch (type) {
+#define SEICHE_SOLVER_VISIT(id, Class, Params) \
+    case SolverType::id:                       \
+        return f(id);
+            SEICHE_SOLVERS(SEICHE_SOLVER_VISIT)
+#undef SEICHE_SOLVER_VISIT
+        }
+        throw std::invalid_argument("solver.type: not a solver of the list");
+    }
 };
 
 struct TimeParams {

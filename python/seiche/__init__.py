@@ -22,6 +22,7 @@ from ._seiche import (  # noqa: F401  (the compiled part)
     mesh,
     render,
     set_threads,
+    solvers,
     threads,
 )
 
@@ -61,5 +62,6 @@ __all__ = [
     "render",
     "scene_of",
     "set_threads",
+    "solvers",
     "threads",
 ]

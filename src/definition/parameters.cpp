@@ -2,6 +2,8 @@
 // and nowhere else: the loader, the schema and the docs read them from these declarations.
 #include "seiche/parameters.hpp"
 
+#include "seiche/force_list.hpp"
+
 #include "seiche/bodies.hpp"
 #include "seiche/emitters.hpp"
 #include "seiche/mesh_sdf.hpp"
@@ -67,9 +69,20 @@ Range half_open(double lo, double hi) {
     return {lo, hi, false, true};
 }
 
+namespace {
+
+// The names of the list's solvers: solver.type's choices, in the enum's order.
+std::vector<std::string_view> solver_choices() {
+    std::vector<std::string_view> names;
+    for (const SolverTraits& t : all_solver_traits) names.push_back(t.name);
+    return names;
+}
+
+}  // namespace
+
 std::span<const Param<WorldDef>> world_params() {
     using W = WorldDef;
-    static const std::vector<Param<W>> table = {
+    static const std::vector<Param<W>> head = {
         integer_param<W, &W::dimension>("dimension", "", closed(2, 3), "2 or 3"),
         number_param<W, &W::particle_radius>(
             "particle_radius", "m", positive(10),
@@ -84,102 +97,36 @@ std::span<const Param<WorldDef>> world_params() {
             "by 6–12%, which PBF's Jacobi iterations turn into a blow-up at the first step"),
         number_param<W, &W::rest_density>("rest_density", "kg/m³", closed(1e-3, 1e5),
                                           "ρ0"),
-        vector_param<W, &W::gravity>("gravity", "m/s²", closed(-1000, 1000),
-                                     "acceleration of gravity; y is up in the shipped scenes"),
+        // Gravity restarts the solver: the automatic speed of sound follows it.
+        restarts_solver(vector_param<W, &W::gravity>(
+            "gravity", "m/s²", closed(-1000, 1000),
+            "acceleration of gravity; y is up in the shipped scenes")),
         required(vector_param<W, &W::container_min>(
             "container.min", "m", closed(-1e6, 1e6),
             "the inside of the closed container: lower corner")),
         required(vector_param<W, &W::container_max>(
             "container.max", "m", closed(-1e6, 1e6),
             "upper corner; at least two particle diameters from min on every axis")),
-        number_param<W, &W::container_adhesion>(
+        // The walls' adhesion is weighed afresh every step.
+        live(number_param<W, &W::container_adhesion>(
             "container.adhesion", "", closed(0, 1000),
             "adhesion β of the walls (Akinci et al. 2013 eq. 6): how the fluid clings to them; "
-            "0 = off (docs/solvers.md)"),
+            "0 = off (docs/solvers.md)")),
 
-        choice_param<W, &W::solver, &SolverParams::type>(
-            "solver.type", {"pbf", "wcsph", "ddr"},
-            "the solver (docs/solvers.md); `--solver` overrides it"),
-        with_automatic(number_param<W, &W::solver, &SolverParams::xsph>(
-                           "solver.xsph", "", closed(0, 1),
-                           "XSPH viscosity c (Schechter & Bridson 2012; M&M 2013 eq. 17); WCSPH "
-                           "and DDR have their own viscosity, so there it is an option"),
-                       -1.0, "0.01 for pbf, 0 for wcsph and ddr"),
-        number_param<W, &W::solver, &SolverParams::vorticity>(
-            "solver.vorticity", "m/s", closed(0, 1000),
-            "vorticity confinement ε (M&M 2013 eqs. 15–16); ε·ω is an acceleration"),
-        number_param<W, &W::solver, &SolverParams::surface_tension>(
-            "solver.surface_tension", "", closed(0, 1000),
-            "surface tension γ (Akinci et al. 2013: cohesion and curvature, eqs. 1–5), for every "
-            "solver; 0 = off. The σ it gives in N/m: docs/solvers.md"),
-        with_default_note(
+        restarts_solver(choice_param<W, &W::solver, &SolverParams::type>(
+            "solver.type", solver_choices(),
+            "the solver (docs/solvers.md); `--solver` overrides it")),
+    };
+    static const std::vector<Param<W>> after_forces = {
+        live(with_default_note(
             number_param<W, &W::solver, &SolverParams::max_speed>(
                 "solver.max_speed", "m/s", closed(0, 1e6),
                 "the stability guard stops the run when a particle is faster; 0 = 10 × (free-fall "
                 "speed over the container's largest extent + the largest initial speed)"),
-            "0 (automatic)"),
+            "0 (automatic)")),
 
-        integer_param<W, &W::solver, &SolverParams::pbf, &PbfParams::min_iterations>(
-            "solver.pbf.min_iterations", "", closed(1, 1000),
-            "position corrections always applied per step; at most max_iterations"),
-        integer_param<W, &W::solver, &SolverParams::pbf, &PbfParams::max_iterations>(
-            "solver.pbf.max_iterations", "", closed(1, 1000), "upper bound per step"),
-        number_param<W, &W::solver, &SolverParams::pbf, &PbfParams::density_tolerance>(
-            "solver.pbf.density_tolerance", "", open(0, 1),
-            "stop when the mean density error falls to this (0.002 = 0.2%)"),
-        number_param<W, &W::solver, &SolverParams::pbf, &PbfParams::relaxation>(
-            "solver.pbf.relaxation", "", closed(0, 10),
-            "constraint-force mixing ε, as a fraction of S'_i of a particle in a full rest "
-            "neighbourhood, so it does not depend on units or resolution"),
-        boolean_param<W, &W::solver, &SolverParams::pbf, &PbfParams::unilateral>(
-            "solver.pbf.unilateral",
-            "treat the constraint as C ≤ 0 (Bender & Fernández, eq. 10): only compression is "
-            "corrected, which avoids clumping at the free surface"),
-        boolean_param<W, &W::solver, &SolverParams::pbf, &PbfParams::tensile_correction>(
-            "solver.pbf.tensile_correction", "add the artificial pressure s_corr (M&M 2013 eq. 13)"),
-        number_param<W, &W::solver, &SolverParams::pbf, &PbfParams::s_corr_k>(
-            "solver.pbf.s_corr_k", "", closed(0, 1),
-            "strength k of s_corr, as an equivalent density error"),
-        number_param<W, &W::solver, &SolverParams::pbf, &PbfParams::s_corr_n>(
-            "solver.pbf.s_corr_n", "", closed(1, 8), "exponent n of s_corr"),
-        number_param<W, &W::solver, &SolverParams::pbf, &PbfParams::s_corr_dq>(
-            "solver.pbf.s_corr_dq", "", open(0, 1), "|Δq| of s_corr as a fraction of h"),
-
-        with_default_note(
-            number_param<W, &W::solver, &SolverParams::wcsph, &WcsphParams::speed_of_sound>(
-                "solver.wcsph.speed_of_sound", "m/s", closed(0, 1e5),
-                "c; 0 = 10·sqrt(2|g|H), H the tallest fluid block along gravity (density varies "
-                "by about (v/c)² ≈ 1%)"),
-            "0 (automatic)"),
-        choice_param<W, &W::solver, &SolverParams::wcsph, &WcsphParams::eos>(
-            "solver.wcsph.equation_of_state", {"tait", "linear"},
-            "tait: p = B((ρ/ρ0)^γ − 1), B = ρ0c²/γ; linear: p = c²(ρ − ρ0)"),
-        number_param<W, &W::solver, &SolverParams::wcsph, &WcsphParams::gamma>(
-            "solver.wcsph.gamma", "", closed(1, 10), "Tait exponent γ"),
-        boolean_param<W, &W::solver, &SolverParams::wcsph, &WcsphParams::clamp_pressure>(
-            "solver.wcsph.clamp_pressure", "p ≥ 0: no attraction from under-pressure"),
-        number_param<W, &W::solver, &SolverParams::wcsph, &WcsphParams::viscosity>(
-            "solver.wcsph.viscosity", "", closed(0, 10),
-            "α of Monaghan's artificial viscosity, dimensionless"),
-
-        with_default_note(
-            number_param<W, &W::solver, &SolverParams::ddr, &DdrParams::speed_of_sound>(
-                "solver.ddr.speed_of_sound", "m/s", closed(0, 1e5),
-                "sets the stiffness k = c²/h; 0 = automatic as for WCSPH"),
-            "0 (automatic)"),
-        number_param<W, &W::solver, &SolverParams::ddr, &DdrParams::near_stiffness>(
-            "solver.ddr.near_stiffness", "", closed(0, 10), "k_near / k"),
-        number_param<W, &W::solver, &SolverParams::ddr, &DdrParams::cohesion>(
-            "solver.ddr.cohesion", "", closed(0, 1),
-            "factor on negative pressure; 1 = Clavet (cohesive, gel-like)"),
-        number_param<W, &W::solver, &SolverParams::ddr, &DdrParams::linear_viscosity>(
-            "solver.ddr.linear_viscosity", "1/s", closed(0, 1e6), "σ of Clavet's viscosity impulses"),
-        with_default_note(
-            number_param<W, &W::solver, &SolverParams::ddr, &DdrParams::quadratic_viscosity>(
-                "solver.ddr.quadratic_viscosity", "1/m", closed(0, 1e6),
-                "β of Clavet's viscosity impulses; 0 = 0.1/(2r)"),
-            "0 (automatic)"),
-
+    };
+    static const std::vector<Param<W>> time = {
         number_param<W, &W::time, &TimeParams::end_time>("time.end_time", "s", positive(1e6),
                                                          "simulated time at which a run ends"),
         number_param<W, &W::time, &TimeParams::frame_rate>(
@@ -200,6 +147,22 @@ std::span<const Param<WorldDef>> world_params() {
         number_param<W, &W::time, &TimeParams::min_dt>("time.min_dt", "s", closed(1e-9, 1),
                                                        "lower bound in CFL mode; at most max_dt"),
     };
+    // The shared keys with the forces' (in the force list's order), each solver's block (declared with its code) in the list's order, time.
+    static const std::vector<Param<W>> table = [] {
+        std::vector<Param<W>> t = head;
+#define SEICHE_FORCE_KEYS(id, Class) \
+    for (const auto& p : Class<3>::keys()) t.push_back(p);
+        SEICHE_FORCES(SEICHE_FORCE_KEYS)
+#undef SEICHE_FORCE_KEYS
+        t.insert(t.end(), after_forces.begin(), after_forces.end());
+        // A solver's own keys restart it (its constants derive from them); time.* is live.
+#define SEICHE_SOLVER_KEYS(id, Class, Params) \
+    for (const auto& p : Params::keys()) t.push_back(restarts_solver(p));
+        SEICHE_SOLVERS(SEICHE_SOLVER_KEYS)
+#undef SEICHE_SOLVER_KEYS
+        for (const auto& p : time) t.push_back(live(p));
+        return t;
+    }();
     return table;
 }
 

@@ -7,6 +7,8 @@
 #include <numbers>
 
 #include "seiche/parallel.hpp"
+#include "seiche/parameters.hpp"
+#include "seiche/step_context.hpp"
 
 #include "../neighbors/pair_lanes.hpp"
 
@@ -217,5 +219,80 @@ SEICHE_INSTANTIATE(3, CubicSpline)
 SEICHE_INSTANTIATE(2, Poly6Spiky)
 SEICHE_INSTANTIATE(3, Poly6Spiky)
 #undef SEICHE_INSTANTIATE
+
+// ---- as a force of the list ----
+
+template <int D>
+std::span<const Param<WorldDef>> SurfaceTension<D>::keys() {
+    using W = WorldDef;
+    static const std::vector<Param<W>> table = {
+        live(number_param<W, &W::solver, &SolverParams::surface_tension>(
+            "solver.surface_tension", "", closed(0, 1000),
+            "surface tension γ (Akinci et al. 2013: cohesion and curvature, eqs. 1–5), for every "
+            "solver; 0 = off. The σ it gives in N/m: docs/solvers.md")),
+    };
+    return table;
+}
+
+// The 2D kernels' scales come from numerical integrals: computed once, not every step.
+template <int D>
+SurfaceTension<D>::SurfaceTension(const FluidConstants<D>& fluid) : kernels(fluid.h) {}
+
+template <int D>
+void SurfaceTension<D>::apply(StepContext<D>& c, ForceStageArgs& args) {
+    const float gamma = static_cast<float>(c.definition().solver.surface_tension);
+    const FluidView<D> f = c.view();
+    bool adhesion = false;
+    for (const auto& o : f.objects) adhesion = adhesion || o.adhesion > 0;
+    boundary_force.clear();
+    if (!(gamma > 0) && !adhesion) return;
+    ParticleSet<D>& p = c.particles();
+    const std::size_t n = p.size();
+    normal.resize(gamma > 0 ? n : 0);
+    x_rho.resize(gamma > 0 ? n : 0);
+    acceleration.resize(n);
+    adhesion_weight.clear();
+    if (adhesion) {
+        // ψ_k = ρ0 V_k (Akinci et al. 2012, eq. 5), with the object's β.
+        adhesion_weight.assign(f.bx.size(), 0.0f);
+        for (const auto& o : f.objects)
+            for (std::size_t k = o.first; k < o.first + o.count; ++k)
+                adhesion_weight[k] = o.adhesion * f.rest_density * f.bvolume[k];
+    }
+    std::visit(
+        [&](const auto& kernel) {
+            surface_accelerations<D>(f, kernel, kernels, gamma, adhesion_weight, p.rho, x_rho,
+                                     normal, acceleration);
+        },
+        c.kernel());
+    if (c.tracking_boundary_forces() && adhesion) {
+        // Newton's third law on eq. (6): boundary particle k is pulled towards each fluid
+        // particle i by m β_k ψ_k A(|x_ik|) x̂_ik — at the positions the fluid's side used,
+        // before they move: A(r) rises as a fourth root from r = h/2, where a particle resting
+        // on a wall sits, and a 0.2 mm shift there changed the sum by a quarter.
+        const ReactionLists<D> l = c.reaction_lists();
+        boundary_force.assign(l.bx.size(), Vec<D>(0.0f));
+        const float m = f.mass;
+        parallel_for(l.bx.size(), [&](std::size_t k) {
+            Vec<D> sum(0.0f);
+            for (std::uint32_t e = l.offset[k]; e < l.offset[k + 1]; ++e) {
+                const Vec<D> r = l.x[l.fluid[e]] - l.bx[k];
+                const float len = glm::length(r);
+                if (len > 0) sum += (m * adhesion_weight[k] * kernels.adhesion(len) / len) * r;
+            }
+            boundary_force[k] = sum;
+        });
+    }
+    const Vec<D>* a = acceleration.data();
+    const float dt = c.dt();
+    const float dt2 = args.predicted ? dt * dt : 0.0f;
+    parallel_for(n, [&](std::size_t i) {
+        p.v[i] += dt * a[i];
+        p.x[i] += dt2 * a[i];
+    });
+}
+
+template struct SurfaceTension<2>;
+template struct SurfaceTension<3>;
 
 }  // namespace seiche

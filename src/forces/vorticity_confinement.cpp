@@ -4,6 +4,8 @@
 #include <cmath>
 
 #include "seiche/forces.hpp"
+#include "seiche/parameters.hpp"
+#include "seiche/step_context.hpp"
 
 namespace seiche {
 
@@ -122,5 +124,36 @@ template void vorticity_confinement<2, Poly6Spiky<2>>(const FluidView<2>&, const
 template void vorticity_confinement<3, Poly6Spiky<3>>(const FluidView<3>&, const Poly6Spiky<3>&,
                                                       float, float, std::span<const float>,
                                                       std::span<Vec<3>>, std::vector<Vec<3>>&);
+
+// ---- as a force of the list ----
+
+template <int D>
+std::span<const Param<WorldDef>> VorticityConfinement<D>::keys() {
+    using W = WorldDef;
+    static const std::vector<Param<W>> table = {
+        live(number_param<W, &W::solver, &SolverParams::vorticity>(
+            "solver.vorticity", "m/s", closed(0, 1000),
+            "vorticity confinement ε (M&M 2013 eqs. 15–16); ε·ω is an acceleration")),
+    };
+    return table;
+}
+
+template <int D>
+void VorticityConfinement<D>::apply(StepContext<D>& c, ForceStageArgs& args) {
+    const double epsilon = c.definition().solver.vorticity;
+    if (!(epsilon > 0.0)) return;
+    c.settle_density(args);  // it weighs the neighbours by ρ of the current positions
+    ParticleSet<D>& p = c.particles();
+    const FluidView<D> f = c.view();
+    std::visit(
+        [&](const auto& kernel) {
+            vorticity_confinement<D>(f, kernel, static_cast<float>(epsilon), c.dt(), p.rho, p.v,
+                                     omega);
+        },
+        c.kernel());
+}
+
+template struct VorticityConfinement<2>;
+template struct VorticityConfinement<3>;
 
 }  // namespace seiche

@@ -5,7 +5,12 @@
 
 #include "seiche/forces.hpp"
 
+#include <cstdio>
+#include <string>
 #include <vector>
+
+#include "seiche/parameters.hpp"
+#include "seiche/step_context.hpp"
 
 namespace seiche {
 
@@ -99,5 +104,80 @@ SEICHE_INSTANTIATE(3, CubicSpline)
 SEICHE_INSTANTIATE(2, Poly6Spiky)
 SEICHE_INSTANTIATE(3, Poly6Spiky)
 #undef SEICHE_INSTANTIATE
+
+// ---- as a force of the list ----
+
+namespace {
+
+// "0.01 for pbf, 0 for wcsph and ddr": each solver's default, from the list's traits.
+std::string default_note() {
+    std::string note;
+    std::vector<bool> said(solver_count, false);
+    for (std::size_t a = 0; a < solver_count; ++a) {
+        if (said[a]) continue;
+        const double value = all_solver_traits[a].default_xsph;
+        std::vector<std::string_view> names;
+        for (std::size_t b = a; b < solver_count; ++b)
+            if (!said[b] && all_solver_traits[b].default_xsph == value) {
+                said[b] = true;
+                names.push_back(all_solver_traits[b].name);
+            }
+        char num[32];
+        std::snprintf(num, sizeof num, "%g", value);
+        note += (note.empty() ? "" : ", ") + std::string(num) + " for ";
+        for (std::size_t k = 0; k < names.size(); ++k)
+            note += (k == 0 ? "" : k + 1 == names.size() ? " and " : ", ") + std::string(names[k]);
+    }
+    return note;
+}
+
+}  // namespace
+
+template <int D>
+std::span<const Param<WorldDef>> XsphViscosity<D>::keys() {
+    using W = WorldDef;
+    static const std::string note = default_note();
+    static const std::vector<Param<W>> table = {
+        live(with_automatic(number_param<W, &W::solver, &SolverParams::xsph>(
+                                "solver.xsph", "", closed(0, 1),
+                                "XSPH viscosity c (Schechter & Bridson 2012; M&M 2013 eq. 17); "
+                                "WCSPH and DDR have their own viscosity, so there it is an option"),
+                            -1.0, note)),
+    };
+    return table;
+}
+
+template <int D>
+void XsphViscosity<D>::apply(StepContext<D>& c, ForceStageArgs& args) {
+    const double xsph = c.definition().solver.xsph_or_default();
+    if (!(xsph > 0.0)) return;
+    ParticleSet<D>& p = c.particles();
+    const FluidView<D> f = c.view();
+    std::span<Float4> recs = args.lent;
+    if (recs.size() < p.size()) {
+        records.resize(p.size());
+        recs = records;
+    }
+    std::vector<Vec<D>>& v_out = c.velocity_scratch();
+    std::visit(
+        [&](const auto& kernel) {
+            if (args.density_pending) {
+                // ρ of the positions from the same pair pass, XSPH weighting by ρ as it was.
+                std::vector<float>& rho_out = c.density_scratch();
+                rho_out.resize(p.size());
+                xsph_viscosity_and_density<D>(f, kernel, static_cast<float>(xsph), p.rho, p.v,
+                                              v_out, rho_out, recs);
+                p.rho.swap(rho_out);
+                args.density_pending = false;
+            } else {
+                xsph_viscosity<D>(f, kernel, static_cast<float>(xsph), p.rho, p.v, v_out, recs);
+            }
+            p.v.swap(v_out);
+        },
+        c.kernel());
+}
+
+template struct XsphViscosity<2>;
+template struct XsphViscosity<3>;
 
 }  // namespace seiche

@@ -7,6 +7,8 @@
 // (as WCSPH's, after Adami et al. 2012, eq. 27), its push matched to a flat wall's fluid.
 #include "seiche/double_density_relaxation.hpp"
 
+#include "seiche/parameters.hpp"
+
 #include "seiche/step_context.hpp"
 
 #include <algorithm>
@@ -253,7 +255,7 @@ template <int D>
 void Ddr<D>::step(StepContext<D>& c) {
     c.apply_external_accelerations();  // apply gravity: v ← v + Δt g
     c.find_neighbors();
-    c.apply_surface_forces(false);  // surface tension, adhesion (densities of the last step)
+    c.apply_non_pressure_forces(false);  // surface tension, adhesion (densities of the last step)
     ParticleSet<D>& p = c.particles();
     const FluidView<D> f = c.view();
     const float dt = c.dt();
@@ -309,5 +311,31 @@ template void ddr_relax<2>(const DdrConstants&, const FluidView<2>&, float, cons
                            DdrState<2>&);
 template void ddr_relax<3>(const DdrConstants&, const FluidView<3>&, float, const Vec<3>&, std::span<Vec<3>>,
                            DdrState<3>&);
+
+// ---- its keys: solver.ddr.* ----
+
+std::span<const Param<WorldDef>> DdrParams::keys() {
+    using W = WorldDef;
+    static const std::vector<Param<W>> table = {
+        with_default_note(
+            number_param<W, &W::solver, &SolverParams::ddr, &DdrParams::speed_of_sound>(
+                "solver.ddr.speed_of_sound", "m/s", closed(0, 1e5),
+                "sets the stiffness k = c²/h; 0 = automatic as for WCSPH"),
+            "0 (automatic)"),
+        number_param<W, &W::solver, &SolverParams::ddr, &DdrParams::near_stiffness>(
+            "solver.ddr.near_stiffness", "", closed(0, 10), "k_near / k"),
+        number_param<W, &W::solver, &SolverParams::ddr, &DdrParams::cohesion>(
+            "solver.ddr.cohesion", "", closed(0, 1),
+            "factor on negative pressure; 1 = Clavet (cohesive, gel-like)"),
+        number_param<W, &W::solver, &SolverParams::ddr, &DdrParams::linear_viscosity>(
+            "solver.ddr.linear_viscosity", "1/s", closed(0, 1e6), "σ of Clavet's viscosity impulses"),
+        with_default_note(
+            number_param<W, &W::solver, &SolverParams::ddr, &DdrParams::quadratic_viscosity>(
+                "solver.ddr.quadratic_viscosity", "1/m", closed(0, 1e6),
+                "β of Clavet's viscosity impulses; 0 = 0.1/(2r)"),
+            "0 (automatic)"),
+    };
+    return table;
+}
 
 }  // namespace seiche

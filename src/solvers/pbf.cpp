@@ -6,6 +6,8 @@
 //   Δx_i = Σ_j (m/ρ0)(λ'_i + λ'_j + s_corr) ∇W_ij + Σ_k V_k λ'_i ∇W_ik.
 #include "seiche/pbf.hpp"
 
+#include "seiche/parameters.hpp"
+
 #include "pbf_passes.hpp"
 #include "../neighbors/pair_lanes.hpp"
 
@@ -298,7 +300,7 @@ template <int D>
 void Pbf<D>::step(StepContext<D>& c) {
     c.accelerate_and_predict();  // apply forces: v ← v + Δt f_ext; predict: x* ← x + Δt v
     c.find_neighbors();                // find neighbouring particles
-    c.apply_surface_forces(true);      // surface tension, adhesion (at x*, densities of the last step)
+    c.apply_non_pressure_forces(true);     // surface tension, adhesion (at x*, densities of the last step)
     PbfResult r;
     ParticleSet<D>& p = c.particles();
     const bool forces = c.tracking_boundary_forces();
@@ -357,5 +359,39 @@ SEICHE_INSTANTIATE_PBF(3, CubicSpline)
 SEICHE_INSTANTIATE_PBF(2, Poly6Spiky)
 SEICHE_INSTANTIATE_PBF(3, Poly6Spiky)
 #undef SEICHE_INSTANTIATE_PBF
+
+// ---- its keys: solver.pbf.* ----
+
+std::span<const Param<WorldDef>> PbfParams::keys() {
+    using W = WorldDef;
+    static const std::vector<Param<W>> table = {
+        integer_param<W, &W::solver, &SolverParams::pbf, &PbfParams::min_iterations>(
+            "solver.pbf.min_iterations", "", closed(1, 1000),
+            "position corrections always applied per step; at most max_iterations"),
+        integer_param<W, &W::solver, &SolverParams::pbf, &PbfParams::max_iterations>(
+            "solver.pbf.max_iterations", "", closed(1, 1000), "upper bound per step"),
+        number_param<W, &W::solver, &SolverParams::pbf, &PbfParams::density_tolerance>(
+            "solver.pbf.density_tolerance", "", open(0, 1),
+            "stop when the mean density error falls to this (0.002 = 0.2%)"),
+        number_param<W, &W::solver, &SolverParams::pbf, &PbfParams::relaxation>(
+            "solver.pbf.relaxation", "", closed(0, 10),
+            "constraint-force mixing ε, as a fraction of S'_i of a particle in a full rest "
+            "neighbourhood, so it does not depend on units or resolution"),
+        boolean_param<W, &W::solver, &SolverParams::pbf, &PbfParams::unilateral>(
+            "solver.pbf.unilateral",
+            "treat the constraint as C ≤ 0 (Bender & Fernández, eq. 10): only compression is "
+            "corrected, which avoids clumping at the free surface"),
+        boolean_param<W, &W::solver, &SolverParams::pbf, &PbfParams::tensile_correction>(
+            "solver.pbf.tensile_correction", "add the artificial pressure s_corr (M&M 2013 eq. 13)"),
+        number_param<W, &W::solver, &SolverParams::pbf, &PbfParams::s_corr_k>(
+            "solver.pbf.s_corr_k", "", closed(0, 1),
+            "strength k of s_corr, as an equivalent density error"),
+        number_param<W, &W::solver, &SolverParams::pbf, &PbfParams::s_corr_n>(
+            "solver.pbf.s_corr_n", "", closed(1, 8), "exponent n of s_corr"),
+        number_param<W, &W::solver, &SolverParams::pbf, &PbfParams::s_corr_dq>(
+            "solver.pbf.s_corr_dq", "", open(0, 1), "|Δq| of s_corr as a fraction of h"),
+    };
+    return table;
+}
 
 }  // namespace seiche

@@ -5,6 +5,8 @@
 // (Becker & Teschner eq. 11).
 #include "seiche/wcsph.hpp"
 
+#include "seiche/parameters.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -128,7 +130,7 @@ void Wcsph<D>::step(StepContext<D>& c) {
             },
             c.kernel());
     });
-    c.apply_surface_forces(false);  // surface tension, adhesion: v += Δt·a now, as the forces below
+    c.apply_non_pressure_forces(false);  // surface tension, adhesion: v += Δt·a now, as the forces below
     if (c.tracking_boundary_forces()) {
         // Akinci et al. 2012, eq. (10): the boundary particle feels the opposite of the pressure
         // force it exerts, f_k = −f_ik = m ψ_k ω (p_i + p_k)/ρ_i² ∇W_ik with ψ_k = ρ0 V_k (the
@@ -172,5 +174,30 @@ SEICHE_INSTANTIATE(3, CubicSpline)
 SEICHE_INSTANTIATE(2, Poly6Spiky)
 SEICHE_INSTANTIATE(3, Poly6Spiky)
 #undef SEICHE_INSTANTIATE
+
+// ---- its keys: solver.wcsph.* ----
+
+std::span<const Param<WorldDef>> WcsphParams::keys() {
+    using W = WorldDef;
+    static const std::vector<Param<W>> table = {
+        with_default_note(
+            number_param<W, &W::solver, &SolverParams::wcsph, &WcsphParams::speed_of_sound>(
+                "solver.wcsph.speed_of_sound", "m/s", closed(0, 1e5),
+                "c; 0 = 10·sqrt(2|g|H), H the tallest fluid block along gravity (density varies "
+                "by about (v/c)² ≈ 1%)"),
+            "0 (automatic)"),
+        choice_param<W, &W::solver, &SolverParams::wcsph, &WcsphParams::eos>(
+            "solver.wcsph.equation_of_state", {"tait", "linear"},
+            "tait: p = B((ρ/ρ0)^γ − 1), B = ρ0c²/γ; linear: p = c²(ρ − ρ0)"),
+        number_param<W, &W::solver, &SolverParams::wcsph, &WcsphParams::gamma>(
+            "solver.wcsph.gamma", "", closed(1, 10), "Tait exponent γ"),
+        boolean_param<W, &W::solver, &SolverParams::wcsph, &WcsphParams::clamp_pressure>(
+            "solver.wcsph.clamp_pressure", "p ≥ 0: no attraction from under-pressure"),
+        number_param<W, &W::solver, &SolverParams::wcsph, &WcsphParams::viscosity>(
+            "solver.wcsph.viscosity", "", closed(0, 10),
+            "α of Monaghan's artificial viscosity, dimensionless"),
+    };
+    return table;
+}
 
 }  // namespace seiche

@@ -10,14 +10,6 @@
 
 namespace seiche {
 
-// The others (resolution, kernel, container, fluid, obstacles) shape the particles and the
-// boundary: they need a new World.
-bool is_live_key(std::string_view key) {
-    // The walls' adhesion too: it weighs the boundary particles afresh every step.
-    return key == "gravity" || key.starts_with("solver.") || key.starts_with("time.") ||
-           key == "container.adhesion";
-}
-
 namespace {
 
 const Param<WorldDef>* find_param(std::string_view key) {
@@ -25,6 +17,16 @@ const Param<WorldDef>* find_param(std::string_view key) {
         if (p.key == key) return &p;
     return nullptr;
 }
+
+}  // namespace
+
+// As the key's declaration says (Param::live).
+bool is_live_key(std::string_view key) {
+    const Param<WorldDef>* p = find_param(key);
+    return p && p->live != Live::no;
+}
+
+namespace {
 
 // A value of the right alternative for the declaration; a choice may be given by its name.
 ParamValue coerce(const Param<WorldDef>& p, const ParamValue& v) {
@@ -107,7 +109,7 @@ template <int D>
 void World<D>::set_definition(const WorldDef& next) {
     // Only live keys may differ: compare every other key and the blocks through the table.
     for (const auto& p : world_params())
-        if (!is_live_key(p.key) && p.get(next) != p.get(def_))
+        if (p.live == Live::no && p.get(next) != p.get(def_))
             throw DefinitionError({{std::string(p.key),
                                     "cannot change while the world runs; build a new World"}});
     auto same_boxes = [](const auto& a, const auto& b) {
@@ -141,14 +143,10 @@ void World<D>::set_definition(const WorldDef& next) {
     if (std::vector<Problem> problems = validate(next); !problems.empty())
         throw DefinitionError(std::move(problems));
 
-    // The solver's own parameters and gravity (through the automatic speed of sound) restart it.
+    // A changed key declared restarts_solver (the solver's own, gravity) restarts it.
     bool restart = false;
-    for (const auto& p : world_params()) {
-        const std::string_view k = p.key;
-        const bool solver_key = k.starts_with("solver.") && k != "solver.xsph" &&
-                                k != "solver.vorticity" && k != "solver.max_speed";
-        if ((solver_key || k == "gravity") && p.get(next) != p.get(def_)) restart = true;
-    }
+    for (const auto& p : world_params())
+        if (p.live == Live::restarts_solver && p.get(next) != p.get(def_)) restart = true;
     def_ = next;
     derive_from_definition();
     objects_[0].adhesion = float(def_.container_adhesion);  // the container is object 0

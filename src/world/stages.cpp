@@ -1,7 +1,7 @@
 // The stages every solver's step is made of (StepContext names them): external accelerations,
 // prediction, neighbour search with the Z-curve reorder, collisions through the boundary objects,
-// last-resort containment and velocities from positions, the post-velocity effects (XSPH,
-// Schechter & Bridson 2012; vorticity confinement, Macklin & Müller 2013 eqs. 15–16), density.
+// last-resort containment and velocities from positions, the forces of seiche/force_list.hpp at
+// their stages, density.
 #include "seiche/world.hpp"
 
 namespace seiche {
@@ -58,91 +58,6 @@ void World<D>::contain_and_update_velocities(float dt, StepStats& s) {
 }
 
 template <int D>
-void World<D>::post_velocity(float dt, bool density, std::span<Float4> lent) {
-    const FluidView<D> f = view();
-    const double xsph = def_.solver.xsph_or_default();
-    std::span<Float4> records = lent;
-    if (xsph > 0.0 && records.size() < p_.size()) {
-        record_scratch_.resize(p_.size());
-        records = record_scratch_;
-    }
-    std::visit(
-        [&](const auto& kernel) {
-            if (xsph > 0.0 && density) {
-                f_scratch_.resize(p_.size());
-                xsph_viscosity_and_density<D>(f, kernel, static_cast<float>(xsph), p_.rho, p_.v,
-                                              v_scratch_, f_scratch_, records);
-                p_.v.swap(v_scratch_);
-                p_.rho.swap(f_scratch_);
-            } else {
-                if (density) seiche::compute_density<D>(f, kernel, p_.rho);
-                if (xsph > 0.0) {
-                    xsph_viscosity<D>(f, kernel, static_cast<float>(xsph), p_.rho, p_.v,
-                                      v_scratch_, records);
-                    p_.v.swap(v_scratch_);
-                }
-            }
-            if (def_.solver.vorticity > 0.0)
-                vorticity_confinement<D>(f, kernel, static_cast<float>(def_.solver.vorticity), dt,
-                                         p_.rho, p_.v, omega_);
-        },
-        fluid_.kernel);
-}
-
-template <int D>
-void World<D>::surface_forces(float dt, bool predicted) {
-    const float gamma = static_cast<float>(def_.solver.surface_tension);
-    bool adhesion = false;
-    for (const auto& o : objects_) adhesion = adhesion || o.adhesion > 0;
-    adhesion_force_.clear();
-    if (!(gamma > 0) && !adhesion) return;
-    const std::size_t n = p_.size();
-    surface_normal_.resize(gamma > 0 ? n : 0);
-    surface_x_rho_.resize(gamma > 0 ? n : 0);
-    surface_acceleration_.resize(n);
-    adhesion_weight_.clear();
-    if (adhesion) {
-        // ψ_k = ρ0 V_k (Akinci et al. 2012, eq. 5), with the object's β.
-        adhesion_weight_.assign(b_.x.size(), 0.0f);
-        for (const auto& o : objects_)
-            for (std::size_t k = o.first; k < o.first + o.count; ++k)
-                adhesion_weight_[k] = o.adhesion * fluid_.rest_density * b_.volume[k];
-    }
-    const FluidView<D> f = view();
-    const SurfaceKernels<D>& sk = surface_kernels_;
-    std::visit(
-        [&](const auto& kernel) {
-            surface_accelerations<D>(f, kernel, sk, gamma, adhesion_weight_, p_.rho,
-                                     surface_x_rho_, surface_normal_, surface_acceleration_);
-        },
-        fluid_.kernel);
-    if (track_forces_ && adhesion) {
-        // Newton's third law on eq. (6): boundary particle k is pulled towards each fluid
-        // particle i by m β_k ψ_k A(|x_ik|) x̂_ik — at the positions the fluid's side used,
-        // before they move: A(r) rises as a fourth root from r = h/2, where a particle resting
-        // on a wall sits, and a 0.2 mm shift there changed the sum by a quarter.
-        transpose_boundary_neighbors();
-        adhesion_force_.assign(b_.x.size(), Vec<D>(0.0f));
-        const float m = p_.mass;
-        parallel_for(b_.x.size(), [&](std::size_t k) {
-            Vec<D> sum(0.0f);
-            for (std::uint32_t e = reaction_offset_[k]; e < reaction_offset_[k + 1]; ++e) {
-                const Vec<D> r = p_.x[reaction_fluid_[e]] - b_.x[k];
-                const float len = glm::length(r);
-                if (len > 0) sum += (m * adhesion_weight_[k] * sk.adhesion(len) / len) * r;
-            }
-            adhesion_force_[k] = sum;
-        });
-    }
-    const Vec<D>* a = surface_acceleration_.data();
-    const float dt2 = predicted ? dt * dt : 0.0f;
-    parallel_for(n, [&](std::size_t i) {
-        p_.v[i] += dt * a[i];
-        p_.x[i] += dt2 * a[i];
-    });
-}
-
-template <int D>
 void World<D>::measure_density(StepStats& s) {
     density_error_stats(p_.rho, fluid_.rest_density, s.density_error_mean, s.density_error_max);
 }
@@ -162,6 +77,18 @@ FluidView<D> StepContext<D>::view() const {
     return w_.view();
 }
 template <int D>
+const WorldDef& StepContext<D>::definition() const {
+    return w_.def_;
+}
+template <int D>
+std::vector<Vec<D>>& StepContext<D>::velocity_scratch() {
+    return w_.v_scratch_;
+}
+template <int D>
+std::vector<float>& StepContext<D>::density_scratch() {
+    return w_.f_scratch_;
+}
+template <int D>
 Vec<D> StepContext<D>::external_acceleration() const {
     return w_.gravity_;
 }
@@ -173,8 +100,12 @@ void StepContext<D>::apply_external_accelerations() {
     parallel_for(p.size(), [&](std::size_t i) { p.v[i] += dt * a; });
 }
 template <int D>
-void StepContext<D>::apply_surface_forces(bool predicted) {
-    w_.timed(&StageTimes::velocity, [&] { w_.surface_forces(dt_, predicted); });
+void StepContext<D>::apply_non_pressure_forces(bool predicted) {
+    w_.timed(&StageTimes::velocity, [&] {
+        ForceStageArgs args;
+        args.predicted = predicted;
+        w_.forces_.run(ForceStage::non_pressure, *this, args);
+    });
 }
 template <int D>
 void StepContext<D>::predict() {
@@ -205,12 +136,27 @@ void StepContext<D>::contain_and_update_velocities() {
 }
 template <int D>
 void StepContext<D>::post_velocity() {
-    w_.timed(&StageTimes::velocity, [&] { w_.post_velocity(dt_, false, {}); });
+    w_.timed(&StageTimes::velocity, [&] {
+        ForceStageArgs args;
+        w_.forces_.run(ForceStage::velocity_filter, *this, args);
+    });
 }
 template <int D>
 void StepContext<D>::post_velocity_and_density(std::span<Float4> scratch) {
-    w_.timed(&StageTimes::velocity, [&] { w_.post_velocity(dt_, true, scratch); });
+    w_.timed(&StageTimes::velocity, [&] {
+        ForceStageArgs args;
+        args.density_pending = true;
+        args.lent = scratch;
+        w_.forces_.run(ForceStage::velocity_filter, *this, args);
+        settle_density(args);
+    });
     w_.measure_density(stats_);
+}
+template <int D>
+void StepContext<D>::settle_density(ForceStageArgs& args) {
+    if (!args.density_pending) return;
+    compute_density();
+    args.density_pending = false;
 }
 template <int D>
 void StepContext<D>::compute_density() {
@@ -244,10 +190,6 @@ template void World<2>::collide();
 template void World<3>::collide();
 template void World<2>::contain_and_update_velocities(float, StepStats&);
 template void World<3>::contain_and_update_velocities(float, StepStats&);
-template void World<2>::post_velocity(float, bool, std::span<Float4>);
-template void World<3>::post_velocity(float, bool, std::span<Float4>);
-template void World<2>::surface_forces(float, bool);
-template void World<3>::surface_forces(float, bool);
 template void World<2>::measure_density(StepStats&);
 template void World<3>::measure_density(StepStats&);
 

@@ -72,8 +72,13 @@ float max_initial_speed(const WorldDef& def) {
 // speed over the fluid's height (Becker & Teschner 2007, sec. 4; Monaghan 1994).
 template <int D>
 float sound_speed_for(const WorldDef& def) {
-    const double c_wanted = def.solver.type == SolverType::ddr ? def.solver.ddr.speed_of_sound
-                                                               : def.solver.wcsph.speed_of_sound;
+    // The solver's own speed_of_sound key, when its block has one (0: automatic).
+    const double c_wanted = def.solver.visit_block([](const auto& block) -> double {
+        if constexpr (requires { block.speed_of_sound; })
+            return block.speed_of_sound;
+        else
+            return 0.0;
+    });
     if (c_wanted > 0) return static_cast<float>(c_wanted);
     const Vec<D> g = to_vec<D>(def.gravity);
     float fluid_height = 0.0f;
@@ -142,10 +147,9 @@ World<D>::World(const WorldDef& def)
       gravity_(to_vec<D>(def_.gravity)),
       container_{to_vec<D>(def_.container_min), to_vec<D>(def_.container_max)},
       p_(seed_fluid<D>(def_, fluid_)),
-      solver_(make_solver<D>(def_.solver, fluid_, p_.size())) {
+      solver_(make_solver<D>(def_.solver, fluid_, p_.size())),
+      forces_(make_forces<D>(fluid_)) {
     const WallSampling walls = WallSampling::for_kernel(def_.kernel, fluid_.spacing);
-    // The 2D kernels' scales come from numerical integrals: computed once, not every step.
-    surface_kernels_ = SurfaceKernels<D>(fluid_.h);
     b_ = sample_container<D>(container_, walls);
     BoundaryObject<D> box;
     box.name = "container";
@@ -436,8 +440,7 @@ FluidView<D> World<D>::view() const {
 
 template <int D>
 std::span<const float> World<D>::pressure() const {
-    if (const auto* w = std::get_if<Wcsph<D>>(&solver_)) return w->state.pressure;
-    return {};
+    return solver_pressure<D>(solver_);
 }
 
 template <int D>
@@ -449,7 +452,7 @@ double World<D>::suggested_dt() const {
     // Include what gravity adds during the step, so a fluid at rest does not get max_dt blindly;
     // the explicit solvers also resolve their sound waves.
     double speed = vmax + glm::length(gravity_) * t.max_dt;
-    if (!std::holds_alternative<Pbf<D>>(solver_)) speed += fluid_.speed_of_sound;
+    if (solver_traits(def_.solver.type).resolves_sound) speed += fluid_.speed_of_sound;
     // Surface tension's own time scale, however still the fluid: explicit surface forces must
     // resolve the capillary waves of the particle scale (Brackbill, Kothe & Zemach 1992), so a
     // step crosses a spacing at surface_tension_speed at most. Every time scale of the surface
@@ -601,11 +604,12 @@ void World<D>::sum_object_forces(float dt) {
         else
             t += r.x * f.y - r.y * f.x;
     };
+    const std::vector<Vec<D>>& adhesion = forces_.surface_tension.boundary_force;
     for (auto& o : objects_) {
         Vec<D> f(0.0f);
         Torque<D> t{};
         for (std::size_t k = o.first; k < o.first + o.count; ++k) {
-            const Vec<D> fk = adhesion_force_.empty() ? b_.force[k] : b_.force[k] + adhesion_force_[k];
+            const Vec<D> fk = adhesion.empty() ? b_.force[k] : b_.force[k] + adhesion[k];
             f += fk;
             add_torque(t, b_.x[k] - o.position, fk);
         }

@@ -116,6 +116,18 @@ def test_live_setters_change_the_running_world():
     assert w.stage_times["total"] > 0
 
 
+def test_every_listed_solver_runs_and_its_pressure_is_as_declared():
+    names = [s["name"] for s in seiche.solvers]
+    assert len(names) >= 3 and len(set(names)) == len(names)
+    w = seiche.World(seiche.Scene.from_dict(small_scene_2d()))
+    for s in seiche.solvers:
+        assert s["title"] and s["paper"]
+        w.solver = s["name"]
+        w.step()
+        assert w.solver == s["name"]
+        assert (len(w.pressures) == w.positions.shape[0]) == s["has_pressure"], s["name"]
+
+
 def test_setters_check_shape_dtype_and_finiteness():
     w = seiche.World(seiche.Scene.from_dict(small_scene_2d()))
     n = 400

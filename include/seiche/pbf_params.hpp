@@ -1,0 +1,33 @@
+// Position Based Fluids (Macklin & Müller 2013; Bender & Fernández 2019): the parameter block and
+// the traits of the solver of src/solvers/pbf.cpp.
+#pragma once
+
+#include "seiche/solver_traits.hpp"
+
+namespace seiche {
+
+struct PbfParams {
+    int min_iterations = 2;
+    int max_iterations = 20;
+    double density_tolerance = 0.002;
+    double relaxation = 0.01;
+    bool unilateral = true;
+    bool tensile_correction = false;
+    double s_corr_k = 0.1;
+    double s_corr_n = 4.0;
+    double s_corr_dq = 0.2;
+
+    static constexpr SolverTraits traits{
+        .name = "pbf",
+        .title = "Position Based Fluids",
+        .paper = "Macklin & Müller 2013",
+        .resolves_sound = false,
+        .has_pressure = false,
+        .default_xsph = 0.01,  // XSPH is PBF's viscosity (M&M 2013 eq. 17)
+        .iterations_key = "solver.pbf.max_iterations",
+    };
+    // Its keys, solver.pbf.*, as rows of the world's parameter table (src/solvers/pbf.cpp).
+    static std::span<const Param<WorldDef>> keys();
+};
+
+}  // namespace seiche

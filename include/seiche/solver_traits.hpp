@@ -1,0 +1,29 @@
+// What the rest of seiche knows about a solver, declared once next to its parameter block
+// (seiche/<method>_params.hpp) and read through the list in seiche/solver_list.hpp: the command
+// line's choices, validate's and compare's lists, the viewer's switch, Python and the docs.
+#pragma once
+
+#include <span>
+#include <string_view>
+
+namespace seiche {
+
+template <class T>
+struct Param;
+struct WorldDef;
+
+struct SolverTraits {
+    std::string_view name;   //!< the scene's solver.type and its key block: "pbf"
+    std::string_view title;  //!< "Position Based Fluids"
+    std::string_view paper;  //!< "Macklin & Müller 2013"
+    //! The step must resolve sound waves: CFL steps add the speed of sound to the fastest speed.
+    bool resolves_sound = false;
+    //! The solver keeps a pressure field, Pa (World::pressure(), the viewer's colours, validate).
+    bool has_pressure = false;
+    double default_xsph = 0.0;  //!< solver.xsph when the scene leaves it out
+    //! The key that bounds its iterations per step ("" for a solver that makes one pass): the
+    //! remedy printed after an instability, the benchmark's time per iteration.
+    std::string_view iterations_key = {};
+};
+
+}  // namespace seiche
