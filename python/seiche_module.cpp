@@ -16,9 +16,9 @@
 #include <variant>
 #include <vector>
 
-#include "body_frames.hpp"
-#include "run_dir.hpp"
-#include "run_output.hpp"
+#include "run/body_frames.hpp"
+#include "run/run_dir.hpp"
+#include "run/run_output.hpp"
 #include "seiche/io/scene_loader.hpp"
 #include "seiche/io/writers.hpp"
 #include "seiche/parallel.hpp"
@@ -86,34 +86,6 @@ py::object to_python(const nlohmann::json& j) {
         }
         default: return py::none();
     }
-}
-
-// A world key's value from Python: the variant the parameter table reads.
-ParamValue to_param(py::handle o, const std::string& key) {
-    const nlohmann::json j = to_json(o, key);
-    if (j.is_boolean()) return j.get<bool>();
-    if (j.is_number()) return j.get<double>();
-    if (j.is_string()) return j.get<std::string>();
-    auto point = [&](const nlohmann::json& a) -> std::optional<Vec3d> {
-        if (!a.is_array() || a.size() < 2 || a.size() > 3) return std::nullopt;
-        Vec3d v{0.0, 0.0, 0.0};
-        for (std::size_t k = 0; k < a.size(); ++k) {
-            if (!a[k].is_number()) return std::nullopt;
-            v[k] = a[k].get<double>();
-        }
-        return v;
-    };
-    if (auto v = point(j)) return *v;
-    if (j.is_array()) {
-        std::vector<Vec3d> points;
-        for (const auto& e : j) {
-            auto v = point(e);
-            if (!v) throw io::SceneError(key, "expected a number, a vector or a list of points");
-            points.push_back(*v);
-        }
-        return points;
-    }
-    throw io::SceneError(key, "expected a number, a boolean, a string or a vector");
 }
 
 io::SceneError scene_error_of(const DefinitionError& e) {
@@ -306,7 +278,7 @@ class PyWorld {
     const StepStats& last() const { return last_; }
 
     void set(const std::string& key, py::handle value) {
-        const ParamValue v = to_param(value, key);
+        const ParamValue v = io::world_value(key, to_json(value, key), scene_.dimension);
         try {
             visit([&](auto& w) { w.set(key, v); });
         } catch (const DefinitionError& e) {
@@ -321,10 +293,10 @@ class PyWorld {
         if (!out_ || out_dir_ != fs::path(dir)) {
             if (out_) close_output();
             const fs::path d(dir);
-            if (const std::string why = app::output_refusal(d, false, {}, false); !why.empty())
+            if (const std::string why = run::directory_refusal(d, false, {}, false); !why.empty())
                 throw py::value_error(why);
             scene_.output.directory = d.string();
-            out_ = std::make_unique<app::RunOutput>(scene_, d, nullptr);
+            out_ = std::make_unique<run::RunOutput>(scene_, d, nullptr);
             out_dir_ = d;
             next_frame_ = 0;
         }
@@ -356,7 +328,7 @@ class PyWorld {
     Scene scene_;
     std::variant<std::unique_ptr<World<2>>, std::unique_ptr<World<3>>> world_;
     StepStats last_;
-    std::unique_ptr<app::RunOutput> out_;
+    std::unique_ptr<run::RunOutput> out_;
     fs::path out_dir_;
     int next_frame_ = 0;
 };
@@ -389,9 +361,7 @@ auto creation_order_setter(const char* what, Apply apply) {
 
 template <int D>
 py::array in_creation_order(const ParticleSet<D>& p, const std::vector<Vec<D>>& a) {
-    std::vector<std::uint32_t> order(p.size());
-    for (std::size_t i = 0; i < p.size(); ++i) order[i] = std::uint32_t(i);
-    std::sort(order.begin(), order.end(), [&](auto x, auto y) { return p.id[x] < p.id[y]; });
+    const std::vector<std::uint32_t> order = creation_order(p.id);
     py::array_t<float> out({p.size(), std::size_t(D)});
     auto m = out.mutable_unchecked<2>();
     for (std::size_t k = 0; k < p.size(); ++k)
@@ -758,12 +728,12 @@ PYBIND11_MODULE(_seiche, m) {
             const render::Image image = w.visit([&](const auto& x) {
                 constexpr int D = std::decay_t<decltype(x.particles().x[0])>::length();
                 io::FrameData f = io::frame_data(x.particles(), x.time());
-                std::vector<app::BodyPose> poses;
+                std::vector<run::BodyPose> poses;
                 for (std::size_t b = 0; b < scene.bodies.size(); ++b)
-                    poses.push_back(app::body_pose(x.boundary_objects()[x.body_object(b)]));
-                app::append_body_outlines<D>(scene, poses, f.solid_edges);
+                    poses.push_back(run::body_pose(x.boundary_objects()[x.body_object(b)]));
+                run::append_body_outlines<D>(scene, poses, f.solid_edges);
                 py::gil_scoped_release unlocked;
-                return render::render_frame(f, scene, app::frame_caption(scene, x.time()));
+                return render::render_frame(f, scene, run::frame_caption(scene, x.time()));
             });
             if (!path.empty()) render::write_png(path, image);  // atomic, as every output file
             py::array_t<std::uint8_t> out({std::size_t(image.height), std::size_t(image.width), std::size_t(3)});

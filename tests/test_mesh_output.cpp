@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <regex>
 #include <sstream>
 
@@ -83,6 +84,32 @@ TEST(MeshFiles, ObjPlyAndVtpHoldTheMesh) {
     EXPECT_NE(vtp.find("Name=\"Normals\""), std::string::npos);
     for (const auto& e : fs::directory_iterator(dir)) EXPECT_NE(e.path().extension(), ".part");
     fs::remove_all(dir);
+}
+
+// The reader beside the writer (the viewer plays surfaces back through it): every vertex, normal
+// and index comes back bit for bit; a file cut short or a particle frame is refused.
+TEST(MeshFiles, SurfacePlyReadsBackExactly) {
+    const fs::path dir = fresh_dir("seiche_test_mesh_ply_read");
+    const SurfaceMesh m = small_ball();
+    io::write_mesh_ply(dir / "m.ply", m);
+    const SurfaceMesh r = io::read_mesh_ply(dir / "m.ply");
+    EXPECT_EQ(r.dimension, 3);
+    EXPECT_EQ(r.position, m.position);
+    EXPECT_EQ(r.normal, m.normal);
+    EXPECT_EQ(r.index, m.index);
+
+    const std::string bytes = slurp(dir / "m.ply");
+    {
+        std::ofstream cut(dir / "cut.ply", std::ios::binary);
+        cut.write(bytes.data(), std::streamsize(bytes.size() - 5));
+    }
+    EXPECT_THROW(io::read_mesh_ply(dir / "cut.ply"), std::runtime_error);
+    io::FrameData f;
+    f.position = {0, 0, 0};
+    f.velocity = {0, 0, 0};
+    f.density = {1000};
+    io::write_ply(dir / "frame.ply", f);
+    EXPECT_THROW(io::read_mesh_ply(dir / "frame.ply"), std::runtime_error);
 }
 
 TEST(MeshFiles, ParticleFramesReadBackExactly) {

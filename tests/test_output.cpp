@@ -16,6 +16,7 @@
 #include "seiche/io/readers.hpp"
 #include "seiche/io/scene_loader.hpp"
 #include "seiche/io/writers.hpp"
+#include "seiche/world.hpp"
 
 namespace seiche {
 namespace {

@@ -65,9 +65,7 @@ int bench(const Scene& scene, const BenchOptions& o) {
                            : std::max(1L, std::lround(scene.time.end_time / world.suggested_dt()));
     std::vector<double> ms;
     ms.reserve(steps);
-    StepStats last;
-    long iterations = 0;
-    double error_mean_sum = 0, error_max = 0;
+    RunTotals totals;
     Progress progress(false);  // a live line on a terminal only; the report goes to stdout
     const auto start = clock::now();
     AdvanceOptions advance;
@@ -77,10 +75,7 @@ int bench(const Scene& scene, const BenchOptions& o) {
     auto t0 = clock::now();
     advance.on_step = [&](const StepStats& s) {
         ms.push_back(std::chrono::duration<double, std::milli>(clock::now() - t0).count());
-        last = s;
-        iterations += s.iterations;
-        error_mean_sum += s.density_error_mean;
-        error_max = std::max(error_max, s.density_error_max);
+        totals.add(s);
         const long k = long(ms.size());
         progress.step({0, 0, s.time, s.time * double(steps) / double(k), k, seconds_since(start)});
         t0 = clock::now();
@@ -95,6 +90,7 @@ int bench(const Scene& scene, const BenchOptions& o) {
         const double longest = tp.mode == TimeParams::Mode::fixed ? tp.dt : tp.max_dt;
         world.advance_to(4.0 * double(steps) * longest + 1.0, advance);
     }
+    const StepStats& last = totals.last;
     if (last.instability) {
         std::fprintf(stderr, "seiche bench: unstable at step %lld: particle %zu %s\n",
                      static_cast<long long>(last.step), last.instability->particle,
@@ -116,7 +112,7 @@ int bench(const Scene& scene, const BenchOptions& o) {
                 std::string(solver_name(scene.solver.type)).c_str(), D);
     std::printf("  particles          %zu fluid, %zu boundary\n", n, world.boundary().x.size());
     std::printf("  steps              %ld of dt %.3g s (%.2f solver iterations per step)\n", steps,
-                last.dt, double(iterations) / steps);
+                last.dt, totals.mean_iterations());
     std::printf("  threads            %d%s\n", thread_count(),
                 o.competitors > 0
                     ? fmt::format(", beside {} CPU-bound competitor{}", o.competitors,
@@ -137,15 +133,11 @@ int bench(const Scene& scene, const BenchOptions& o) {
     std::printf("  stages\n");
     stage("neighbour search", t.neighbors);
     stage("solver", t.solver);
-    if (!solver_traits(scene.solver.type).iterations_key.empty() && iterations > 0)
-        std::printf("    %-18s %8.2f ms\n", "  per iteration", 1e3 * t.solver / iterations);
+    if (!solver_traits(scene.solver.type).iterations_key.empty() && totals.iterations > 0)
+        std::printf("    %-18s %8.2f ms\n", "  per iteration", 1e3 * t.solver / double(totals.iterations));
     stage("viscosity etc.", t.velocity);
     stage("other", other);
-    // The same two lines as `seiche run`: over the run, and the last step.
-    std::printf("  density error      over the run: mean %.3f%%, max %.3f%%\n",
-                100 * error_mean_sum / double(steps), 100 * error_max);
-    std::printf("                     last step: mean %.3f%%, max %.3f%% at t = %.3f s\n",
-                100 * last.density_error_mean, 100 * last.density_error_max, last.time);
+    print_density_error(totals, 19);
     const double peak = peak_memory_mib();
     std::printf(
         "  peak memory        %.1f MiB (%.0f bytes per particle, fluid and boundary; %.0f per "

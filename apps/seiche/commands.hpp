@@ -1,12 +1,18 @@
 #pragma once
 
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "seiche/scene.hpp"
 
+namespace seiche::run {}
+
 namespace seiche::app {
+
+// The commands are the front end of the run directory's library (src/run/).
+using namespace seiche::run;
 
 struct RunOptions {
     std::string scene;
@@ -110,6 +116,13 @@ int schema_command(const SchemaOptions& o);
 std::optional<Scene> load_scene_or_report(const std::string& file,
                                           std::vector<std::string> overrides,
                                           const std::string& solver, double end_time);
+
+// The scene a particle frame was made from: `scene` if given, else the scene.json of the frame's
+// run directory (RUN/frames/FRAME). Loaded with the overrides; nullopt after printing, as
+// `command`, why not (no such scene, or an invalid one).
+std::optional<Scene> scene_of_frame(const std::filesystem::path& frame, const std::string& scene,
+                                    const std::vector<std::string>& overrides,
+                                    const char* command);
 
 // Exit codes: 0 done, 1 I/O or other runtime error, 2 bad scene or usage, 3 unstable.
 int run_command(const RunOptions& o);

@@ -12,9 +12,9 @@
 
 #include "commands.hpp"
 #include "csv_field.hpp"
-#include "external_tools.hpp"
+#include "run/external_tools.hpp"
 #include "progress.hpp"
-#include "run_dir.hpp"
+#include "run/run_dir.hpp"
 #include "seiche/io/scene_loader.hpp"
 #include "seiche/parallel.hpp"
 #include "seiche/render.hpp"
@@ -215,7 +215,7 @@ int compare_command(const CompareOptions& o) {
         o.output.empty() ? fs::path("out") / ("compare_" + base.name) : fs::path(o.output);
     const double picture_time = o.picture_time >= 0 ? std::min(o.picture_time, base.time.end_time)
                                                     : 0.5 * base.time.end_time;
-    if (const std::string why = output_refusal(dir, o.output.empty(), o.scene, false);
+    if (const std::string why = directory_refusal(dir, o.output.empty(), o.scene, false);
         !why.empty()) {
         std::fprintf(stderr, "seiche compare: %s\n", why.c_str());
         return 2;

@@ -6,7 +6,7 @@
 #include <optional>
 
 #include "commands.hpp"
-#include "run_dir.hpp"
+#include "run/run_dir.hpp"
 #include "seiche/io/readers.hpp"
 #include "seiche/io/scene_loader.hpp"
 #include "seiche/parallel.hpp"

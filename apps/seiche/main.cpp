@@ -2,6 +2,8 @@
 #include <CLI/CLI.hpp>
 
 #include <cmath>
+#include <functional>
+#include <memory>
 #include <cstdio>
 #include <string>
 
@@ -39,54 +41,73 @@ const CLI::Validator non_empty(
     [](std::string& s) { return s.empty() ? std::string("must not be empty") : std::string(); },
     "TEXT");
 
-}  // namespace
+// The options several commands share.
+void add_threads(CLI::App* c, int& threads, const std::string& help = "Threads (default: all cores)",
+                 int most = 1024) {
+    c->add_option("--threads", threads, help)->check(CLI::Range(1, most));
+}
+void add_overrides(CLI::App* c, std::vector<std::string>& overrides,
+                   const std::string& help = "Override a scene value (repeatable)") {
+    c->add_option("--set", overrides, help)->take_all()->allow_extra_args(false);
+}
+void add_quiet(CLI::App* c, bool& quiet, const std::string& help = "No progress output") {
+    c->add_flag("-q,--quiet", quiet, help);
+}
+// "Solver: pbf, wcsph or ddr", from the solver list.
+std::string solver_help() {
+    return "Solver: " + seiche::solver_names_text();
+}
+// "pbf, wcsph, ddr" (or joined by `sep`): the solver list's names in order.
+std::string solver_list(const std::string& sep = ", ") {
+    std::string all;
+    for (const std::string& n : seiche::solver_names()) all += (all.empty() ? "" : sep) + n;
+    return all;
+}
+// "Solvers, comma-separated (default: pbf,wcsph,ddr)".
+std::string solvers_help() {
+    return "Solvers, comma-separated (default: " + solver_list(",") + ")";
+}
 
-int main(int argc, char** argv) {
-    seiche::app::install_interrupt_handler();
-    CLI::App app{"seiche: a particle-fluid simulator (Position Based Fluids)"};
-    app.require_subcommand(1);
-    app.set_version_flag("--version", "seiche 0.1.0");
-    // The solver list's names: "pbf,wcsph,ddr" (defaults) and "pbf, wcsph or ddr" (help).
-    std::string all_solvers;
-    for (const std::string& n : seiche::solver_names()) all_solvers += (all_solvers.empty() ? "" : ",") + n;
-    const std::string solver_help = "Solver: " + seiche::solver_names_text();
+// A subcommand and what runs it once it is parsed: each *_cli function declares one command's
+// options and help, bound to options that live as long as the runner.
+struct Command {
+    CLI::App* app;
+    std::function<int()> run;
+};
 
-    seiche::app::RunOptions run;
+Command run_cli(CLI::App& app) {
+    auto run = std::make_shared<seiche::app::RunOptions>();
     CLI::App* cmd = app.add_subcommand("run", "Run a scene and write frames and statistics");
-    cmd->add_option("scene", run.scene,
+    cmd->add_option("scene", run->scene,
                     "Scene file (JSON, see docs/scene-format.md); with --resume, default: the "
                     "run's scene.json")
         ->check(non_empty);
-    cmd->add_option("-o,--output", run.output,
+    cmd->add_option("-o,--output", run->output,
                     "Output directory (default: the scene's output.directory)")
         ->check(non_empty);
-    cmd->add_option("--set", run.overrides,
-                    "Override a scene value, e.g. --set solver.pbf.max_iterations=6 (repeatable)")
-        ->take_all()
-        ->allow_extra_args(false);
-    cmd->add_option("--solver", run.solver, solver_help + " (overrides solver.type)")
+    add_overrides(cmd, run->overrides, "Override a scene value, e.g. --set solver.pbf.max_iterations=6 (repeatable)");
+    cmd->add_option("--solver", run->solver, solver_help() + " (overrides solver.type)")
         ->check(non_empty);
-    cmd->add_option("--threads", run.threads, "Threads (default: all cores)")
-        ->check(CLI::Range(1, 1024));
-    cmd->add_option("--end-time", run.end_time, "Simulated end time in s (overrides time.end_time)")
+    add_threads(cmd, run->threads);
+    cmd->add_option("--end-time", run->end_time, "Simulated end time in s (overrides time.end_time)")
         ->check(finite_positive);
-    cmd->add_flag("-q,--quiet", run.quiet, "No progress output, only the summary");
-    cmd->add_flag("--mesh", run.mesh,
+    cmd->add_flag("-q,--quiet", run->quiet, "No progress output, only the summary");
+    cmd->add_flag("--mesh", run->mesh,
                   "Also write a surface mesh per frame (frames/surface_NNNNNN.ply; .obj and .vtp with "
                   "output.mesh_obj, output.mesh_vtk)");
-    cmd->add_option("--max-memory", run.max_memory,
+    cmd->add_option("--max-memory", run->max_memory,
                     "Refuse the run if it is estimated to need more memory, e.g. 2G or 512M "
                     "(default: the machine's memory)")
         ->check(non_empty);
-    cmd->add_flag("--overwrite", run.overwrite,
+    cmd->add_flag("--overwrite", run->overwrite,
                   "Write into a non-empty directory that is not a seiche run (only seiche's own "
                   "files in it are replaced)");
-    cmd->add_option("--resume", run.resume,
+    cmd->add_option("--resume", run->resume,
                     "Continue the run in RUN_DIR from its last checkpoint (output.checkpoint_every); "
                     "--end-time extends it")
         ->check(non_empty);
     cmd->add_flag(
-        "--render", run.render,
+        "--render", run->render,
         "Also write a picture per frame (render/frame_NNNNNN.png, movie.mp4 with ffmpeg), drawn "
         "from the frames at the end of the run over the run's own colour range, as `seiche "
         "render` draws them");
@@ -98,208 +119,256 @@ int main(int argc, char** argv) {
         "bitwise.\nExit codes: 0 done, 1 I/O "
         "error, 2 bad scene or arguments, 3 the "
         "simulation went unstable.");
+    return {cmd, [run] { return seiche::app::run_command(*run); }};
+}
 
-    seiche::app::BenchOptions bench;
-    CLI::App* bcmd =
-        app.add_subcommand("bench", "Time a scene without output: ms per step, stages, memory");
-    bcmd->add_option("scene", bench.scene,
+Command bench_cli(CLI::App& app) {
+    auto bench = std::make_shared<seiche::app::BenchOptions>();
+    CLI::App* bcmd = app.add_subcommand("bench", "Time a scene without output: ms per step, stages, memory");
+    bcmd->add_option("scene", bench->scene,
                      "Scene file, e.g. scenes/bench/dam_break_reference_3d.json")
         ->required();
-    bcmd->add_option("--steps", bench.steps, "Steps to run (default: up to the scene's end time)")
+    bcmd->add_option("--steps", bench->steps, "Steps to run (default: up to the scene's end time)")
         ->check(finite_positive);
-    bcmd->add_option("--set", bench.overrides, "Override a scene value (repeatable)")
-        ->take_all()
-        ->allow_extra_args(false);
-    bcmd->add_option("--solver", bench.solver, solver_help)->check(non_empty);
-    bcmd->add_option("--threads", bench.threads, "Threads (default: all cores)")
-        ->check(CLI::Range(1, 1024));
-    bcmd->add_option("--competitors", bench.competitors,
+    add_overrides(bcmd, bench->overrides);
+    bcmd->add_option("--solver", bench->solver, solver_help())->check(non_empty);
+    add_threads(bcmd, bench->threads);
+    bcmd->add_option("--competitors", bench->competitors,
                      "Run N CPU-bound processes beside the steps, as on a busy machine "
                      "(make bench-load compares 0, 1 and 3)")
         ->check(CLI::Range(0, 64));
+    return {bcmd, [bench] { return seiche::app::bench_command(*bench); }};
+}
 
-    seiche::app::MeshOptions mesh;
+Command mesh_cli(CLI::App& app) {
+    auto mesh = std::make_shared<seiche::app::MeshOptions>();
     CLI::App* mcmd = app.add_subcommand("mesh", "Surface meshes for every frame of a finished run");
-    mcmd->add_option("run_dir", mesh.run_dir, "Run directory (with scene.json and frames/)")
+    mcmd->add_option("run_dir", mesh->run_dir, "Run directory (with scene.json and frames/)")
         ->required();
-    mcmd->add_option("--set", mesh.overrides,
-                     "Override a scene value, e.g. --set surface.cell_size=0.5 (repeatable)")
-        ->take_all()
-        ->allow_extra_args(false);
-    mcmd->add_option("--threads", mesh.threads, "Threads (default: all cores)")
-        ->check(CLI::Range(1, 1024));
-    mcmd->add_flag("-q,--quiet", mesh.quiet, "No progress output");
+    add_overrides(mcmd, mesh->overrides, "Override a scene value, e.g. --set surface.cell_size=0.5 (repeatable)");
+    add_threads(mcmd, mesh->threads);
+    add_quiet(mcmd, mesh->quiet);
     mcmd->footer(
         "Writes RUN_DIR/frames/surface_NNNNNN.ply (binary), and .obj and .vtp with "
         "RUN_DIR/surface.pvd when output.mesh_obj and output.mesh_vtk are set (output.mesh_ply "
         "turns the PLY off). Parameters: the scene's surface section, see docs/scene-format.md.");
+    return {mcmd, [mesh] { return seiche::app::mesh_command(*mesh); }};
+}
 
-    seiche::app::BenchMeshOptions bmesh;
-    CLI::App* bmcmd =
-        app.add_subcommand("bench-mesh", "Time the surface reconstruction of one particle frame");
-    bmcmd->add_option("frame", bmesh.frame, "Particle frame (.vtp or .ply written by seiche)")
+Command bench_mesh_cli(CLI::App& app) {
+    auto bmesh = std::make_shared<seiche::app::BenchMeshOptions>();
+    CLI::App* bmcmd = app.add_subcommand("bench-mesh", "Time the surface reconstruction of one particle frame");
+    bmcmd->add_option("frame", bmesh->frame, "Particle frame (.vtp or .ply written by seiche)")
         ->required();
-    bmcmd->add_option("--scene", bmesh.scene,
+    bmcmd->add_option("--scene", bmesh->scene,
                       "Scene for the particle radius and surface settings (default: the run's "
                       "scene.json)");
-    bmcmd->add_option("--set", bmesh.overrides, "Override a scene value (repeatable)")
-        ->take_all()
-        ->allow_extra_args(false);
-    bmcmd->add_option("--repeat", bmesh.repeat, "Repetitions (median is reported)")
+    add_overrides(bmcmd, bmesh->overrides);
+    bmcmd->add_option("--repeat", bmesh->repeat, "Repetitions (median is reported)")
         ->check(CLI::Range(1, 1000));
-    bmcmd->add_option("--threads", bmesh.threads, "Threads (default: all cores)")
-        ->check(CLI::Range(1, 1024));
+    add_threads(bmcmd, bmesh->threads);
+    return {bmcmd, [bmesh] { return seiche::app::bench_mesh_command(*bmesh); }};
+}
 
-    seiche::app::DensityOptions dens;
+Command density_cli(CLI::App& app) {
+    auto dens = std::make_shared<seiche::app::DensityOptions>();
     CLI::App* dcmd = app.add_subcommand(
         "density", "Density error of a particle frame, seiche's or another code's, as seiche measures it");
-    dcmd->add_option("frame", dens.frame,
+    dcmd->add_option("frame", dens->frame,
                      "Particle frame: .vtp or .ply written by seiche, or a legacy .vtk (as "
                      "SPlisHSPlasH exports its particles)")
         ->required();
-    dcmd->add_option("--scene", dens.scene,
+    dcmd->add_option("--scene", dens->scene,
                      "Scene the frame was made from: particle radius, container, obstacles "
                      "(default: the run's scene.json)");
-    dcmd->add_option("--set", dens.overrides, "Override a scene value (repeatable)")
-        ->take_all()
-        ->allow_extra_args(false);
-    dcmd->add_option("--mass", dens.mass,
+    add_overrides(dcmd, dens->overrides);
+    dcmd->add_option("--mass", dens->mass,
                      "Fluid particle mass in kg, for another code's particles (SPlisHSPlasH: "
                      "0.8 (2r)^3 rho0 in 3D, 0.8 (2r)^2 rho0 in 2D; default: seiche's)")
         ->check(CLI::Range(1e-30, 1e30));
-    dcmd->add_option("--threads", dens.threads, "Threads (default: all cores)")
-        ->check(CLI::Range(1, 1024));
+    add_threads(dcmd, dens->threads);
     dcmd->footer(
         "Prints the mean and largest max(0, rho/rho0 - 1) over the fluid particles, the density "
         "summed over fluid and boundary particles (Akinci et al. 2012) exactly as seiche's own "
         "steps measure it. Example: seiche density ParticleData_Fluid_1.vtk --scene "
         "scenes/bench/dam_break_reference_3d.json");
+    return {dcmd, [dens] { return seiche::app::density_command(*dens); }};
+}
 
-    seiche::app::RenderOptions rend;
+Command render_cli(CLI::App& app) {
+    auto rend = std::make_shared<seiche::app::RenderOptions>();
     CLI::App* rcmd = app.add_subcommand(
         "render", "Pictures (PNG) of every frame of a finished run, and a movie with ffmpeg");
-    rcmd->add_option("run_dir", rend.run_dir, "Run directory (with scene.json and frames/)")
+    rcmd->add_option("run_dir", rend->run_dir, "Run directory (with scene.json and frames/)")
         ->required();
-    rcmd->add_option("--color-by", rend.color_by, "Colour by speed or density")
+    rcmd->add_option("--color-by", rend->color_by, "Colour by speed or density")
         ->check(CLI::IsMember({"speed", "density"}));
-    rcmd->add_option("--set", rend.overrides,
-                     "Override a scene value, e.g. --set render.width=1920 (repeatable)")
-        ->take_all()
-        ->allow_extra_args(false);
-    rcmd->add_option("--threads", rend.threads, "Threads (default: all cores)")
-        ->check(CLI::Range(1, 1024));
-    rcmd->add_flag("--no-movie", rend.no_movie, "Do not make render/movie.mp4");
-    rcmd->add_flag("-q,--quiet", rend.quiet, "No progress output");
+    add_overrides(rcmd, rend->overrides, "Override a scene value, e.g. --set render.width=1920 (repeatable)");
+    add_threads(rcmd, rend->threads);
+    rcmd->add_flag("--no-movie", rend->no_movie, "Do not make render/movie.mp4");
+    add_quiet(rcmd, rend->quiet);
     rcmd->footer(
         "Writes RUN_DIR/render/frame_NNNNNN.png, RUN_DIR/preview_first.png and "
         "preview_last.png, and RUN_DIR/render/movie.mp4 when ffmpeg is installed. Size, colours "
         "and camera: the scene's render section, see docs/scene-format.md. Without render.range, "
         "speed is coloured from 0 to what all but the fastest 0.5% of every frame's particles "
         "stay below (the range used is printed).");
+    return {rcmd, [rend] { return seiche::app::render_command(*rend); }};
+}
 
-    seiche::app::CompareOptions cmp;
+Command compare_cli(CLI::App& app) {
+    auto cmp = std::make_shared<seiche::app::CompareOptions>();
     CLI::App* ccmd = app.add_subcommand(
         "compare", "Run a scene under several solvers and settings; plots and an HTML report");
-    ccmd->add_option("scene", cmp.scene, "Scene file")->required();
-    ccmd->add_option("--solvers", cmp.solvers, "Solvers, comma-separated (default: " + all_solvers + ")")
+    ccmd->add_option("scene", cmp->scene, "Scene file")->required();
+    ccmd->add_option("--solvers", cmp->solvers, solvers_help())
         ->delimiter(',')
         ->check(CLI::IsMember(seiche::solver_names()));
-    ccmd->add_option("--sweep", cmp.sweeps,
+    ccmd->add_option("--sweep", cmp->sweeps,
                      "Values of a scene key to try, e.g. --sweep solver.pbf.max_iterations=2,4,8 "
                      "(repeatable; every combination runs)")
         ->take_all()
         ->allow_extra_args(false);
-    ccmd->add_option("-o,--output", cmp.output, "Report directory (default: out/compare_<scene>)")
+    ccmd->add_option("-o,--output", cmp->output, "Report directory (default: out/compare_<scene>)")
         ->check(non_empty);
-    ccmd->add_option("--end-time", cmp.end_time,
+    ccmd->add_option("--end-time", cmp->end_time,
                      "Simulated time of each run, s (default: the "
                      "scene's)")
         ->check(finite_positive);
-    ccmd->add_option("--picture-time", cmp.picture_time,
+    ccmd->add_option("--picture-time", cmp->picture_time,
                      "Time of the side-by-side picture, s (default: half the end time)")
         ->check(finite_non_negative);
-    ccmd->add_option("--stability-time", cmp.stability_time,
+    ccmd->add_option("--stability-time", cmp->stability_time,
                      "Simulated time of each stability trial, s (default: 1)")
         ->check(finite_positive);
-    ccmd->add_option("--threads", cmp.threads, "Threads (default: all cores)")
-        ->check(CLI::Range(1, 1024));
-    ccmd->add_flag("--no-scaling", cmp.no_scaling, "Skip time per step against particle count");
-    ccmd->add_flag("--no-stability", cmp.no_stability, "Skip the largest-stable-time-step search");
-    ccmd->add_flag("--no-plots", cmp.no_plots, "Only CSVs and the picture, no matplotlib/HTML");
-    ccmd->add_flag("-q,--quiet", cmp.quiet, "No progress output");
+    add_threads(ccmd, cmp->threads);
+    ccmd->add_flag("--no-scaling", cmp->no_scaling, "Skip time per step against particle count");
+    ccmd->add_flag("--no-stability", cmp->no_stability, "Skip the largest-stable-time-step search");
+    ccmd->add_flag("--no-plots", cmp->no_plots, "Only CSVs and the picture, no matplotlib/HTML");
+    add_quiet(ccmd, cmp->quiet);
     ccmd->footer(
         "Writes DIR/index.html (open it in a browser), runs.csv, timeseries.csv, scaling.csv, "
         "stability.csv, stable_dt.csv, settings.json, side_by_side.png and the plots "
         "density_error.png, kinetic_energy.png, ms_per_step.png, stable_dt.png.");
+    return {ccmd, [cmp] { return seiche::app::compare_command(*cmp); }};
+}
 
-    seiche::app::ValidateOptions val;
+Command validate_cli(CLI::App& app) {
+    auto val = std::make_shared<seiche::app::ValidateOptions>();
     CLI::App* vcmd = app.add_subcommand(
         "validate", "Compare with experiments and analytic solutions: plots and verdicts");
-    vcmd->add_option("cases", val.cases, "Cases: koshizuka, hydrostatic, spheric, surface_tension (default: all)");
-    vcmd->add_option("--solvers", val.solvers, "Solvers, comma-separated (default: " + all_solvers + ")")
+    vcmd->add_option("cases", val->cases, "Cases: koshizuka, hydrostatic, spheric, surface_tension (default: all)");
+    vcmd->add_option("--solvers", val->solvers, solvers_help())
         ->delimiter(',')
         ->check(CLI::IsMember(seiche::solver_names()));
-    vcmd->add_option("-o,--output", val.output, "Output directory (default: out/validation)")
+    vcmd->add_option("-o,--output", val->output, "Output directory (default: out/validation)")
         ->check(non_empty);
-    vcmd->add_option("--threads", val.threads, "Threads (default: all cores)")
-        ->check(CLI::Range(1, 1024));
-    vcmd->add_flag("--no-plots", val.no_plots, "Only CSVs and verdicts, no matplotlib");
-    vcmd->add_flag("-q,--quiet", val.quiet, "No progress output");
+    add_threads(vcmd, val->threads);
+    vcmd->add_flag("--no-plots", val->no_plots, "Only CSVs and verdicts, no matplotlib");
+    add_quiet(vcmd, val->quiet);
     vcmd->footer(
         "On 2 cores: koshizuka and hydrostatic 30 s, spheric 3 minutes, surface_tension 17 minutes "
         "(ensembles of drops; 2 minutes with --solvers pbf). Exit 0 when every check passes, 4 when "
         "one fails; checks marked NOT MET* are measured and reported but not part of the verdict.");
+    return {vcmd, [val] { return seiche::app::validate_command(*val); }};
+}
 
-    seiche::app::SchemaOptions sch;
+Command schema_cli(CLI::App& app) {
+    auto sch = std::make_shared<seiche::app::SchemaOptions>();
     CLI::App* scmd = app.add_subcommand(
         "schema", "The JSON Schema of scene files (for editors), or the docs' parameter tables");
-    scmd->add_flag("--markdown", sch.markdown,
+    scmd->add_flag("--markdown", sch->markdown,
                    "The parameter tables of docs/scene-format.md instead of the schema");
-    scmd->add_option("-o,--output", sch.output, "Write to this file (default: standard output)");
+    scmd->add_option("-o,--output", sch->output, "Write to this file (default: standard output)");
     scmd->footer(
         "Both come from the one declaration of every key (the parameter table). A copy of the "
         "schema is docs/scene.schema.json: point an editor's JSON schema setting at it, or add "
         "\"$schema\" to a scene file.");
+    return {scmd, [sch] { return seiche::app::schema_command(*sch); }};
+}
 
-    // The viewer: its options exist in every build, so `seiche view --help` says what it does
-    // and a build without it says why it is missing.
-    std::string view_target;
-    std::vector<std::string> view_overrides;
-    int view_threads = 0, view_width = 1280, view_height = 720, view_frames = 0;
-    std::string view_screenshot, view_script;
-    bool view_benchmark = false, view_free = false;
+// The viewer: its options exist in every build, so `seiche view --help` says what it does and a
+// build without it says why it is missing.
+struct ViewArgs {
+    std::string target;
+    std::vector<std::string> overrides;
+    int threads = 0, width = 1280, height = 720, frames = 0;
+    std::string screenshot, script;
+    bool benchmark = false, free = false;
+};
+
+int view(const ViewArgs& a) {
+    if ((!a.screenshot.empty() || !a.script.empty()) && a.frames == 0) {
+        std::fprintf(stderr, "seiche view: --screenshot and --script need --frames N\n");
+        return 2;
+    }
+#ifdef SEICHE_HAVE_VIEWER
+    seiche::viewer::ViewOptions v;
+    v.target = a.target;
+    v.overrides = a.overrides;
+    v.threads = a.threads;
+    v.width = a.width;
+    v.height = a.height;
+    v.frames = a.frames;
+    v.screenshot = a.screenshot;
+    v.script = a.script;
+    v.benchmark = a.benchmark;
+    v.free = a.free;
+    return seiche::viewer::view_command(v);
+#else
+    std::fprintf(stderr,
+                 "seiche view: this seiche was built without the viewer (it needs "
+                 "libglfw3-dev, libglew-dev, libimgui-dev and OpenGL; scripts/install-deps.sh "
+                 "installs them, then rebuild)\n");
+    return 2;
+#endif
+}
+
+Command view_cli(CLI::App& app) {
+    auto v = std::make_shared<ViewArgs>();
     CLI::App* wcmd = app.add_subcommand(
         "view", "A window running a scene live (orbit, steer, drag the sphere), or playing a run back");
-    wcmd->add_option("target", view_target, "Scene file, or a run directory to play back")->required();
-    wcmd->add_option("--set", view_overrides, "Override a scene value (repeatable)")
-        ->take_all()
-        ->allow_extra_args(false);
-    wcmd->add_option("--threads", view_threads, "Simulation threads (default: all cores)")
-        ->check(CLI::Range(1, 256));
-    wcmd->add_option("--width", view_width, "Window width, pixels")->check(CLI::Range(160, 8192));
-    wcmd->add_option("--height", view_height, "Window height, pixels")->check(CLI::Range(120, 8192));
-    wcmd->add_option("--frames", view_frames,
+    wcmd->add_option("target", v->target, "Scene file, or a run directory to play back")->required();
+    add_overrides(wcmd, v->overrides);
+    add_threads(wcmd, v->threads, "Simulation threads (default: all cores)", 256);
+    wcmd->add_option("--width", v->width, "Window width, pixels")->check(CLI::Range(160, 8192));
+    wcmd->add_option("--height", v->height, "Window height, pixels")->check(CLI::Range(120, 8192));
+    wcmd->add_option("--frames", v->frames,
                      "Draw this many frames, one simulation step each, then quit (headless runs, tests)")
         ->check(CLI::Range(1, 10000000));
-    wcmd->add_option("--screenshot", view_screenshot, "With --frames: save the last frame as PNG")
+    wcmd->add_option("--screenshot", v->screenshot, "With --frames: save the last frame as PNG")
         ->check(non_empty);
-    wcmd->add_option("--script", view_script,
+    wcmd->add_option("--script", v->script,
                      "Scripted input (JSON): {\"events\": [{\"frame\": 10, \"drag\": {\"path\": "
                      "[[x,y,z], ...], \"frames\": 30}}, {\"frame\": 50, \"solver\": \"wcsph\"}, ...]}")
         ->check(CLI::ExistingFile);
-    wcmd->add_flag("--benchmark", view_benchmark,
+    wcmd->add_flag("--benchmark", v->benchmark,
                    "Print frames per second and where each frame's time goes");
-    wcmd->add_flag("--free", view_free,
+    wcmd->add_flag("--free", v->free,
                    "With --frames: the simulation runs free on its own thread, as in the window "
                    "(default: one step per frame, the same pictures every time)");
     wcmd->footer(
         "Mouse: left drag orbits (2D: pans), right or middle drag pans, wheel zooms, Shift + left "
         "drag moves the scene's kinematic sphere, Ctrl + click drops a block of fluid. Keys: space pause, n step, r reset, 1, 2, ... "
-        "the solvers (" + seiche::solver_names_text() + ", in that order), c colour by speed/density/pressure/vorticity, p screenshot (out/NAME_view.png), v "
+        "the solvers in order (" + solver_list() + "), c colour by speed/density/pressure/vorticity, p screenshot (out/NAME_view.png), v "
         "record PNGs and a movie (out/NAME_view/), Esc quit. Script actions: camera {yaw, pitch, "
         "distance, target}, drag {path, frames}, release, set {key: value}, solver, color_by, "
         "pause, reset, drop [x, y, z] (a block of fluid), surface, record, screenshot (file of the last frame), panel (open or fold). Under no display: xvfb-run -a seiche view ...");
+    return {wcmd, [v] { return view(*v); }};
+}
 
+}  // namespace
+
+int main(int argc, char** argv) {
+    seiche::app::install_interrupt_handler();
+    CLI::App app{"seiche: a particle-fluid simulator (Position Based Fluids)"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", "seiche 0.1.0");
+    const std::vector<Command> commands = {
+        run_cli(app),    bench_cli(app),   mesh_cli(app),     bench_mesh_cli(app),
+        density_cli(app), render_cli(app), compare_cli(app), validate_cli(app),
+        schema_cli(app), view_cli(app),
+    };
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -309,41 +378,8 @@ int main(int argc, char** argv) {
     // The commands report what they expect; anything else that escapes one is still an error
     // message and an exit code, not std::terminate.
     try {
-        if (cmd->parsed()) return seiche::app::run_command(run);
-        if (bcmd->parsed()) return seiche::app::bench_command(bench);
-        if (mcmd->parsed()) return seiche::app::mesh_command(mesh);
-        if (bmcmd->parsed()) return seiche::app::bench_mesh_command(bmesh);
-        if (rcmd->parsed()) return seiche::app::render_command(rend);
-        if (dcmd->parsed()) return seiche::app::density_command(dens);
-        if (ccmd->parsed()) return seiche::app::compare_command(cmp);
-        if (vcmd->parsed()) return seiche::app::validate_command(val);
-        if (scmd->parsed()) return seiche::app::schema_command(sch);
-        if (wcmd->parsed()) {
-            if ((!view_screenshot.empty() || !view_script.empty()) && view_frames == 0) {
-                std::fprintf(stderr, "seiche view: --screenshot and --script need --frames N\n");
-                return 2;
-            }
-    #ifdef SEICHE_HAVE_VIEWER
-            seiche::viewer::ViewOptions v;
-            v.target = view_target;
-            v.overrides = view_overrides;
-            v.threads = view_threads;
-            v.width = view_width;
-            v.height = view_height;
-            v.frames = view_frames;
-            v.screenshot = view_screenshot;
-            v.script = view_script;
-            v.benchmark = view_benchmark;
-            v.free = view_free;
-            return seiche::viewer::view_command(v);
-    #else
-            std::fprintf(stderr,
-                         "seiche view: this seiche was built without the viewer (it needs "
-                         "libglfw3-dev, libglew-dev, libimgui-dev and OpenGL; scripts/install-deps.sh "
-                         "installs them, then rebuild)\n");
-            return 2;
-    #endif
-        }
+        for (const Command& c : commands)
+            if (c.app->parsed()) return c.run();
     } catch (const std::exception& e) {
         std::fprintf(stderr, "seiche: %s\n", e.what());
         return 1;

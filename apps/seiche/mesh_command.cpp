@@ -9,11 +9,11 @@
 
 #include "commands.hpp"
 #include "progress.hpp"
-#include "run_dir.hpp"
+#include "run/run_dir.hpp"
 #include "seiche/io/readers.hpp"
 #include "seiche/io/scene_loader.hpp"
 #include "seiche/parallel.hpp"
-#include "surface_output.hpp"
+#include "run/surface_output.hpp"
 
 namespace seiche::app {
 

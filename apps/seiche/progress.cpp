@@ -65,4 +65,12 @@ void Progress::finish() {
     drawn_ = false;
 }
 
+void print_density_error(const RunTotals& totals, int label_width) {
+    std::printf("  %-*s over the run: mean %.3f%%, max %.3f%%\n", label_width - 1, "density error",
+                100 * totals.mean_density_error(), 100 * totals.density_error_max);
+    std::printf("  %-*s last step: mean %.3f%%, max %.3f%% at t = %.3f s\n", label_width - 1, "",
+                100 * totals.last.density_error_mean, 100 * totals.last.density_error_max,
+                totals.last.time);
+}
+
 }  // namespace seiche::app

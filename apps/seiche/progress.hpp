@@ -4,6 +4,8 @@
 #include <chrono>
 #include <string>
 
+#include "seiche/step_stats.hpp"
+
 namespace seiche::app {
 
 struct ProgressState {
@@ -32,6 +34,10 @@ class Progress {
 };
 
 std::string format_duration(double seconds);
+
+// The two density-error lines of `seiche run`'s and `seiche bench`'s summaries: over the run, and
+// the last step; the label padded to `label_width` characters after the indent.
+void print_density_error(const RunTotals& totals, int label_width);
 
 // "render frame 12/61  4.2 frames/s  elapsed 0:03  ETA 0:12" while pictures are drawn: one live
 // line on a terminal, a line per picture otherwise, nothing when quiet.

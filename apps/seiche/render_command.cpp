@@ -8,9 +8,9 @@
 #include <cstdio>
 
 #include "commands.hpp"
-#include "external_tools.hpp"
+#include "run/external_tools.hpp"
 #include "progress.hpp"
-#include "run_dir.hpp"
+#include "run/run_dir.hpp"
 #include "seiche/parallel.hpp"
 #include "seiche/render.hpp"
 

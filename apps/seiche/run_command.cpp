@@ -14,8 +14,8 @@
 #include "commands.hpp"
 #include "progress.hpp"
 #include "interrupt.hpp"
-#include "run_dir.hpp"
-#include "run_output.hpp"
+#include "run/run_dir.hpp"
+#include "run/run_output.hpp"
 #include "seiche/io/scene_loader.hpp"
 #include "seiche/io/writers.hpp"
 #include "seiche/parallel.hpp"
@@ -28,13 +28,8 @@ namespace fs = std::filesystem;
 namespace {
 
 
-struct Totals {
-    double density_error_mean_sum = 0;
-    double density_error_max = 0;
-    StepStats last;  //!< the last step (its density error is what bench reports)
-    long long iterations = 0;
+struct Totals : RunTotals {
     std::size_t contained = 0;
-    long long steps = 0;
     int frames = 0;
 };
 
@@ -130,11 +125,7 @@ int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
     advance.every = frame_dt;
     advance.on_step = [&](const StepStats& s) {
         out.stats(s);
-        totals.steps++;
-        totals.iterations += s.iterations;
-        totals.density_error_mean_sum += s.density_error_mean;
-        totals.density_error_max = std::max(totals.density_error_max, s.density_error_max);
-        totals.last = s;
+        totals.add(s);
         if (s.instability) failure = {{s, *s.instability}};
         // A step that reaches a frame is shown by on_sample, with the frame.
         if (world.time() < frame * frame_dt - 1e-9 * frame_dt)
@@ -162,7 +153,6 @@ int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
 
     const double seconds = wall();
     const double ms_per_step = totals.steps > 0 ? 1e3 * seconds / totals.steps : 0.0;
-    const double mean_err = totals.steps > 0 ? totals.density_error_mean_sum / totals.steps : 0.0;
     const std::string status = failure ? "unstable" : interrupted() ? "interrupted" : "done";
     nlohmann::json summary = {
         {"status", status},
@@ -175,8 +165,8 @@ int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
         {"wall_time", seconds},
         {"ms_per_step", ms_per_step},
         {"threads", thread_count()},
-        {"mean_iterations", totals.steps > 0 ? double(totals.iterations) / totals.steps : 0.0},
-        {"density_error_mean", mean_err},
+        {"mean_iterations", totals.mean_iterations()},
+        {"density_error_mean", totals.mean_density_error()},
         {"density_error_max", totals.density_error_max},
         {"containment_corrections", totals.contained},
     };
@@ -209,16 +199,11 @@ int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
                     body_files(scene.output).c_str());
     std::printf("  steps          %lld (%.3f s simulated, %d frame%s, %.2f iterations per step)\n",
                 totals.steps, world.time(), totals.frames, totals.frames == 1 ? "" : "s",
-                totals.steps > 0 ? double(totals.iterations) / totals.steps : 0.0);
+                totals.mean_iterations());
     std::printf("  wall time      %s, %.2f ms per step, %d thread%s\n",
                 format_duration(seconds).c_str(), ms_per_step, thread_count(),
                 thread_count() == 1 ? "" : "s");
-    // The same two lines as `seiche bench`: over the run, and the last step.
-    std::printf("  density error  over the run: mean %.3f%%, max %.3f%%\n", 100 * mean_err,
-                100 * totals.density_error_max);
-    std::printf("                 last step: mean %.3f%%, max %.3f%% at t = %.3f s\n",
-                100 * totals.last.density_error_mean, 100 * totals.last.density_error_max,
-                totals.last.time);
+    print_density_error(totals, 15);
     std::printf("  containment    %zu corrections\n", totals.contained);
     std::printf("  output         %s (%s)\n", out.dir().c_str(),
                 run_files(scene.output, scene.dimension).c_str());
@@ -271,7 +256,7 @@ int run_command(const RunOptions& o) {
                          : o.output.empty() ? fs::path(scene.output.directory)
                                             : fs::path(o.output);
     if (o.resume.empty()) {
-        if (const std::string why = output_refusal(dir, o.output.empty(), o.scene, o.overwrite);
+        if (const std::string why = directory_refusal(dir, o.output.empty(), o.scene, o.overwrite);
             !why.empty()) {
             std::fprintf(stderr, "seiche: %s\n", why.c_str());
             return 2;
@@ -315,7 +300,7 @@ int run_command(const RunOptions& o) {
     if (!o.output.empty() || !o.resume.empty()) scene.output.directory = dir.string();
     if (o.mesh) scene.output.mesh = true;
     if (o.render) scene.output.render = true;
-    if (const std::string why = output_refusal(scene.output); !why.empty()) {
+    if (const std::string why = unsupported_output(scene.output); !why.empty()) {
         std::fprintf(stderr, "seiche: %s\n", why.c_str());
         return 2;
     }

@@ -19,9 +19,9 @@
 
 #include "commands.hpp"
 #include "csv_field.hpp"
-#include "external_tools.hpp"
+#include "run/external_tools.hpp"
 #include "progress.hpp"
-#include "run_dir.hpp"
+#include "run/run_dir.hpp"
 #include "seiche/io/scene_loader.hpp"
 #include "seiche/io/writers.hpp"
 #include "seiche/drop_oscillation.hpp"
@@ -511,7 +511,7 @@ int validate_command(const ValidateOptions& o) {
     set_thread_count(o.threads);
     const fs::path dir = o.output;
     std::vector<Check> checks;
-    if (const std::string why = output_refusal(dir, false, "", false); !why.empty()) {
+    if (const std::string why = directory_refusal(dir, false, "", false); !why.empty()) {
         std::fprintf(stderr, "seiche validate: %s\n", why.c_str());
         return 2;
     }

@@ -27,9 +27,9 @@
 #include <glm/gtc/quaternion.hpp>
 #include <nlohmann/json.hpp>
 
-#include "../seiche/body_frames.hpp"
-#include "../seiche/external_tools.hpp"
-#include "../seiche/run_dir.hpp"
+#include "run/body_frames.hpp"
+#include "run/external_tools.hpp"
+#include "run/run_dir.hpp"
 #include "gl_scene.hpp"
 #include "seiche/bodies.hpp"
 #include "seiche/io/mesh_reader.hpp"
@@ -99,19 +99,6 @@ std::array<float, 3> point_of(const nlohmann::json& j, const std::string& where)
     return p;
 }
 
-ParamValue param_of(const nlohmann::json& j) {
-    if (j.is_boolean()) return j.get<bool>();
-    if (j.is_number()) return j.get<double>();
-    if (j.is_string()) return j.get<std::string>();
-    if (j.is_array()) {
-        Vec3d v{0, 0, 0};
-        for (std::size_t a = 0; a < std::min<std::size_t>(3, j.size()); ++a)
-            v[a] = j[a].is_number() ? j[a].get<double>() : 0.0;
-        return v;
-    }
-    throw std::runtime_error("set: expected a number, boolean, string or vector");
-}
-
 // The framebuffer as a picture (rows flipped: OpenGL's first row is the bottom one).
 // The first of the pictures' font files that ImGui's font loader (stb_truetype) can read, or ""
 // (ImGui's own font then): ImGui stops the program on a file it cannot read, so each one is
@@ -139,65 +126,13 @@ render::Image read_framebuffer(int width, int height) {
     return image;
 }
 
-// A surface mesh as seiche writes it (io::write_mesh_ply): binary little-endian, float vertex
-// properties (x y z first), faces as a uchar count 3 and three int indices. Throws on anything
-// else, or on an index out of range.
-SurfaceMesh read_surface_ply(const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    std::string line, header;
-    std::size_t vertices = 0, faces = 0, properties = 0;
-    bool binary = false, face_list = false;
-    while (std::getline(in, line) && line != "end_header") {
-        std::istringstream words(line);
-        std::string w, kind;
-        words >> w;
-        if (w == "format") binary = line == "format binary_little_endian 1.0";
-        if (w == "element") {
-            words >> kind;
-            std::size_t n = 0;
-            words >> n;
-            if (kind == "vertex") vertices = n;
-            else if (kind == "face") faces = n;
-            else throw std::runtime_error("not a triangle mesh");
-        }
-        if (w == "property") {
-            words >> kind;
-            if (kind == "float" && faces == 0) ++properties;
-            if (kind == "list") face_list = line == "property list uchar int vertex_indices";
-        }
-    }
-    if (!in || !binary || properties < 3 || !face_list || vertices > (1u << 28) || faces > (1u << 28))
-        throw std::runtime_error(file.string() + ": not a seiche PLY mesh");
-    SurfaceMesh m;
-    m.dimension = 3;
-    std::vector<float> rows(vertices * properties);
-    in.read(reinterpret_cast<char*>(rows.data()), std::streamsize(rows.size() * sizeof(float)));
-    m.position.resize(3 * vertices);
-    for (std::size_t v = 0; v < vertices; ++v)
-        for (int a = 0; a < 3; ++a) m.position[3 * v + a] = rows[v * properties + a];
-    std::vector<char> packed(13 * faces);
-    in.read(packed.data(), std::streamsize(packed.size()));
-    if (!in) throw std::runtime_error(file.string() + ": truncated");
-    m.index.resize(3 * faces);
-    for (std::size_t f = 0; f < faces; ++f) {
-        if (packed[13 * f] != 3) throw std::runtime_error(file.string() + ": not triangles");
-        for (int k = 0; k < 3; ++k) {
-            std::int32_t i = 0;
-            std::memcpy(&i, &packed[13 * f + 1 + 4 * k], 4);
-            if (i < 0 || std::size_t(i) >= vertices) throw std::runtime_error(file.string() + ": bad index");
-            m.index[3 * f + k] = std::uint32_t(i);
-        }
-    }
-    return m;
-}
-
 // A finished run, frame by frame, as snapshots.
 class Playback {
   public:
     Playback(const fs::path& dir, const Scene& scene) : dir_(dir), scene_(scene) {
-        frames_ = app::run_frames(dir, scene.time.frame_rate);
+        frames_ = run::run_frames(dir, scene.time.frame_rate);
         if (frames_.empty()) throw std::runtime_error(dir.string() + ": no frames to play");
-        poses_ = app::read_body_poses(dir / "bodies.csv");
+        poses_ = run::read_body_poses(dir / "bodies.csv");
     }
     int count() const { return int(frames_.size()); }
     Snapshot load(int index) const {
@@ -226,7 +161,7 @@ class Playback {
             const fs::path base = frame_file.parent_path() / ("surface_" + stem.substr(6));
             try {
                 if (fs::exists(base.string() + ".ply")) {
-                    s.surface = read_surface_ply(base.string() + ".ply");
+                    s.surface = io::read_mesh_ply(base.string() + ".ply");
                 } else if (fs::exists(base.string() + ".obj")) {
                     const MeshData m = io::read_mesh(base.string() + ".obj");
                     s.surface.dimension = 3;
@@ -249,10 +184,10 @@ class Playback {
 
   private:
     template <int D>
-    void add_bodies(const std::vector<app::BodyPose>& poses, SurfaceMesh& mesh) const {
+    void add_bodies(const std::vector<run::BodyPose>& poses, SurfaceMesh& mesh) const {
         for (std::size_t i = 0; i < scene_.bodies.size(); ++i) {
             BoundaryObject<D> o = body_object<D>(scene_.bodies[i], i);
-            for (const app::BodyPose& p : poses) {
+            for (const run::BodyPose& p : poses) {
                 if (p.name != o.name) continue;
                 Vec<D> x;
                 for (int a = 0; a < D; ++a) x[a] = p.position[a];
@@ -273,7 +208,7 @@ class Playback {
     fs::path dir_;
     const Scene& scene_;
     std::vector<io::PvdEntry> frames_;
-    std::map<double, std::vector<app::BodyPose>> poses_;
+    std::map<double, std::vector<run::BodyPose>> poses_;
 };
 
 struct Benchmark {
@@ -430,7 +365,7 @@ int view_command(const ViewOptions& o) {
         // The recorded PNGs into a movie when ffmpeg is there; says where they went.
         auto finish_recording = [&] {
             std::string why;
-            const auto movie = app::make_movie(record_dir, 30.0, &why);
+            const auto movie = run::make_movie(record_dir, 30.0, &why);
             ui.note = "recorded " + std::to_string(ui.recorded) + " frames to " +
                       (record_dir / "render").string() +
                       (movie ? ", movie " + movie->string() : " (no movie: " + why + ")");
@@ -524,7 +459,7 @@ int view_command(const ViewOptions& o) {
                         sim->drag_to(std::nullopt);
                     }
                     if (a.contains("set") && sim)
-                        for (const auto& [key, value] : a["set"].items()) sim->set(key, param_of(value));
+                        for (const auto& [key, value] : a["set"].items()) sim->set(key, io::world_value(key, value, scene.dimension));
                     if (a.contains("solver") && sim) sim->switch_solver(a["solver"].get<std::string>());
                     if (a.contains("color_by")) {
                         const std::string c = a["color_by"].get<std::string>();
@@ -782,10 +717,10 @@ int view_command(const ViewOptions& o) {
 
             if (ui.recording) {
                 if (ui.recorded == 0) {
-                    app::clear_pictures(record_dir);  // only the PNGs and movie of an earlier recording
+                    run::clear_pictures(record_dir);  // only the PNGs and movie of an earlier recording
                     fs::create_directories(record_dir / "render");
                 }
-                save_picture(app::picture_path(record_dir, ui.recorded), width, height);
+                save_picture(run::picture_path(record_dir, ui.recorded), width, height);
                 ++ui.recorded;
                 ui.note = "recording " + std::to_string(ui.recorded) + " frames to " + record_dir.string();
             } else if (ui.recorded > 0) {

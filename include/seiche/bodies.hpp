@@ -2,6 +2,7 @@
 // shape's surface sampled with boundary particles (Akinci et al. 2012) in the body's own frame.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "seiche/boundary.hpp"
@@ -46,5 +47,11 @@ void append_surface(const BoundaryObject<D>& solid, SurfaceMesh& mesh);
 // circles; a cylinder's rims and four lines along it), world coordinates, 6 floats per segment.
 template <int D>
 void append_outline(const BoundaryObject<D>& solid, std::vector<float>& segments);
+
+// The problems of bodies[index] of a definition (validate() calls it for every body), each
+// with its key path under `path` ("bodies[2]").
+template <int D>
+void body_problems(const BodyDef& b, std::size_t index, const WorldDef& w, const std::string& path,
+                   std::vector<Problem>& out);
 
 }  // namespace seiche

@@ -1,6 +1,7 @@
 // Fluid particle state as structure-of-arrays. All particles share one mass.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -80,5 +81,15 @@ struct Boundary {
     std::vector<Vec<D>> local;   //!< position in its object's frame, m (for moving objects)
     std::vector<Vec<D>> force;   //!< of the fluid on the particle in the last step, N (when tracked)
 };
+
+// Storage indices in creation order: order[k] is where the k-th oldest particle is stored (the
+// frames' row k). Every public place that lists particles by creation id goes through this.
+inline std::vector<std::uint32_t> creation_order(std::span<const std::uint32_t> id) {
+    std::vector<std::uint32_t> order(id.size());
+    for (std::size_t k = 0; k < order.size(); ++k) order[k] = std::uint32_t(k);
+    std::sort(order.begin(), order.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return id[a] < id[b]; });
+    return order;
+}
 
 }  // namespace seiche

@@ -15,39 +15,10 @@
 #include "seiche/parallel.hpp"
 #include "seiche/particle_set.hpp"
 #include "seiche/sph.hpp"
+#include "seiche/step_stats.hpp"
 #include "seiche/world_def.hpp"
 
 namespace seiche {
-
-// A particle that went bad: which, when, and why.
-struct Instability {
-    std::size_t particle = 0;  //!< creation id: the row of the particle in every frame file
-    std::string reason;  //!< e.g. "velocity is NaN", "speed 412 m/s exceeds the limit of 80 m/s"
-    Vec3d position{0, 0, 0};
-    Vec3d velocity{0, 0, 0};
-};
-
-// Wall time spent per stage, accumulated over all steps, in seconds.
-struct StageTimes {
-    double neighbors = 0;  //!< grid build and neighbour lists
-    double solver = 0;     //!< PBF iterations | WCSPH density, pressure, forces | DDR relaxation
-    double velocity = 0;   //!< velocity update, XSPH, vorticity confinement, DDR viscosity
-    double total = 0;      //!< whole steps; total − the above = prediction, containment, stats
-};
-
-struct StepStats {
-    std::int64_t step = 0;          //!< 1 for the first step
-    double time = 0;                //!< s, at the end of the step
-    double dt = 0;                  //!< s
-    int iterations = 0;             //!< solver iterations
-    double density_error_mean = 0;  //!< mean of max(0, ρ/ρ0 − 1)
-    double density_error_max = 0;
-    double kinetic_energy = 0;    //!< J (J/m in 2D)
-    double potential_energy = 0;  //!< J, −Σ m g·x
-    std::size_t contained = 0;    //!< particles put back by the last-resort containment
-    std::size_t particles = 0;    //!< fluid particles at the end of the step (emitters, sinks)
-    std::optional<Instability> instability;
-};
 
 template <int D>
 class World;

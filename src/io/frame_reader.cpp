@@ -296,4 +296,58 @@ std::vector<PvdEntry> parse_pvd(const std::string& s, const std::filesystem::pat
     return out;
 }
 
+SurfaceMesh read_mesh_ply(const std::filesystem::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    std::string line, header;
+    std::size_t vertices = 0, faces = 0, properties = 0;
+    bool binary = false, face_list = false;
+    while (std::getline(in, line) && line != "end_header") {
+        std::istringstream words(line);
+        std::string w, kind;
+        words >> w;
+        if (w == "format") binary = line == "format binary_little_endian 1.0";
+        if (w == "element") {
+            words >> kind;
+            std::size_t n = 0;
+            words >> n;
+            if (kind == "vertex") vertices = n;
+            else if (kind == "face") faces = n;
+            else throw std::runtime_error("not a triangle mesh");
+        }
+        if (w == "property") {
+            words >> kind;
+            if (kind == "float" && faces == 0) ++properties;
+            if (kind == "list") face_list = line == "property list uchar int vertex_indices";
+        }
+    }
+    if (!in || !binary || properties < 3 || !face_list || vertices > (1u << 28) || faces > (1u << 28))
+        throw std::runtime_error(file.string() + ": not a seiche PLY mesh");
+    SurfaceMesh m;
+    m.dimension = 3;
+    std::vector<float> rows(vertices * properties);
+    in.read(reinterpret_cast<char*>(rows.data()), std::streamsize(rows.size() * sizeof(float)));
+    m.position.resize(3 * vertices);
+    for (std::size_t v = 0; v < vertices; ++v)
+        for (int a = 0; a < 3; ++a) m.position[3 * v + a] = rows[v * properties + a];
+    if (properties >= 6) {  // nx ny nz follow x y z, as write_mesh_ply writes them
+        m.normal.resize(3 * vertices);
+        for (std::size_t v = 0; v < vertices; ++v)
+            for (int a = 0; a < 3; ++a) m.normal[3 * v + a] = rows[v * properties + 3 + a];
+    }
+    std::vector<char> packed(13 * faces);
+    in.read(packed.data(), std::streamsize(packed.size()));
+    if (!in) throw std::runtime_error(file.string() + ": truncated");
+    m.index.resize(3 * faces);
+    for (std::size_t f = 0; f < faces; ++f) {
+        if (packed[13 * f] != 3) throw std::runtime_error(file.string() + ": not triangles");
+        for (int k = 0; k < 3; ++k) {
+            std::int32_t i = 0;
+            std::memcpy(&i, &packed[13 * f + 1 + 4 * k], 4);
+            if (i < 0 || std::size_t(i) >= vertices) throw std::runtime_error(file.string() + ": bad index");
+            m.index[3 * f + k] = std::uint32_t(i);
+        }
+    }
+    return m;
+}
+
 }  // namespace seiche::io

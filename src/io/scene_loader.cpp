@@ -241,6 +241,8 @@ ParamValue read_value(const json& v, const std::string& path, const Param<T>& p,
             const int n = p.components > 0 ? p.components : dim;
             if (!v.is_array() || v.size() != std::size_t(n))
                 throw SceneError(path, "expected " + components_text(n, dim, p.components > 0) +
+                                           ", a vector" +
+                                           (p.unit.empty() ? "" : " in " + std::string(p.unit)) +
                                            ", got " + shown(v));
             Vec3d out{0, 0, 0};
             for (int a = 0; a < n; ++a)
@@ -482,6 +484,12 @@ std::size_t bad_utf8_at(std::string_view s) {
 }
 
 }  // namespace
+
+ParamValue world_value(std::string_view key, const json& value, int dimension) {
+    for (const auto& p : world_params())
+        if (p.key == key) return read_value(value, std::string(key), p, dimension);
+    throw SceneError(std::string(key), "no such key (see docs/scene-format.md)");
+}
 
 void apply_override(json& doc, const std::string& assignment) {
     if (const std::size_t at = bad_utf8_at(assignment); at != std::string_view::npos)

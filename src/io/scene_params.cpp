@@ -1,5 +1,5 @@
 // The front end's keys: the scene's name, what a run writes, how meshes and pictures are made.
-// Declared like the world's (src/core/parameters.cpp); the core never sees them.
+// Declared like the world's (src/definition/parameters.cpp); the core never sees them.
 #include <unistd.h>
 
 #include <cmath>

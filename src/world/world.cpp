@@ -484,9 +484,9 @@ namespace {
 // Storage indices of the particles in creation order (ids are dense unless a sink removed some),
 // after checking that `values` holds one finite vector per particle.
 template <int D>
-std::vector<std::uint32_t> creation_order(std::span<const Vec<D>> values,
-                                          std::span<const std::uint32_t> id, const char* what,
-                                          const char* one) {
+std::vector<std::uint32_t> checked_creation_order(std::span<const Vec<D>> values,
+                                                  std::span<const std::uint32_t> id,
+                                                  const char* what, const char* one) {
     if (values.size() != id.size())
         throw std::invalid_argument(std::string(what) + ": " + std::to_string(values.size()) + " " +
                                     one + "s for " + std::to_string(id.size()) + " particles");
@@ -495,23 +495,20 @@ std::vector<std::uint32_t> creation_order(std::span<const Vec<D>> values,
             if (!std::isfinite(values[k][a]))
                 throw std::invalid_argument(std::string(what) + ": " + one + " " + std::to_string(k) +
                                             " is not finite");
-    std::vector<std::uint32_t> by_id(id.size());
-    for (std::size_t k = 0; k < by_id.size(); ++k) by_id[k] = std::uint32_t(k);
-    std::sort(by_id.begin(), by_id.end(), [&](std::uint32_t a, std::uint32_t b) { return id[a] < id[b]; });
-    return by_id;
+    return creation_order(id);
 }
 
 }  // namespace
 
 template <int D>
 void World<D>::set_positions(std::span<const Vec<D>> x) {
-    const auto by_id = creation_order<D>(x, p_.id, "set_positions", "position");
+    const auto by_id = checked_creation_order<D>(x, p_.id, "set_positions", "position");
     for (std::size_t r = 0; r < by_id.size(); ++r) p_.x[by_id[r]] = p_.x_prev[by_id[r]] = x[r];
 }
 
 template <int D>
 void World<D>::set_velocities(std::span<const Vec<D>> v) {
-    const auto by_id = creation_order<D>(v, p_.id, "set_velocities", "velocity");
+    const auto by_id = checked_creation_order<D>(v, p_.id, "set_velocities", "velocity");
     for (std::size_t r = 0; r < by_id.size(); ++r) p_.v[by_id[r]] = v[r];
 }
 

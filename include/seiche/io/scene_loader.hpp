@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -43,6 +44,12 @@ void read_body_meshes(Scene& s, const std::filesystem::path& base);
 // Reads the bodies' meshes (relative to mesh_base, empty: the current directory) and validates.
 Scene parse_scene(const nlohmann::json& doc, const std::string& name,
                   const std::filesystem::path& mesh_base = {});
+
+// The value of a world key (World::set) from JSON, read as a scene file gives that key: its type
+// and components by its declaration (dimension: the world's), a choice by its name. Throws
+// SceneError naming the key, also for a key that does not exist. The front ends' live changes
+// (the viewer's scripts, Python) go through this.
+ParamValue world_value(std::string_view key, const nlohmann::json& value, int dimension);
 
 // Sets one "a.b[2].c=value" override in a document.
 void apply_override(nlohmann::json& doc, const std::string& assignment);

@@ -4,7 +4,6 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <ostream>
@@ -13,7 +12,7 @@
 
 #include "seiche/particle_set.hpp"
 #include "seiche/surface.hpp"
-#include "seiche/world.hpp"
+#include "seiche/step_stats.hpp"
 
 namespace seiche::io {
 
@@ -48,10 +47,7 @@ FrameData frame_data(const ParticleSet<D>& p, double time = 0.0) {
     if (dense) {
         for (std::size_t i = 0; i < p.size(); ++i) row[i] = p.id[i];
     } else {
-        std::vector<std::uint32_t> order(p.size());
-        for (std::size_t i = 0; i < p.size(); ++i) order[i] = std::uint32_t(i);
-        std::sort(order.begin(), order.end(),
-                  [&](std::uint32_t a, std::uint32_t b) { return p.id[a] < p.id[b]; });
+        const std::vector<std::uint32_t> order = creation_order(p.id);
         for (std::size_t k = 0; k < p.size(); ++k) row[order[k]] = std::uint32_t(k);
     }
     for (std::size_t i = 0; i < p.size(); ++i) {

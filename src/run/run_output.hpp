@@ -18,7 +18,7 @@
 #include "seiche/world.hpp"
 #include "surface_output.hpp"
 
-namespace seiche::app {
+namespace seiche::run {
 
 inline constexpr const char* checkpoint_file = "checkpoint.bin";
 
@@ -39,7 +39,7 @@ RunResume restore_run(World<D>& w, const std::filesystem::path& dir);
 
 // Why this build cannot write what `output` asks for ("" when it can): VDB files without
 // OpenVDB, pictures without particle frames on disk.
-std::string output_refusal(const OutputParams& output);
+std::string unsupported_output(const OutputParams& output);
 
 class RunOutput {
   public:
@@ -81,4 +81,4 @@ class RunOutput {
     PictureOutput pictures_;
 };
 
-}  // namespace seiche::app
+}  // namespace seiche::run

@@ -6,7 +6,7 @@
 
 #include "vdb_output.hpp"
 
-namespace seiche::app {
+namespace seiche::run {
 
 namespace fs = std::filesystem;
 
@@ -41,4 +41,4 @@ void SurfaceOutput::write(int index, double time, const SurfaceMesh& mesh) {
                             scene_.surface.cell_size * scene_.particle_radius, time);
 }
 
-}  // namespace seiche::app
+}  // namespace seiche::run

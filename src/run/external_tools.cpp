@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
-namespace seiche::app {
+namespace seiche::run {
 
 namespace fs = std::filesystem;
 
@@ -99,4 +99,4 @@ bool run_python_tool(const std::string& script, const std::vector<std::string>& 
     return std::system(cmd.c_str()) == 0;
 }
 
-}  // namespace seiche::app
+}  // namespace seiche::run

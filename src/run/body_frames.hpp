@@ -11,7 +11,7 @@
 #include "seiche/boundary_object.hpp"
 #include "seiche/scene.hpp"
 
-namespace seiche::app {
+namespace seiche::run {
 
 struct BodyPose {
     std::string name;
@@ -31,4 +31,4 @@ template <int D>
 void append_body_outlines(const Scene& scene, const std::vector<BodyPose>& poses,
                           std::vector<float>& edges);
 
-}  // namespace seiche::app
+}  // namespace seiche::run

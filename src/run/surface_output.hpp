@@ -9,7 +9,7 @@
 #include "seiche/scene.hpp"
 #include "seiche/surface.hpp"
 
-namespace seiche::app {
+namespace seiche::run {
 
 class SurfaceOutput {
   public:
@@ -29,4 +29,4 @@ class SurfaceOutput {
     std::vector<io::PvdEntry> pvd_;
 };
 
-}  // namespace seiche::app
+}  // namespace seiche::run

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace seiche::app {
+namespace seiche::run {
 
 // Encodes DIR/render/frame_*.png into DIR/render/movie.mp4 with ffmpeg (H.264) when ffmpeg is on
 // the PATH. Returns the movie's path, or nothing (with the reason in *why) when it was not made.
@@ -22,4 +22,4 @@ bool run_python_tool(const std::string& script, const std::vector<std::string>& 
 // std::runtime_error saying where it looked.
 std::filesystem::path data_dir();
 
-}  // namespace seiche::app
+}  // namespace seiche::run

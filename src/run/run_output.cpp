@@ -15,7 +15,7 @@
 #include "seiche/io/scene_loader.hpp"
 #include "seiche/surface.hpp"
 
-namespace seiche::app {
+namespace seiche::run {
 
 namespace fs = std::filesystem;
 
@@ -133,14 +133,14 @@ fs::path prepare_staging(const fs::path& dir, const RunResume* resume) {
 // The scene, once this build can write everything it asks for: checked before the directory is
 // touched.
 const Scene& writable(const Scene& s) {
-    if (const std::string why = output_refusal(s.output); !why.empty())
+    if (const std::string why = unsupported_output(s.output); !why.empty())
         throw std::runtime_error(why);
     return s;
 }
 
 }  // namespace
 
-std::string output_refusal(const OutputParams& o) {
+std::string unsupported_output(const OutputParams& o) {
     if (o.vdb)
         if (std::string why = vdb_unavailable(); !why.empty()) return why;
     if (o.render && !o.ply && !o.vtk)
@@ -332,4 +332,4 @@ template void RunOutput::checkpoint(const World<3>&, nlohmann::json);
 template RunResume restore_run(World<2>&, const fs::path&);
 template RunResume restore_run(World<3>&, const fs::path&);
 
-}  // namespace seiche::app
+}  // namespace seiche::run

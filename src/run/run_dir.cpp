@@ -13,14 +13,13 @@
 #include <vector>
 
 #include "body_frames.hpp"
-#include "commands.hpp"
 #include "external_tools.hpp"
 #include "seiche/io/readers.hpp"
 #include "seiche/io/scene_loader.hpp"
 #include "seiche/parallel.hpp"
 #include "seiche/render.hpp"
 
-namespace seiche::app {
+namespace seiche::run {
 
 namespace fs = std::filesystem;
 
@@ -28,20 +27,7 @@ namespace fs = std::filesystem;
 // the current one; the command line may name any. seiche writes into a new or empty directory, or
 // one of its own runs (the marker file, or scene.json with particles.pvd or stats.csv from before
 // the marker existed); anything else needs --overwrite. The input scene is never overwritten.
-std::optional<Scene> load_scene_or_report(const std::string& file,
-                                          std::vector<std::string> overrides,
-                                          const std::string& solver, double end_time) {
-    if (!solver.empty()) overrides.push_back("solver.type=\"" + solver + "\"");
-    if (end_time > 0) overrides.push_back(fmt::format("time.end_time={}", end_time));
-    try {
-        return io::load_scene(file, overrides);
-    } catch (const io::SceneError& e) {
-        std::fprintf(stderr, "seiche: %s: %s\n", file.c_str(), e.what());
-        return std::nullopt;
-    }
-}
-
-std::string output_refusal(const fs::path& dir, bool from_scene, const fs::path& input,
+std::string directory_refusal(const fs::path& dir, bool from_scene, const fs::path& input,
                            bool overwrite) {
     if (dir.empty()) return "the output directory is empty";
     if (from_scene) {
@@ -266,17 +252,4 @@ std::string PictureOutput::finish(const PictureProgress& progress) {
     return line;
 }
 
-std::optional<Scene> scene_of_frame(const std::filesystem::path& frame, const std::string& scene,
-                                    const std::vector<std::string>& overrides,
-                                    const char* command) {
-    const std::filesystem::path file =
-        scene.empty() ? frame.parent_path().parent_path() / "scene.json" : std::filesystem::path(scene);
-    if (!std::filesystem::exists(file)) {
-        std::fprintf(stderr, "seiche %s: no scene for %s (looked for %s); pass --scene FILE\n",
-                     command, frame.c_str(), file.c_str());
-        return std::nullopt;
-    }
-    return load_scene_or_report(file.string(), overrides, "", 0.0);
-}
-
-}  // namespace seiche::app
+}  // namespace seiche::run

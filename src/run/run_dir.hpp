@@ -12,7 +12,7 @@
 #include "seiche/io/writers.hpp"
 #include "seiche/scene.hpp"
 
-namespace seiche::app {
+namespace seiche::run {
 
 // The file that marks a directory as a seiche run, so a later run may write into it again.
 inline constexpr const char* run_marker = ".seiche-run";
@@ -20,7 +20,7 @@ inline constexpr const char* run_marker = ".seiche-run";
 // Why seiche may not write into dir ("" when it may). from_scene: the path came from a scene
 // file (it must stay under the current directory); input: the scene file, never overwritten;
 // overwrite: the user allows a non-empty directory that is not seiche's.
-std::string output_refusal(const std::filesystem::path& dir, bool from_scene,
+std::string directory_refusal(const std::filesystem::path& dir, bool from_scene,
                            const std::filesystem::path& input, bool overwrite);
 // Creates dir if needed and marks it as seiche's.
 void mark_seiche_dir(const std::filesystem::path& dir);
@@ -28,12 +28,6 @@ void mark_seiche_dir(const std::filesystem::path& dir);
 // The particle frames of a run: from particles.pvd (with their times), else frames/*.ply.
 std::vector<io::PvdEntry> run_frames(const std::filesystem::path& dir, double frame_rate);
 
-// The scene a particle frame was made from: `scene` if given, else the scene.json of the frame's
-// run directory (RUN/frames/FRAME). Loaded with the overrides; nullopt after printing, as
-// `command`, why not (no such scene, or an invalid one).
-std::optional<Scene> scene_of_frame(const std::filesystem::path& frame, const std::string& scene,
-                                    const std::vector<std::string>& overrides,
-                                    const char* command);
 
 // "dam_break_2d  pbf  t = 0.500 s"
 std::string frame_caption(const Scene& scene, double time);
@@ -89,4 +83,4 @@ class PictureOutput {
     double run_speed_ = 0;  //!< the largest frame_speed_percentile of the frames seen
 };
 
-}  // namespace seiche::app
+}  // namespace seiche::run

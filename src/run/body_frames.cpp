@@ -9,7 +9,7 @@
 
 #include "seiche/bodies.hpp"
 
-namespace seiche::app {
+namespace seiche::run {
 
 template <int D>
 BodyPose body_pose(const BoundaryObject<D>& o) {
@@ -72,4 +72,4 @@ void append_body_outlines(const Scene& scene, const std::vector<BodyPose>& poses
 template void append_body_outlines<2>(const Scene&, const std::vector<BodyPose>&, std::vector<float>&);
 template void append_body_outlines<3>(const Scene&, const std::vector<BodyPose>&, std::vector<float>&);
 
-}  // namespace seiche::app
+}  // namespace seiche::run

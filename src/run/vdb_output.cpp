@@ -11,7 +11,7 @@
 
 #include "vdb_plugin.h"
 
-namespace seiche::app {
+namespace seiche::run {
 
 namespace fs = std::filesystem;
 
@@ -109,4 +109,4 @@ void write_vdb_level_set(const fs::path& path, const SurfaceMesh& mesh, double v
     write_bytes(path, status, bytes, size, err);
 }
 
-}  // namespace seiche::app
+}  // namespace seiche::run

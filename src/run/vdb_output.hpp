@@ -11,7 +11,7 @@
 #include "seiche/io/writers.hpp"
 #include "seiche/surface.hpp"
 
-namespace seiche::app {
+namespace seiche::run {
 
 // Why this seiche cannot write VDB files ("output.vdb: ...", naming what to install), or ""
 // when it can.
@@ -28,4 +28,4 @@ void write_vdb_points(const std::filesystem::path& path, const io::FrameData& fr
 void write_vdb_level_set(const std::filesystem::path& path, const SurfaceMesh& mesh, double voxel,
                          double time);
 
-}  // namespace seiche::app
+}  // namespace seiche::run
