@@ -13,7 +13,7 @@ Settings (any of them, default pbf pbf1 wcsph):
   wcsph  WCSPH, Tait stiffness 50000 Pa and exponent 7 (seiche: c = sqrt(B*gamma/rho0)),
          XSPH 0.01 and no other viscosity, 2 threads
 
-The reference is built from its public repository (docs/performance.md says how); give its binary
+The reference is built from its public repository (docs/performance-history.md, "Side by side with the reference code", says how); give its binary
 with --sph. Its scenes are written to a temporary folder from the settings below, the box taken
 from its own data/models/UnitBox.obj. Both programs use all their threads through OMP_NUM_THREADS
 or --threads.

@@ -52,7 +52,7 @@ struct FluidView {
 //   arrays `omp simd` makes) may alias them, so they are reloaded each pair and the loop stays
 //   scalar; the kernel, the scalars and the pointers are copied into locals first.
 // `simdlen(8)`: with about 30 neighbours, 16-lane AVX-512 vectors spend most of their time in
-// masked tails and gathers; 8 lanes measured 25–40% faster per loop (docs/performance.md).
+// masked tails and gathers; 8 lanes measured 25–40% faster per loop (docs/performance-history.md).
 
 // |a − b|².
 template <int D>

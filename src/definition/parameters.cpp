@@ -502,7 +502,7 @@ std::size_t count_fluid_particles(const WorldDef& def) {
 }
 
 double estimated_bytes(const WorldDef& def) {
-    // Measured at 1M particles (docs/performance.md): 292 B per fluid particle with everything the
+    // Measured at 1M particles (docs/performance-history.md): 292 B per fluid particle with everything the
     // step holds; a boundary particle keeps its position, volume and grid entry. Emitters add up
     // to rate × open time (sinks may remove some; not counted).
     double fluid = double(count_fluid_particles(def));

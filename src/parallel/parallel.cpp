@@ -42,7 +42,7 @@ namespace seiche {
 namespace {
 
 // Asks the kernel (Linux 6.12 and later; earlier ones ignore it) for time slices of `slice` for
-// the calling thread instead of its default (1.4 ms on the 2-core machine of docs/performance.md,
+// the calling thread instead of its default (1.4 ms on the 2-core machine of docs/performance-history.md,
 // whose 4 ms tick decides when a thread is put aside), or for the default again with 0.
 void request_slice(std::chrono::microseconds slice) {
     detail::SchedAttr attr;
