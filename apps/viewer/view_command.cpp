@@ -232,13 +232,524 @@ struct Ui {
     std::string note;  // the last screenshot or recording, shown in the overlay
 };
 
+// One window's session: the scene live or a run played back, frame by frame. run() is the loop;
+// each frame takes the script's events, advances, draws, lays out the interface, reads the keys
+// and the mouse, and records.
+class Session {
+  public:
+    Session(const ViewOptions& o, const Scene& scene, std::vector<ScriptEvent> script,
+            GLFWwindow* window, bool latin1)
+        : o(o), scene(scene), script(std::move(script)), window(window), latin1(latin1),
+          lockstep(o.frames > 0 && !o.free), screenshot_at_end(o.screenshot),
+          record_dir(fs::path("out") / (scene.name + "_view")) {
+        for (int a = 0; a < 3; ++a) {
+            lo[a] = float(scene.container_min[a]);
+            hi[a] = float(scene.container_max[a]);
+        }
+        camera.fit(lo, hi, scene.dimension == 2);
+        const fs::path target(o.target);
+        try {
+            if (fs::is_directory(target))
+                play.emplace(target, scene);
+            else
+                sim = std::make_unique<Simulation>(scene, lockstep);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "seiche view: %s\n", e.what());
+            status = 2;
+        }
+        ui.color_by = scene.render.color_by == RenderParams::Color::density ? 1 : 0;
+        ui.auto_range = scene.render.range_min == scene.render.range_max;
+        for (int c = 0; c < 2; ++c) {
+            // The pictures' range of each colouring (the scene's render.range for its own).
+            Scene as = scene;
+            as.render.color_by = c == 0 ? RenderParams::Color::speed : RenderParams::Color::density;
+            if (as.render.color_by != scene.render.color_by) as.render.range_min = as.render.range_max = 0;
+            const auto r = render::color_range(as);
+            (c == 0 ? ui.speed : ui.density) = {float(r[0]), float(r[1])};
+        }
+        ui.pressure_hi = std::max(1.0f, float(scene.rest_density * std::hypot(scene.gravity[0], scene.gravity[1], scene.gravity[2]) *
+                                              (scene.container_max[1] - scene.container_min[1])));
+        ui.iterations = scene.solver.pbf.max_iterations;
+        ui.tolerance = float(scene.solver.pbf.density_tolerance);
+        ui.xsph = float(scene.solver.xsph < 0 ? default_xsph(scene.solver.type) : scene.solver.xsph);
+        ui.vorticity = float(scene.solver.vorticity);
+        ui.surface_tension = float(scene.solver.surface_tension);
+        ui.cfl = float(scene.time.cfl);
+        ui.adhesion = float(scene.container_adhesion);
+        ui.gravity_angle = std::atan2(float(scene.gravity[0]), -float(scene.gravity[1]));
+        gravity = float(std::hypot(scene.gravity[0], scene.gravity[1], scene.gravity[2]));
+        if (status == 0 && play) {
+            shown = play->load(0);
+            upload(shown);
+        }
+    }
+
+    // The frames until the window closes, --frames is reached or a script fails; then the
+    // summary lines. The exit status.
+    int run() {
+        run_start_ = clock::now();
+        while (status == 0 && !glfwWindowShouldClose(window)) {
+            if (o.frames > 0 && frame >= o.frames) break;
+            glfwPollEvents();
+            int width = 0, height = 0;
+            glfwGetFramebufferSize(window, &width, &height);
+            if (width <= 0 || height <= 0) {
+                glfwWaitEventsTimeout(0.05);
+                continue;
+            }
+            apply_script();
+            follow_path_drag();
+
+            // ---- the simulation ----
+            const auto t_sim = clock::now();
+            if (sim && lockstep) sim->advance();
+            bench.simulation += ms_since(t_sim);
+            const auto t_snap = clock::now();
+            if (sim) {
+                sim->with_new_snapshot([&](const Snapshot& s) { upload(s); });
+            } else if (play && play_running && play_frame + 1 < play->count()) {
+                ++play_frame;
+                shown = play->load(play_frame);
+                upload(shown);
+            }
+            bench.snapshot += ms_since(t_snap);
+
+            // ---- drawing ----
+            const auto t_draw = clock::now();
+            glViewport(0, 0, width, height);
+            glClearColor(0.96f, 0.96f, 0.97f, 1.0f);
+            glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+            gl.draw(camera, width, height);
+            glFinish();
+            bench.drawing += ms_since(t_draw);
+
+            // ---- interface ----
+            const auto t_ui = clock::now();
+            ImGui_ImplOpenGL3_NewFrame();
+            ImGui_ImplGlfw_NewFrame();
+            ImGui::NewFrame();
+            draw_overlay(ImGui::GetIO().Framerate);
+            draw_panel(width);
+            draw_colour_bar(width, height);
+            ImGui::Render();
+            ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+            bench.ui += ms_since(t_ui);
+
+            handle_input(width, height);
+            record_and_capture(width, height);
+            const auto t_swap = clock::now();
+            glfwSwapBuffers(window);
+            bench.swap += ms_since(t_swap);
+            ++bench.frames;
+            ++frame;
+        }
+        report();
+        sim.reset();
+        return status;
+    }
+
+  private:
+    struct PathDrag {
+        std::vector<std::array<float, 3>> path;
+        int start = 0, frames = 1;
+    };
+
+    // The script's events of this frame.
+    void apply_script() {
+        for (const ScriptEvent& e : script) {
+            if (e.frame != frame) continue;
+            const std::string where = "--script: frame " + std::to_string(frame);
+            try {
+                const nlohmann::json& a = e.action;
+                if (a.contains("camera")) {
+                    const auto& c = a["camera"];
+                    camera.yaw = c.value("yaw", camera.yaw);
+                    camera.pitch = c.value("pitch", camera.pitch);
+                    camera.distance = c.value("distance", camera.distance);
+                    if (c.contains("target")) {
+                        const auto t = point_of(c["target"], where + " camera.target");
+                        camera.target = {t[0], t[1], t[2]};
+                    }
+                }
+                if (a.contains("drag") && sim) {
+                    const auto& d = a["drag"];
+                    PathDrag p;
+                    if (!d.contains("path") || !d["path"].is_array() || d["path"].empty())
+                        throw std::runtime_error(where + ": drag expects \"path\": [[x, y, z], ...]");
+                    for (const auto& q : d["path"]) p.path.push_back(point_of(q, where + " drag.path"));
+                    p.start = frame;
+                    p.frames = std::max(1, d.value("frames", 30));
+                    path_drag = p;
+                }
+                if (a.contains("release") && sim) {
+                    path_drag.reset();
+                    sim->drag_to(std::nullopt);
+                }
+                if (a.contains("set") && sim)
+                    for (const auto& [key, value] : a["set"].items()) sim->set(key, io::world_value(key, value, scene.dimension));
+                if (a.contains("solver") && sim) sim->switch_solver(a["solver"].get<std::string>());
+                if (a.contains("color_by")) {
+                    const std::string c = a["color_by"].get<std::string>();
+                    ui.color_by = c == "density" ? 1 : c == "pressure" ? 2 : c == "vorticity" ? 3 : 0;
+                }
+                if (a.contains("pause") && sim) sim->set_paused(a["pause"].get<bool>());
+                if (a.contains("reset") && sim) sim->reset();
+                if (a.contains("screenshot")) screenshot_at_end = a["screenshot"].get<std::string>();
+                if (a.contains("record")) ui.recording = a["record"].get<bool>();
+                if (a.contains("drop") && sim) sim->drop_block(point_of(a["drop"], where + " drop"));
+                if (a.contains("panel")) open_panel = a["panel"].get<bool>() ? 1 : 0;
+                if (a.contains("surface") && sim) {
+                    ui.surface = a["surface"].get<bool>();
+                    sim->set_surface(ui.surface ? ui.surface_every : 0, 2.0);
+                }
+            } catch (const std::exception& ex) {
+                std::fprintf(stderr, "seiche view: %s: %s\n", where.c_str(), ex.what());
+                status = 2;
+            }
+        }
+    }
+    // A scripted drag: the sphere along the path's corners, evenly in frames.
+    void follow_path_drag() {
+        if (path_drag && sim) {
+            // Along the path's corners, evenly in frames.
+            const PathDrag& p = *path_drag;
+            const float u = std::clamp(float(frame - p.start) / float(p.frames), 0.0f, 1.0f) *
+                            float(p.path.size() - 1);
+            const std::size_t k = std::min(std::size_t(u), p.path.size() - 1);
+            const float f = u - float(k);
+            std::array<float, 3> t = p.path[k];
+            if (k + 1 < p.path.size())
+                for (int a = 0; a < 3; ++a) t[a] += f * (p.path[k + 1][a] - p.path[k][a]);
+            sim->drag_to(t);
+        }
+    }
+
+    // ---- the snapshot on screen ----
+        const std::vector<float>& values_of(const Snapshot& s) const {
+            if (ui.color_by == 2 && !s.pressure.empty()) return s.pressure;
+            if (ui.color_by == 3 && !s.vorticity.empty()) return s.vorticity;
+            return ui.color_by == 0 ? s.speed : s.density;
+        };
+        void upload(const Snapshot& s) {
+            shown.time = s.time;
+            shown.steps = s.steps;
+            shown.last = s.last;
+            shown.ms_per_step = s.ms_per_step;
+            shown.solver = s.solver;
+            shown.status = s.status;
+            shown.drag = s.drag;
+            shown.drag_radius = s.drag_radius;
+            shown.has_vorticity = !s.vorticity.empty();
+            shown.x.resize(s.x.size());
+            const std::vector<float>& v = values_of(s);
+            if (ui.auto_range && !v.empty() && ui.color_by == 0) {
+                // Speed: the range grows to the fastest particle seen, so colours stay comparable.
+                ui.speed[1] = std::max(ui.speed[1], *std::max_element(v.begin(), v.end()));
+            }
+            if (ui.color_by == 2 && !s.pressure.empty()) {
+                gl.upload(s, v, 0.0f, ui.pressure_hi);
+                return;
+            }
+            if (ui.color_by == 3 && !s.vorticity.empty()) {
+                // The 95th percentile: single particles' ω is noisy, the largest would grey the rest.
+                std::vector<float> sorted = v;
+                std::nth_element(sorted.begin(), sorted.begin() + sorted.size() * 95 / 100, sorted.end());
+                ui.vorticity_hi = std::max(1e-3f, sorted[sorted.size() * 95 / 100]);
+                gl.upload(s, v, 0.0f, ui.vorticity_hi);
+                return;
+            }
+            const auto& range = ui.color_by == 0 ? ui.speed : ui.density;
+            gl.upload(s, v, range[0], range[1]);
+        };
+
+    // ---- interface ----
+    // Top left: scene, solver, time, speed, the run's state.
+    void draw_overlay(float fps) {
+        ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_Always);
+        ImGui::SetNextWindowBgAlpha(0.75f);
+        ImGui::Begin("overlay", nullptr,
+                     ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                         ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoFocusOnAppearing);
+        ImGui::Text("%s  %s  t = %.3f s", scene.name.c_str(), shown.solver.c_str(), shown.time);
+        if (sim) {
+            ImGui::Text("%.0f frames/s   %.2f ms/step   step %lld", fps, shown.ms_per_step, shown.steps);
+            ImGui::Text("%zu particles   %d iterations   density error %.2f%% (max %.2f%%)",
+                        shown.x.size() / 3, shown.last.iterations,
+                        100 * shown.last.density_error_mean, 100 * shown.last.density_error_max);
+            if (!shown.status.empty()) ImGui::TextColored(ImVec4(0.8f, 0.1f, 0.1f, 1), "%s", shown.status.c_str());
+            const std::string m = sim->message();
+            if (!m.empty()) ImGui::TextColored(ImVec4(0.8f, 0.1f, 0.1f, 1), "%s", m.c_str());
+        } else if (play) {
+            ImGui::Text("playback: frame %d of %d   %.0f frames/s", play_frame + 1, play->count(), fps);
+        }
+        if (!ui.note.empty()) ImGui::Text("%s", ui.note.c_str());
+        ImGui::End();
+    }
+    // The panel: pause, step, reset, the solver and its live keys, colours, surface, recording.
+    void draw_panel(int width) {
+        // Top right, narrower in small windows so that it leaves the overlay free.
+        const float panel = std::min(390.0f, 0.45f * float(width));
+        ImGui::SetNextWindowPos(ImVec2(float(width) - panel - 8, 8), ImGuiCond_FirstUseEver);
+        ImGui::SetNextWindowSize(ImVec2(panel, 0), ImGuiCond_FirstUseEver);
+        // Headless pictures show the scene: the panel starts folded.
+        ImGui::SetNextWindowCollapsed(o.frames > 0, ImGuiCond_FirstUseEver);
+        if (open_panel >= 0) ImGui::SetNextWindowCollapsed(open_panel == 0, ImGuiCond_Always);
+        open_panel = -1;
+        ImGui::Begin("seiche");
+        if (sim) {
+            bool paused = sim->paused();
+            if (ImGui::Checkbox("pause (space)", &paused)) sim->set_paused(paused);
+            ImGui::SameLine();
+            if (ImGui::Button("step (n)")) sim->step_once();
+            ImGui::SameLine();
+            if (ImGui::Button("reset (r)")) sim->reset();
+            const auto shown_type = find_solver(shown.solver);
+            int solver = shown_type ? int(*shown_type) : 0;
+            static const std::string solver_items = [] {
+                std::string items;  // ImGui's list: each name ended by a zero
+                for (const std::string& n : solver_names()) items += n + '\0';
+                return items;
+            }();
+            if (ImGui::Combo("solver", &solver, solver_items.c_str()))
+                sim->switch_solver(std::string(solver_name(solver_types[solver])));
+            // The running solver's bound on its iterations, when it iterates.
+            const std::string_view iterations_key =
+                shown_type ? solver_traits(*shown_type).iterations_key : std::string_view{};
+            if (!iterations_key.empty() &&
+                ImGui::SliderInt("iterations", &ui.iterations, 1, 50))
+                sim->set(std::string(iterations_key), double(ui.iterations));
+            if (ImGui::SliderFloat("PBF tolerance", &ui.tolerance, 1e-4f, 0.05f, "%.4f", ImGuiSliderFlags_Logarithmic))
+                sim->set("solver.pbf.density_tolerance", double(ui.tolerance));
+            if (ImGui::SliderFloat("XSPH", &ui.xsph, 0.0f, 0.5f)) sim->set("solver.xsph", double(ui.xsph));
+            if (ImGui::SliderFloat("vorticity", &ui.vorticity, 0.0f, 1.0f))
+                sim->set("solver.vorticity", double(ui.vorticity));
+            if (ImGui::SliderFloat("surface tension", &ui.surface_tension, 0.0f, 10.0f))
+                sim->set("solver.surface_tension", double(ui.surface_tension));
+            if (ImGui::SliderFloat("wall adhesion", &ui.adhesion, 0.0f, 50.0f))
+                sim->set("container.adhesion", double(ui.adhesion));
+            if (ImGui::SliderFloat("CFL", &ui.cfl, 0.05f, 1.0f)) sim->set("time.cfl", double(ui.cfl));
+            if (ImGui::SliderAngle("gravity direction", &ui.gravity_angle, -180.0f, 180.0f))
+                sim->set("gravity", Vec3d{gravity * std::sin(ui.gravity_angle),
+                                          -gravity * std::cos(ui.gravity_angle), 0.0});
+            ImGui::TextWrapped(sim->drag_body() >= 0
+                                   ? "Shift + left drag: move the sphere. Ctrl + click: drop a block of fluid."
+                                   : "Ctrl + click: drop a block of fluid.");
+        } else if (play) {
+            ImGui::Checkbox("particles with the run's surface meshes", &ui.particles_with_surface);
+            gl.particles_shown = ui.particles_with_surface;
+            ImGui::Checkbox("play", &play_running);
+            if (ImGui::SliderInt("frame", &play_frame, 0, play->count() - 1)) {
+                shown = play->load(play_frame);
+                upload(shown);
+            }
+        }
+        ImGui::Combo("colour", &ui.color_by,
+                     "speed\0density\0pressure (WCSPH)\0vorticity (with confinement)\0");
+        if (sim) {
+            bool changed = ImGui::Checkbox("surface", &ui.surface);
+            ImGui::SameLine();
+            changed |= ImGui::SliderInt("every k steps", &ui.surface_every, 1, 50);
+            if (changed) sim->set_surface(ui.surface ? ui.surface_every : 0, 2.0);
+            ImGui::Checkbox("particles with the surface", &ui.particles_with_surface);
+            gl.particles_shown = ui.particles_with_surface;
+        }
+        ImGui::Checkbox("record (v)", &ui.recording);
+        ImGui::End();
+    }
+    // The colour bar with the pictures' labels.
+    void draw_colour_bar(int width, int height) {
+            ImDrawList* d = ImGui::GetForegroundDrawList();
+            const float x0 = float(width) - 46, y0 = float(height) - 240, x1 = x0 + 16, y1 = float(height) - 30;
+            for (int i = 0; i < 64; ++i) {
+                const auto c = render::colormap(1.0 - i / 63.0);
+                const float ya = y0 + (y1 - y0) * i / 64.0f, yb = y0 + (y1 - y0) * (i + 1) / 64.0f;
+                d->AddRectFilled(ImVec2(x0, ya), ImVec2(x1, yb),
+                                 IM_COL32(int(c[0]), int(c[1]), int(c[2]), 255));
+            }
+            const auto shown_type = find_solver(shown.solver);
+            const bool by_pressure =
+                ui.color_by == 2 && shown_type && solver_traits(*shown_type).has_pressure;
+            const bool by_vorticity = ui.color_by == 3 && shown.has_vorticity;
+            const auto labels = by_pressure    ? render::bar_labels(0.0, ui.pressure_hi)
+                                : by_vorticity ? render::bar_labels(0.0, ui.vorticity_hi)
+                                : ui.color_by == 0 ? render::bar_labels(ui.speed[0], ui.speed[1])
+                                                   : render::bar_labels(ui.density[0], ui.density[1]);
+            const ImU32 ink = IM_COL32(40, 40, 48, 255);
+            d->AddText(ImVec2(x0 - 40, y0 - 2.0f * ImGui::GetTextLineHeight() - 10.0f), ink,
+                       by_pressure    ? "pressure\nPa"
+                       : by_vorticity ? "vorticity\n1/s"
+                       : ui.color_by == 0 ? "speed\nm/s"
+                       : latin1           ? "density\nkg/m\u00b3"
+                                          : "density\nkg/m3");
+            d->AddText(ImVec2(x0 - 44, y0 - 6), ink, labels[2].c_str());
+            d->AddText(ImVec2(x0 - 44, 0.5f * (y0 + y1) - 6), ink, labels[1].c_str());
+            d->AddText(ImVec2(x0 - 44, y1 - 6), ink, labels[0].c_str());
+    }
+
+    // ---- keys and mouse (not when ImGui has them) ----
+    void handle_input(int width, int height) {
+        ImGuiIO& io = ImGui::GetIO();
+        // Rising edges of the keys, read from GLFW (this ImGui's key enum lacks letters).
+        auto pressed = [&](int key) {
+            const bool down = glfwGetKey(window, key) == GLFW_PRESS;
+            const bool was = keys_down[key];
+            keys_down[key] = down;
+            return down && !was && !io.WantCaptureKeyboard;
+        };
+        if (pressed(GLFW_KEY_ESCAPE)) glfwSetWindowShouldClose(window, 1);
+        if (pressed(GLFW_KEY_SPACE) && sim) sim->set_paused(!sim->paused());
+        if (pressed(GLFW_KEY_N) && sim) sim->step_once();
+        if (pressed(GLFW_KEY_R) && sim) sim->reset();
+        // Keys 1, 2, ... switch to the list's solvers in order.
+        for (std::size_t k = 0; k < solver_count && k < 9; ++k)
+            if (pressed(GLFW_KEY_1 + int(k)) && sim)
+                sim->switch_solver(std::string(solver_name(solver_types[k])));
+        if (pressed(GLFW_KEY_C)) ui.color_by = (ui.color_by + 1) % 4;
+        if (pressed(GLFW_KEY_V)) ui.recording = !ui.recording;
+        if (pressed(GLFW_KEY_P)) {
+            const fs::path shot = fs::path("out") / (scene.name + "_view.png");
+            save_picture(shot, width, height);
+            ui.note = "saved " + shot.string();
+        }
+        double mx = 0, my = 0;
+        glfwGetCursorPos(window, &mx, &my);
+        if (!io.WantCaptureMouse) {
+            const bool left = glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
+            const bool right = glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_RIGHT) == GLFW_PRESS ||
+                               glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_MIDDLE) == GLFW_PRESS;
+            const bool shift = glfwGetKey(window, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS ||
+                               glfwGetKey(window, GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS;
+            int ww = 0, wh = 0;
+            glfwGetWindowSize(window, &ww, &wh);
+            const float dx = float(mx - last_x), dy = float(my - last_y);
+            const bool ctrl = glfwGetKey(window, GLFW_KEY_LEFT_CONTROL) == GLFW_PRESS ||
+                              glfwGetKey(window, GLFW_KEY_RIGHT_CONTROL) == GLFW_PRESS;
+            const bool left_pressed = left && !left_was_down;
+            left_was_down = left;
+            if (left_pressed && ctrl && sim) {
+                // A block of fluid where the cursor meets the plane through the tank's middle.
+                const glm::vec3 mid = 0.5f * (glm::vec3(lo[0], lo[1], lo[2]) + glm::vec3(hi[0], hi[1], hi[2]));
+                const glm::vec3 t = camera.unproject_on_plane(mx, my, ww, wh, mid);
+                sim->drop_block({t.x, t.y, scene.dimension == 2 ? 0.0f : t.z});
+            } else if (ctrl) {
+                // holding Ctrl: no orbit
+            } else if (left && shift && sim && shown.drag_radius > 0) {
+                // The sphere follows the cursor in the plane through it facing the camera.
+                const glm::vec3 c(shown.drag[0], shown.drag[1], shown.drag[2]);
+                const glm::vec3 t = camera.unproject_on_plane(mx, my, ww, wh, c);
+                sim->drag_to(std::array<float, 3>{t.x, t.y, scene.dimension == 2 ? 0.0f : t.z});
+                dragging = true;
+            } else {
+                if (dragging && sim) sim->drag_to(std::nullopt);
+                dragging = false;
+                if (left && !camera.ortho) {
+                    camera.yaw -= 0.008f * dx;
+                    camera.pitch = std::clamp(camera.pitch + 0.008f * dy, -1.5f, 1.5f);
+                } else if (right || (left && camera.ortho)) {
+                    const glm::mat4 v = camera.view();
+                    const glm::vec3 rightv(v[0][0], v[1][0], v[2][0]), up(v[0][1], v[1][1], v[2][1]);
+                    const float scale = 2.0f * camera.distance * std::tan(0.5f * camera.fov) / float(std::max(wh, 1));
+                    camera.target += scale * (-dx * rightv + dy * up);
+                }
+            }
+            if (io.MouseWheel != 0) camera.distance *= std::pow(0.9f, io.MouseWheel);
+        }
+        last_x = mx;
+        last_y = my;
+    }
+
+    // ---- pictures ----
+    // The recording's next PNG; the --screenshot after the last frame.
+    void record_and_capture(int width, int height) {
+        if (ui.recording) {
+            if (ui.recorded == 0) {
+                run::clear_pictures(record_dir);  // only the PNGs and movie of an earlier recording
+                fs::create_directories(record_dir / "render");
+            }
+            save_picture(run::picture_path(record_dir, ui.recorded), width, height);
+            ++ui.recorded;
+            ui.note = "recording " + std::to_string(ui.recorded) + " frames to " + record_dir.string();
+        } else if (ui.recorded > 0) {
+            finish_recording();
+        }
+        const bool last_frame = o.frames > 0 && frame + 1 >= o.frames;
+        if (last_frame && !screenshot_at_end.empty()) {
+            save_picture(screenshot_at_end, width, height);
+        }
+    }
+    // The recorded PNGs into a movie when ffmpeg is there; says where they went.
+    void finish_recording() {
+        std::string why;
+        const auto movie = run::make_movie(record_dir, 30.0, &why);
+        ui.note = "recorded " + std::to_string(ui.recorded) + " frames to " +
+                  (record_dir / "render").string() +
+                  (movie ? ", movie " + movie->string() : " (no movie: " + why + ")");
+        std::printf("%s\n", ui.note.c_str());
+        ui.recorded = 0;
+    }
+    static void save_picture(const fs::path& path, int w, int h) {
+        if (!path.parent_path().empty()) fs::create_directories(path.parent_path());
+        render::write_png(path, read_framebuffer(w, h));
+    }
+
+    // The lines printed at the end: where the run or playback stopped, and with --benchmark
+    // where each frame's time went.
+    void report() {
+        if (ui.recorded > 0) finish_recording();
+        const double wall = ms_since(run_start_) / 1000.0;
+        if (status == 0 && play)
+            std::printf("playback: frame %d of %d, t = %.4f s\n", play_frame + 1, play->count(), shown.time);
+        if (status == 0 && sim)
+            std::printf("view: %s, %s, t = %.4f s after %lld steps, %zu particles\n", scene.name.c_str(),
+                        shown.solver.c_str(), shown.time, shown.steps, shown.x.size() / 3);
+        if (o.benchmark && bench.frames > 0) {
+            const double n = bench.frames;
+            std::printf("frames         %d in %.2f s: %.1f frames per second\n", bench.frames, wall, n / wall);
+            std::printf("simulation     %lld steps in %.2f s: %.1f steps per second (%.2f ms per step), %s\n",
+                        shown.steps, wall, shown.steps / wall, shown.ms_per_step,
+                        lockstep ? "one per frame, waited for" : "free on its own thread");
+            std::printf("per frame, ms  snapshot upload %.2f  drawing %.2f  interface %.2f  swap %.2f\n",
+                        bench.snapshot / n, bench.drawing / n, bench.ui / n, bench.swap / n);
+            std::printf("renderer       %s\n", reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
+        }
+        if (!screenshot_at_end.empty() && status == 0 && o.frames > 0)
+            std::printf("screenshot     %s\n", screenshot_at_end.c_str());
+    }
+
+    const ViewOptions& o;
+    const Scene& scene;
+    const std::vector<ScriptEvent> script;
+    GLFWwindow* window;
+    const bool latin1;    //!< the panel's font has ³ (else "kg/m3")
+    const bool lockstep;  //!< one simulation step per frame, waited for (headless runs)
+    int status = 0;
+    GlScene gl;
+    Camera camera;
+    std::array<float, 3> lo{}, hi{};  //!< the container, m
+    std::unique_ptr<Simulation> sim;
+    std::optional<Playback> play;
+    Ui ui;
+    float gravity = 0;  //!< |g|, m/s² (the panel turns its direction)
+    Snapshot shown;     //!< the snapshot on screen (its arrays: a copy for the overlay)
+    int frame = 0;
+    int play_frame = 0;
+    bool play_running = true;
+    bool dragging = false;
+    std::optional<PathDrag> path_drag;
+    double last_x = 0, last_y = 0;
+    std::map<int, bool> keys_down;
+    bool left_was_down = false;
+    int open_panel = -1;  //!< a script opens (1) or folds (0) the panel
+    Benchmark bench;
+    clock::time_point run_start_;  //!< when the frames began
+    std::string screenshot_at_end;
+    fs::path record_dir;
+};
+
 }  // namespace
 
 int view_command(const ViewOptions& o) {
     const fs::path target(o.target);
-    // Headless runs step once per frame, so scripts and pictures are the same every time;
-    // --free lets the simulation run on its own thread as in the window.
-    const bool lockstep = o.frames > 0 && !o.free;
     const bool playback = fs::is_directory(target);
     Scene scene;
     try {
@@ -299,463 +810,7 @@ int view_command(const ViewOptions& o) {
         ImGui::StyleColorsLight();
         ImGui_ImplGlfw_InitForOpenGL(window, true);
         ImGui_ImplOpenGL3_Init("#version 330 core");
-
-        GlScene gl;
-        Camera camera;
-        std::array<float, 3> lo{}, hi{};
-        for (int a = 0; a < 3; ++a) {
-            lo[a] = float(scene.container_min[a]);
-            hi[a] = float(scene.container_max[a]);
-        }
-        camera.fit(lo, hi, scene.dimension == 2);
-
-        std::unique_ptr<Simulation> sim;
-        std::optional<Playback> play;
-        try {
-            if (playback)
-                play.emplace(target, scene);
-            else
-                sim = std::make_unique<Simulation>(scene, lockstep);
-        } catch (const std::exception& e) {
-            std::fprintf(stderr, "seiche view: %s\n", e.what());
-            status = 2;
-        }
-
-        Ui ui;
-        ui.color_by = scene.render.color_by == RenderParams::Color::density ? 1 : 0;
-        ui.auto_range = scene.render.range_min == scene.render.range_max;
-        for (int c = 0; c < 2; ++c) {
-            // The pictures' range of each colouring (the scene's render.range for its own).
-            Scene as = scene;
-            as.render.color_by = c == 0 ? RenderParams::Color::speed : RenderParams::Color::density;
-            if (as.render.color_by != scene.render.color_by) as.render.range_min = as.render.range_max = 0;
-            const auto r = render::color_range(as);
-            (c == 0 ? ui.speed : ui.density) = {float(r[0]), float(r[1])};
-        }
-        ui.pressure_hi = std::max(1.0f, float(scene.rest_density * std::hypot(scene.gravity[0], scene.gravity[1], scene.gravity[2]) *
-                                              (scene.container_max[1] - scene.container_min[1])));
-        ui.iterations = scene.solver.pbf.max_iterations;
-        ui.tolerance = float(scene.solver.pbf.density_tolerance);
-        ui.xsph = float(scene.solver.xsph < 0 ? default_xsph(scene.solver.type) : scene.solver.xsph);
-        ui.vorticity = float(scene.solver.vorticity);
-        ui.surface_tension = float(scene.solver.surface_tension);
-        ui.cfl = float(scene.time.cfl);
-        ui.adhesion = float(scene.container_adhesion);
-        ui.gravity_angle = std::atan2(float(scene.gravity[0]), -float(scene.gravity[1]));
-        const float gravity = float(std::hypot(scene.gravity[0], scene.gravity[1], scene.gravity[2]));
-
-        Snapshot shown;  // the snapshot on screen (its arrays: a copy for the overlay)
-        int play_frame = 0;
-        bool play_running = true;
-        bool dragging = false;
-        struct PathDrag {
-            std::vector<std::array<float, 3>> path;
-            int start = 0, frames = 1;
-        };
-        std::optional<PathDrag> path_drag;
-        double last_x = 0, last_y = 0;
-        std::map<int, bool> keys_down;
-        bool left_was_down = false;
-        int open_panel = -1;  //!< a script opens (1) or folds (0) the panel
-        Benchmark bench;
-        const auto run_start = clock::now();
-        std::string screenshot_at_end = o.screenshot;
-        fs::path record_dir = fs::path("out") / (scene.name + "_view");
-
-        // The recorded PNGs into a movie when ffmpeg is there; says where they went.
-        auto finish_recording = [&] {
-            std::string why;
-            const auto movie = run::make_movie(record_dir, 30.0, &why);
-            ui.note = "recorded " + std::to_string(ui.recorded) + " frames to " +
-                      (record_dir / "render").string() +
-                      (movie ? ", movie " + movie->string() : " (no movie: " + why + ")");
-            std::printf("%s\n", ui.note.c_str());
-            ui.recorded = 0;
-        };
-        auto values_of = [&](const Snapshot& s) -> const std::vector<float>& {
-            if (ui.color_by == 2 && !s.pressure.empty()) return s.pressure;
-            if (ui.color_by == 3 && !s.vorticity.empty()) return s.vorticity;
-            return ui.color_by == 0 ? s.speed : s.density;
-        };
-        auto upload = [&](const Snapshot& s) {
-            shown.time = s.time;
-            shown.steps = s.steps;
-            shown.last = s.last;
-            shown.ms_per_step = s.ms_per_step;
-            shown.solver = s.solver;
-            shown.status = s.status;
-            shown.drag = s.drag;
-            shown.drag_radius = s.drag_radius;
-            shown.has_vorticity = !s.vorticity.empty();
-            shown.x.resize(s.x.size());
-            const std::vector<float>& v = values_of(s);
-            if (ui.auto_range && !v.empty() && ui.color_by == 0) {
-                // Speed: the range grows to the fastest particle seen, so colours stay comparable.
-                ui.speed[1] = std::max(ui.speed[1], *std::max_element(v.begin(), v.end()));
-            }
-            if (ui.color_by == 2 && !s.pressure.empty()) {
-                gl.upload(s, v, 0.0f, ui.pressure_hi);
-                return;
-            }
-            if (ui.color_by == 3 && !s.vorticity.empty()) {
-                // The 95th percentile: single particles' ω is noisy, the largest would grey the rest.
-                std::vector<float> sorted = v;
-                std::nth_element(sorted.begin(), sorted.begin() + sorted.size() * 95 / 100, sorted.end());
-                ui.vorticity_hi = std::max(1e-3f, sorted[sorted.size() * 95 / 100]);
-                gl.upload(s, v, 0.0f, ui.vorticity_hi);
-                return;
-            }
-            const auto& range = ui.color_by == 0 ? ui.speed : ui.density;
-            gl.upload(s, v, range[0], range[1]);
-        };
-        auto save_picture = [&](const fs::path& path, int w, int h) {
-            if (!path.parent_path().empty()) fs::create_directories(path.parent_path());
-            render::write_png(path, read_framebuffer(w, h));
-        };
-
-        if (status == 0 && play) {
-            shown = play->load(0);
-            upload(shown);
-        }
-        int frame = 0;
-        while (status == 0 && !glfwWindowShouldClose(window)) {
-            if (o.frames > 0 && frame >= o.frames) break;
-            glfwPollEvents();
-            int width = 0, height = 0;
-            glfwGetFramebufferSize(window, &width, &height);
-            if (width <= 0 || height <= 0) {
-                glfwWaitEventsTimeout(0.05);
-                continue;
-            }
-
-            // ---- scripted input of this frame ----
-            for (const ScriptEvent& e : script) {
-                if (e.frame != frame) continue;
-                const std::string where = "--script: frame " + std::to_string(frame);
-                try {
-                    const nlohmann::json& a = e.action;
-                    if (a.contains("camera")) {
-                        const auto& c = a["camera"];
-                        camera.yaw = c.value("yaw", camera.yaw);
-                        camera.pitch = c.value("pitch", camera.pitch);
-                        camera.distance = c.value("distance", camera.distance);
-                        if (c.contains("target")) {
-                            const auto t = point_of(c["target"], where + " camera.target");
-                            camera.target = {t[0], t[1], t[2]};
-                        }
-                    }
-                    if (a.contains("drag") && sim) {
-                        const auto& d = a["drag"];
-                        PathDrag p;
-                        if (!d.contains("path") || !d["path"].is_array() || d["path"].empty())
-                            throw std::runtime_error(where + ": drag expects \"path\": [[x, y, z], ...]");
-                        for (const auto& q : d["path"]) p.path.push_back(point_of(q, where + " drag.path"));
-                        p.start = frame;
-                        p.frames = std::max(1, d.value("frames", 30));
-                        path_drag = p;
-                    }
-                    if (a.contains("release") && sim) {
-                        path_drag.reset();
-                        sim->drag_to(std::nullopt);
-                    }
-                    if (a.contains("set") && sim)
-                        for (const auto& [key, value] : a["set"].items()) sim->set(key, io::world_value(key, value, scene.dimension));
-                    if (a.contains("solver") && sim) sim->switch_solver(a["solver"].get<std::string>());
-                    if (a.contains("color_by")) {
-                        const std::string c = a["color_by"].get<std::string>();
-                        ui.color_by = c == "density" ? 1 : c == "pressure" ? 2 : c == "vorticity" ? 3 : 0;
-                    }
-                    if (a.contains("pause") && sim) sim->set_paused(a["pause"].get<bool>());
-                    if (a.contains("reset") && sim) sim->reset();
-                    if (a.contains("screenshot")) screenshot_at_end = a["screenshot"].get<std::string>();
-                    if (a.contains("record")) ui.recording = a["record"].get<bool>();
-                    if (a.contains("drop") && sim) sim->drop_block(point_of(a["drop"], where + " drop"));
-                    if (a.contains("panel")) open_panel = a["panel"].get<bool>() ? 1 : 0;
-                    if (a.contains("surface") && sim) {
-                        ui.surface = a["surface"].get<bool>();
-                        sim->set_surface(ui.surface ? ui.surface_every : 0, 2.0);
-                    }
-                } catch (const std::exception& ex) {
-                    std::fprintf(stderr, "seiche view: %s: %s\n", where.c_str(), ex.what());
-                    status = 2;
-                }
-            }
-            if (path_drag && sim) {
-                // Along the path's corners, evenly in frames.
-                const PathDrag& p = *path_drag;
-                const float u = std::clamp(float(frame - p.start) / float(p.frames), 0.0f, 1.0f) *
-                                float(p.path.size() - 1);
-                const std::size_t k = std::min(std::size_t(u), p.path.size() - 1);
-                const float f = u - float(k);
-                std::array<float, 3> t = p.path[k];
-                if (k + 1 < p.path.size())
-                    for (int a = 0; a < 3; ++a) t[a] += f * (p.path[k + 1][a] - p.path[k][a]);
-                sim->drag_to(t);
-            }
-
-            // ---- the simulation ----
-            const auto t_sim = clock::now();
-            if (sim && lockstep) sim->advance();
-            bench.simulation += ms_since(t_sim);
-            const auto t_snap = clock::now();
-            if (sim) {
-                sim->with_new_snapshot([&](const Snapshot& s) { upload(s); });
-            } else if (play && play_running && play_frame + 1 < play->count()) {
-                ++play_frame;
-                shown = play->load(play_frame);
-                upload(shown);
-            }
-            bench.snapshot += ms_since(t_snap);
-
-            // ---- drawing ----
-            const auto t_draw = clock::now();
-            glViewport(0, 0, width, height);
-            glClearColor(0.96f, 0.96f, 0.97f, 1.0f);
-            glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-            gl.draw(camera, width, height);
-            glFinish();
-            bench.drawing += ms_since(t_draw);
-
-            // ---- interface ----
-            const auto t_ui = clock::now();
-            ImGui_ImplOpenGL3_NewFrame();
-            ImGui_ImplGlfw_NewFrame();
-            ImGui::NewFrame();
-            ImGuiIO& io = ImGui::GetIO();
-            const float fps = io.Framerate;
-
-            ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_Always);
-            ImGui::SetNextWindowBgAlpha(0.75f);
-            ImGui::Begin("overlay", nullptr,
-                         ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
-                             ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoFocusOnAppearing);
-            ImGui::Text("%s  %s  t = %.3f s", scene.name.c_str(), shown.solver.c_str(), shown.time);
-            if (sim) {
-                ImGui::Text("%.0f frames/s   %.2f ms/step   step %lld", fps, shown.ms_per_step, shown.steps);
-                ImGui::Text("%zu particles   %d iterations   density error %.2f%% (max %.2f%%)",
-                            shown.x.size() / 3, shown.last.iterations,
-                            100 * shown.last.density_error_mean, 100 * shown.last.density_error_max);
-                if (!shown.status.empty()) ImGui::TextColored(ImVec4(0.8f, 0.1f, 0.1f, 1), "%s", shown.status.c_str());
-                const std::string m = sim->message();
-                if (!m.empty()) ImGui::TextColored(ImVec4(0.8f, 0.1f, 0.1f, 1), "%s", m.c_str());
-            } else if (play) {
-                ImGui::Text("playback: frame %d of %d   %.0f frames/s", play_frame + 1, play->count(), fps);
-            }
-            if (!ui.note.empty()) ImGui::Text("%s", ui.note.c_str());
-            ImGui::End();
-
-            // Top right, narrower in small windows so that it leaves the overlay free.
-            const float panel = std::min(390.0f, 0.45f * float(width));
-            ImGui::SetNextWindowPos(ImVec2(float(width) - panel - 8, 8), ImGuiCond_FirstUseEver);
-            ImGui::SetNextWindowSize(ImVec2(panel, 0), ImGuiCond_FirstUseEver);
-            // Headless pictures show the scene: the panel starts folded.
-            ImGui::SetNextWindowCollapsed(o.frames > 0, ImGuiCond_FirstUseEver);
-            if (open_panel >= 0) ImGui::SetNextWindowCollapsed(open_panel == 0, ImGuiCond_Always);
-            open_panel = -1;
-            ImGui::Begin("seiche");
-            if (sim) {
-                bool paused = sim->paused();
-                if (ImGui::Checkbox("pause (space)", &paused)) sim->set_paused(paused);
-                ImGui::SameLine();
-                if (ImGui::Button("step (n)")) sim->step_once();
-                ImGui::SameLine();
-                if (ImGui::Button("reset (r)")) sim->reset();
-                const auto shown_type = find_solver(shown.solver);
-                int solver = shown_type ? int(*shown_type) : 0;
-                static const std::string solver_items = [] {
-                    std::string items;  // ImGui's list: each name ended by a zero
-                    for (const std::string& n : solver_names()) items += n + '\0';
-                    return items;
-                }();
-                if (ImGui::Combo("solver", &solver, solver_items.c_str()))
-                    sim->switch_solver(std::string(solver_name(solver_types[solver])));
-                // The running solver's bound on its iterations, when it iterates.
-                const std::string_view iterations_key =
-                    shown_type ? solver_traits(*shown_type).iterations_key : std::string_view{};
-                if (!iterations_key.empty() &&
-                    ImGui::SliderInt("iterations", &ui.iterations, 1, 50))
-                    sim->set(std::string(iterations_key), double(ui.iterations));
-                if (ImGui::SliderFloat("PBF tolerance", &ui.tolerance, 1e-4f, 0.05f, "%.4f", ImGuiSliderFlags_Logarithmic))
-                    sim->set("solver.pbf.density_tolerance", double(ui.tolerance));
-                if (ImGui::SliderFloat("XSPH", &ui.xsph, 0.0f, 0.5f)) sim->set("solver.xsph", double(ui.xsph));
-                if (ImGui::SliderFloat("vorticity", &ui.vorticity, 0.0f, 1.0f))
-                    sim->set("solver.vorticity", double(ui.vorticity));
-                if (ImGui::SliderFloat("surface tension", &ui.surface_tension, 0.0f, 10.0f))
-                    sim->set("solver.surface_tension", double(ui.surface_tension));
-                if (ImGui::SliderFloat("wall adhesion", &ui.adhesion, 0.0f, 50.0f))
-                    sim->set("container.adhesion", double(ui.adhesion));
-                if (ImGui::SliderFloat("CFL", &ui.cfl, 0.05f, 1.0f)) sim->set("time.cfl", double(ui.cfl));
-                if (ImGui::SliderAngle("gravity direction", &ui.gravity_angle, -180.0f, 180.0f))
-                    sim->set("gravity", Vec3d{gravity * std::sin(ui.gravity_angle),
-                                              -gravity * std::cos(ui.gravity_angle), 0.0});
-                ImGui::TextWrapped(sim->drag_body() >= 0
-                                       ? "Shift + left drag: move the sphere. Ctrl + click: drop a block of fluid."
-                                       : "Ctrl + click: drop a block of fluid.");
-            } else if (play) {
-                ImGui::Checkbox("particles with the run's surface meshes", &ui.particles_with_surface);
-                gl.particles_shown = ui.particles_with_surface;
-                ImGui::Checkbox("play", &play_running);
-                if (ImGui::SliderInt("frame", &play_frame, 0, play->count() - 1)) {
-                    shown = play->load(play_frame);
-                    upload(shown);
-                }
-            }
-            ImGui::Combo("colour", &ui.color_by,
-                         "speed\0density\0pressure (WCSPH)\0vorticity (with confinement)\0");
-            if (sim) {
-                bool changed = ImGui::Checkbox("surface", &ui.surface);
-                ImGui::SameLine();
-                changed |= ImGui::SliderInt("every k steps", &ui.surface_every, 1, 50);
-                if (changed) sim->set_surface(ui.surface ? ui.surface_every : 0, 2.0);
-                ImGui::Checkbox("particles with the surface", &ui.particles_with_surface);
-                gl.particles_shown = ui.particles_with_surface;
-            }
-            ImGui::Checkbox("record (v)", &ui.recording);
-            ImGui::End();
-
-            // The colour bar with the pictures' labels.
-            {
-                ImDrawList* d = ImGui::GetForegroundDrawList();
-                const float x0 = float(width) - 46, y0 = float(height) - 240, x1 = x0 + 16, y1 = float(height) - 30;
-                for (int i = 0; i < 64; ++i) {
-                    const auto c = render::colormap(1.0 - i / 63.0);
-                    const float ya = y0 + (y1 - y0) * i / 64.0f, yb = y0 + (y1 - y0) * (i + 1) / 64.0f;
-                    d->AddRectFilled(ImVec2(x0, ya), ImVec2(x1, yb),
-                                     IM_COL32(int(c[0]), int(c[1]), int(c[2]), 255));
-                }
-                const auto shown_type = find_solver(shown.solver);
-                const bool by_pressure =
-                    ui.color_by == 2 && shown_type && solver_traits(*shown_type).has_pressure;
-                const bool by_vorticity = ui.color_by == 3 && shown.has_vorticity;
-                const auto labels = by_pressure    ? render::bar_labels(0.0, ui.pressure_hi)
-                                    : by_vorticity ? render::bar_labels(0.0, ui.vorticity_hi)
-                                    : ui.color_by == 0 ? render::bar_labels(ui.speed[0], ui.speed[1])
-                                                       : render::bar_labels(ui.density[0], ui.density[1]);
-                const ImU32 ink = IM_COL32(40, 40, 48, 255);
-                d->AddText(ImVec2(x0 - 40, y0 - 2.0f * ImGui::GetTextLineHeight() - 10.0f), ink,
-                           by_pressure    ? "pressure\nPa"
-                           : by_vorticity ? "vorticity\n1/s"
-                           : ui.color_by == 0 ? "speed\nm/s"
-                           : latin1           ? "density\nkg/m\u00b3"
-                                              : "density\nkg/m3");
-                d->AddText(ImVec2(x0 - 44, y0 - 6), ink, labels[2].c_str());
-                d->AddText(ImVec2(x0 - 44, 0.5f * (y0 + y1) - 6), ink, labels[1].c_str());
-                d->AddText(ImVec2(x0 - 44, y1 - 6), ink, labels[0].c_str());
-            }
-            ImGui::Render();
-            ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-            bench.ui += ms_since(t_ui);
-
-            // ---- keys and mouse (not when ImGui has them) ----
-            // Rising edges of the keys, read from GLFW (this ImGui's key enum lacks letters).
-            auto pressed = [&](int key) {
-                const bool down = glfwGetKey(window, key) == GLFW_PRESS;
-                const bool was = keys_down[key];
-                keys_down[key] = down;
-                return down && !was && !io.WantCaptureKeyboard;
-            };
-            if (pressed(GLFW_KEY_ESCAPE)) glfwSetWindowShouldClose(window, 1);
-            if (pressed(GLFW_KEY_SPACE) && sim) sim->set_paused(!sim->paused());
-            if (pressed(GLFW_KEY_N) && sim) sim->step_once();
-            if (pressed(GLFW_KEY_R) && sim) sim->reset();
-            // Keys 1, 2, ... switch to the list's solvers in order.
-            for (std::size_t k = 0; k < solver_count && k < 9; ++k)
-                if (pressed(GLFW_KEY_1 + int(k)) && sim)
-                    sim->switch_solver(std::string(solver_name(solver_types[k])));
-            if (pressed(GLFW_KEY_C)) ui.color_by = (ui.color_by + 1) % 4;
-            if (pressed(GLFW_KEY_V)) ui.recording = !ui.recording;
-            if (pressed(GLFW_KEY_P)) {
-                const fs::path shot = fs::path("out") / (scene.name + "_view.png");
-                save_picture(shot, width, height);
-                ui.note = "saved " + shot.string();
-            }
-            double mx = 0, my = 0;
-            glfwGetCursorPos(window, &mx, &my);
-            if (!io.WantCaptureMouse) {
-                const bool left = glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
-                const bool right = glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_RIGHT) == GLFW_PRESS ||
-                                   glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_MIDDLE) == GLFW_PRESS;
-                const bool shift = glfwGetKey(window, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS ||
-                                   glfwGetKey(window, GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS;
-                int ww = 0, wh = 0;
-                glfwGetWindowSize(window, &ww, &wh);
-                const float dx = float(mx - last_x), dy = float(my - last_y);
-                const bool ctrl = glfwGetKey(window, GLFW_KEY_LEFT_CONTROL) == GLFW_PRESS ||
-                                  glfwGetKey(window, GLFW_KEY_RIGHT_CONTROL) == GLFW_PRESS;
-                const bool left_pressed = left && !left_was_down;
-                left_was_down = left;
-                if (left_pressed && ctrl && sim) {
-                    // A block of fluid where the cursor meets the plane through the tank's middle.
-                    const glm::vec3 mid = 0.5f * (glm::vec3(lo[0], lo[1], lo[2]) + glm::vec3(hi[0], hi[1], hi[2]));
-                    const glm::vec3 t = camera.unproject_on_plane(mx, my, ww, wh, mid);
-                    sim->drop_block({t.x, t.y, scene.dimension == 2 ? 0.0f : t.z});
-                } else if (ctrl) {
-                    // holding Ctrl: no orbit
-                } else if (left && shift && sim && shown.drag_radius > 0) {
-                    // The sphere follows the cursor in the plane through it facing the camera.
-                    const glm::vec3 c(shown.drag[0], shown.drag[1], shown.drag[2]);
-                    const glm::vec3 t = camera.unproject_on_plane(mx, my, ww, wh, c);
-                    sim->drag_to(std::array<float, 3>{t.x, t.y, scene.dimension == 2 ? 0.0f : t.z});
-                    dragging = true;
-                } else {
-                    if (dragging && sim) sim->drag_to(std::nullopt);
-                    dragging = false;
-                    if (left && !camera.ortho) {
-                        camera.yaw -= 0.008f * dx;
-                        camera.pitch = std::clamp(camera.pitch + 0.008f * dy, -1.5f, 1.5f);
-                    } else if (right || (left && camera.ortho)) {
-                        const glm::mat4 v = camera.view();
-                        const glm::vec3 rightv(v[0][0], v[1][0], v[2][0]), up(v[0][1], v[1][1], v[2][1]);
-                        const float scale = 2.0f * camera.distance * std::tan(0.5f * camera.fov) / float(std::max(wh, 1));
-                        camera.target += scale * (-dx * rightv + dy * up);
-                    }
-                }
-                if (io.MouseWheel != 0) camera.distance *= std::pow(0.9f, io.MouseWheel);
-            }
-            last_x = mx;
-            last_y = my;
-
-            if (ui.recording) {
-                if (ui.recorded == 0) {
-                    run::clear_pictures(record_dir);  // only the PNGs and movie of an earlier recording
-                    fs::create_directories(record_dir / "render");
-                }
-                save_picture(run::picture_path(record_dir, ui.recorded), width, height);
-                ++ui.recorded;
-                ui.note = "recording " + std::to_string(ui.recorded) + " frames to " + record_dir.string();
-            } else if (ui.recorded > 0) {
-                finish_recording();
-            }
-            const bool last_frame = o.frames > 0 && frame + 1 >= o.frames;
-            if (last_frame && !screenshot_at_end.empty()) {
-                save_picture(screenshot_at_end, width, height);
-            }
-            const auto t_swap = clock::now();
-            glfwSwapBuffers(window);
-            bench.swap += ms_since(t_swap);
-            ++bench.frames;
-            ++frame;
-        }
-        if (ui.recorded > 0) finish_recording();
-        const double wall = ms_since(run_start) / 1000.0;
-        if (status == 0 && play)
-            std::printf("playback: frame %d of %d, t = %.4f s\n", play_frame + 1, play->count(), shown.time);
-        if (status == 0 && sim)
-            std::printf("view: %s, %s, t = %.4f s after %lld steps, %zu particles\n", scene.name.c_str(),
-                        shown.solver.c_str(), shown.time, shown.steps, shown.x.size() / 3);
-        if (o.benchmark && bench.frames > 0) {
-            const double n = bench.frames;
-            std::printf("frames         %d in %.2f s: %.1f frames per second\n", bench.frames, wall, n / wall);
-            std::printf("simulation     %lld steps in %.2f s: %.1f steps per second (%.2f ms per step), %s\n",
-                        shown.steps, wall, shown.steps / wall, shown.ms_per_step,
-                        lockstep ? "one per frame, waited for" : "free on its own thread");
-            std::printf("per frame, ms  snapshot upload %.2f  drawing %.2f  interface %.2f  swap %.2f\n",
-                        bench.snapshot / n, bench.drawing / n, bench.ui / n, bench.swap / n);
-            std::printf("renderer       %s\n", reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
-        }
-        if (!screenshot_at_end.empty() && status == 0 && o.frames > 0)
-            std::printf("screenshot     %s\n", screenshot_at_end.c_str());
-        sim.reset();
+        status = Session(o, scene, std::move(script), window, latin1).run();
         ImGui_ImplOpenGL3_Shutdown();
         ImGui_ImplGlfw_Shutdown();
         ImGui::DestroyContext();
