@@ -395,12 +395,10 @@ std::vector<Vec<D>> positions_of(const py::array& a) {
     return vectors_from<D>(a, std::size_t(a.ndim() >= 1 ? a.shape(0) : 0), "positions");
 }
 
-}  // namespace
+// ---- the module, by what it offers ----
 
-PYBIND11_MODULE(_seiche, m) {
-    m.doc() = "seiche: particle fluids (PBF, WCSPH, DDR) — the compiled part; see docs/python.md";
-    m.attr("__version__") = SEICHE_VERSION;
-    // The solver list: one dict per solver, in the list's order (the names are solver.type's).
+// seiche.solvers: the solver list, one dict per solver in the list's order.
+void bind_solver_list(py::module_& m) {
     py::list solvers;
     for (const SolverTraits& t : all_solver_traits) {
         py::dict d;
@@ -412,10 +410,10 @@ PYBIND11_MODULE(_seiche, m) {
         solvers.append(d);
     }
     m.attr("solvers") = solvers;
-    static const std::string solver_doc = "The solver: " + solver_names_text() +
-                                          " (seiche.solvers); setting it restarts the solver on "
-                                          "the current particles.";
+}
 
+// seiche.SceneError (a ValueError) with the key path; DefinitionError becomes one too.
+void bind_errors(py::module_& m) {
     // SceneError(ValueError) carries the key path: "solver.pbf.max_iterations", "fluid[1].min".
     static py::exception<io::SceneError> scene_error(m, "SceneError", PyExc_ValueError);
     scene_error.attr("__module__") = "seiche";
@@ -434,7 +432,10 @@ PYBIND11_MODULE(_seiche, m) {
             PyErr_SetObject(scene_error.ptr(), err.ptr());
         }
     });
+}
 
+// seiche.set_threads, seiche.threads.
+void bind_threads(py::module_& m) {
     m.def(
         "set_threads",
         [](int threads) {
@@ -446,7 +447,10 @@ PYBIND11_MODULE(_seiche, m) {
         py::arg("threads"),
           "Threads of the parallel loops (0: all cores). Results are bitwise the same for any count.");
     m.def("threads", &thread_count, "Threads the parallel loops use.");
+}
 
+// seiche.Scene and seiche.load_scene.
+void bind_scene(py::module_& m) {
     py::class_<Scene>(m, "Scene", "A validated scene: the physics of a world and the output settings.")
         .def_static(
             "from_dict",
@@ -511,7 +515,13 @@ PYBIND11_MODULE(_seiche, m) {
         py::arg("path"), py::arg("overrides") = std::vector<std::string>{},
         "Reads and validates a scene file; overrides are \"key=value\" as with --set. Raises "
         "SceneError naming the key path.");
+}
 
+// seiche.World: stepping, views of the particles, live keys, objects, frames on disk.
+void bind_world(py::module_& m) {
+    static const std::string solver_doc = "The solver: " + solver_names_text() +
+                                          " (seiche.solvers); setting it restarts the solver on "
+                                          "the current particles.";
     py::class_<PyWorld>(m, "World", "A running simulation built from a Scene.")
         .def(py::init<const Scene&>(), py::arg("scene"))
         .def("step", &PyWorld::step, py::arg("dt") = py::none(),
@@ -671,7 +681,10 @@ PYBIND11_MODULE(_seiche, m) {
              "scene.json), so ParaView, `seiche mesh` and `seiche render` read it.")
         .def("close_output", &PyWorld::close_output,
              "Finishes the run directory (last picture, movie); also done when the world goes.");
+}
 
+// seiche.mesh: the surface of particle positions, as `seiche mesh` makes it.
+void bind_mesh(py::module_& m) {
     m.def(
         "mesh",
         [](const py::array& positions, double radius, double cell_size, double iso,
@@ -711,7 +724,10 @@ PYBIND11_MODULE(_seiche, m) {
         "The fluid's surface by marching cubes (as `seiche mesh`): (vertices (m, 3) float32, "
         "faces (k, 3) uint32 triangles in 3D, (k, 2) segments in 2D). radius is the particle "
         "radius r, m; cell_size and smoothing_radius are in units of r.");
+}
 
+// seiche.render: a picture of a world, as `seiche render` draws it.
+void bind_render(py::module_& m) {
     m.def(
         "render",
         [](const PyWorld& w, const std::string& path, py::object settings) {
@@ -744,6 +760,20 @@ PYBIND11_MODULE(_seiche, m) {
         "A picture of the world as `seiche render` draws it: an (height, width, 3) uint8 array; "
         "written as PNG too when path is given. settings changes render.* keys, e.g. "
         "{\"width\": 640, \"color_by\": \"density\"}.");
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_seiche, m) {
+    m.doc() = "seiche: particle fluids (PBF, WCSPH, DDR) — the compiled part; see docs/python.md";
+    m.attr("__version__") = SEICHE_VERSION;
+    bind_solver_list(m);
+    bind_errors(m);
+    bind_threads(m);
+    bind_scene(m);
+    bind_world(m);
+    bind_mesh(m);
+    bind_render(m);
 }
 
 }  // namespace seiche::python

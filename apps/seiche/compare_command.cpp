@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <sstream>
 
 #include "commands.hpp"
@@ -180,6 +181,178 @@ Scene load_with(const std::string& file, std::vector<std::string> sets, const st
     return io::load_scene(file, sets);
 }
 
+// A run of the report: a solver under one combination of the sweeps.
+struct Case {
+    std::string solver;
+    Scene scene;
+    std::string label;   //!< "pbf solver.pbf.max_iterations=4"
+    std::string params;  //!< the combination, "" without sweeps
+};
+
+// Progress lines on stderr (nothing when quiet).
+using Say = std::function<void(const std::string&)>;
+
+// 1. The runs, start to end: runs.csv, timeseries.csv and side_by_side.png (one row of pictures
+// per sweep combination, `columns` solvers each). Returns the text of runs.csv.
+std::string compare_runs(const std::vector<Case>& cases, std::size_t columns, double picture_time,
+                         const fs::path& dir, bool quiet, const Say& say) {
+    Progress progress(quiet);
+    std::ostringstream runs, series;
+    runs << "run,solver,params,fluid_particles,boundary_particles,steps,simulated_time,"
+            "ms_per_step,wall_s,wall_s_per_simulated_s,density_error_mean,"
+            "density_error_worst_step,density_error_max,kinetic_energy_final,status,detail\n";
+    series << "run,t,dt,density_error_mean,density_error_max,kinetic_energy,ms_per_step\n";
+    std::vector<render::Image> pictures;
+    for (std::size_t k = 0; k < cases.size(); ++k) {
+        const std::string& solver = cases[k].solver;
+        const Scene& scene = cases[k].scene;
+        say(fmt::format("compare run {}/{}: {}", k + 1, cases.size(), cases[k].label));
+        RunLimits lim;
+        lim.picture_time = picture_time;
+        lim.series = &series;
+        lim.series_id = csv_field(cases[k].label);
+        lim.progress = [&](double t, long steps, double wall) {
+            progress.step({0, 0, t, scene.time.end_time, steps, wall});
+        };
+        const RunResult r = simulate(scene, lim);
+        progress.finish();
+        runs << fmt::format(
+            "{},{},{},{},{},{},{:.6f},{:.4f},{:.4f},{:.4f},{:.6g},{:.6g},{:.6g},{:.6g},{},{}\n",
+            csv_field(cases[k].label), solver, csv_field(cases[k].params), r.fluid, r.boundary, r.steps,
+            r.time, r.ms_median, r.wall_s, r.time > 0 ? r.wall_s / r.time : 0.0,
+            r.error_mean, r.error_worst, r.error_max, r.energy_final, r.status,
+            csv_field(r.reason));
+        // Time per step alone misleads between solvers that take steps of very different
+        // sizes: the wall time per simulated second is what a user waits for.
+        say(fmt::format("  {} steps, {:.2f} ms per step, {:.2f} s wall ({:.1f} s per simulated "
+                        "second), mean density error {:.3f}%{}",
+                        r.steps, r.ms_median, r.wall_s, r.time > 0 ? r.wall_s / r.time : 0.0,
+                        100 * r.error_mean, r.status == "done" ? "" : ", UNSTABLE: " + r.reason));
+        Scene shown = scene;
+        shown.render.width = 640, shown.render.height = 400;
+        if (r.picture) {
+            pictures.push_back(render::render_frame(
+                *r.picture, shown, fmt::format("{}  t = {:.3f} s", cases[k].label, r.picture_time)));
+        } else {  // blew up before the picture time: say so where the picture would be
+            render::Image blank(640, 400);
+            std::fill(blank.rgb.begin(), blank.rgb.end(), std::uint8_t(240));
+            render::draw_text(blank, 10, 8, cases[k].label, 2, {30, 32, 38});
+            render::draw_text(blank, 10, 190,
+                              fmt::format("unstable before t = {:.3f} s", picture_time), 2,
+                              {180, 30, 30});
+            pictures.push_back(blank);
+        }
+    }
+    io::write_file_atomic(dir / "runs.csv", [&](std::ostream& out) { out << runs.str(); });
+    io::write_file_atomic(dir / "timeseries.csv",
+                          [&](std::ostream& out) { out << series.str(); });
+    // One row of pictures per sweep combination, one column per solver.
+    std::vector<render::Image> rows;
+    for (std::size_t c = 0; c < cases.size() / columns; ++c)
+        rows.push_back(render::side_by_side({pictures.begin() + c * columns,
+                                             pictures.begin() + (c + 1) * columns}));
+    render::write_png(dir / "side_by_side.png", render::stacked(rows));
+    return runs.str();
+}
+
+// 2. Time per step against particle count: the base scene at other particle radii (scaling.csv).
+void compare_scaling(const CompareOptions& o, const Scene& base, const fs::path& dir,
+                     const Say& say) {
+    std::ostringstream scaling;
+    scaling << "solver,particle_radius,fluid_particles,boundary_particles,ms_per_step,"
+               "ms_per_step_min,ms_per_step_max,repeats\n";
+    if (!o.no_scaling) {
+        for (const auto& solver : o.solvers)
+            for (double f : {2.0, std::sqrt(2.0), 1.0, std::sqrt(0.5)}) {
+                const double radius = base.particle_radius * f;
+                Scene s;
+                try {
+                    s = load_with(o.scene, {fmt::format("particle_radius={}", radius)}, solver);
+                } catch (const io::SceneError&) {
+                    continue;  // too coarse for this container: no point
+                }
+                // Three repeats per point, their median and spread: one 40-step sample
+                // once jumped 15x from the machine's other load and read as a result.
+                constexpr int repeats = 3;
+                std::vector<double> medians;
+                RunResult r;
+                for (int k = 0; k < repeats; ++k) {
+                    RunLimits lim;
+                    lim.max_steps = 40;
+                    r = simulate(s, lim);
+                    medians.push_back(r.ms_median);
+                }
+                std::sort(medians.begin(), medians.end());
+                scaling << fmt::format("{},{},{},{},{:.4f},{:.4f},{:.4f},{}\n", solver, radius,
+                                       r.fluid, r.boundary, medians[repeats / 2],
+                                       medians.front(), medians.back(), repeats);
+                say(fmt::format("compare scaling {}: {} particles, {:.2f} ms per step "
+                                "({:.2f}-{:.2f} over {} repeats)",
+                                solver, r.fluid, medians[repeats / 2], medians.front(),
+                                medians.back(), repeats));
+            }
+    }
+    io::write_file_atomic(dir / "scaling.csv",
+                          [&](std::ostream& out) { out << scaling.str(); });
+}
+
+// 3. The largest stable fixed time step: double or halve from the scene's max_dt until
+// the outcome flips, then bisect (geometrically) three times. A trial blows up when the
+// stability guard fires (NaN, a particle leaving the domain, a runaway speed) or the mean
+// density error passes 10%: no longer an incompressible fluid. (stability.csv,
+// stable_dt.csv).
+void compare_stability(const CompareOptions& o, const Scene& base, const fs::path& dir,
+                       const Say& say) {
+    std::ostringstream stability, stable_dt;
+    stability << "solver,dt,stable,steps,density_error_worst_step,detail\n";
+    stable_dt << "solver,largest_stable_dt,smallest_unstable_dt,trial_time,note\n";
+    if (!o.no_stability) {
+        const double trial_time = std::min(base.time.end_time, o.stability_time);
+        for (const auto& solver : o.solvers) {
+            Scene s = load_with(o.scene, {}, solver);
+            s.time.end_time = trial_time;
+            auto stable = [&](double dt) {
+                s.time.dt = dt;
+                s.time.mode = TimeParams::Mode::fixed;
+                RunLimits lim;
+                lim.error_limit = 0.10;
+                const RunResult r = simulate(s, lim);
+                const bool ok = r.status == "done";
+                stability << fmt::format("{},{:.6g},{},{},{:.6g},{}\n", solver, dt,
+                                         ok ? "yes" : "no", r.steps, r.error_worst,
+                                         csv_field(r.reason));
+                say(fmt::format("compare stability {}: dt = {:.3g} s {}", solver, dt,
+                                ok ? "stable" : "blows up (" + r.reason + ")"));
+                return ok;
+            };
+            constexpr double dt_min = 1e-5, dt_max = 0.064;
+            double lo = 0, hi = 0, dt = base.time.max_dt;
+            std::string note;
+            if (stable(dt)) {
+                lo = dt;
+                while (lo < dt_max && stable(2 * lo)) lo *= 2;
+                hi = lo < dt_max ? 2 * lo : 0;
+                if (hi == 0) note = "stable up to the search's upper bound";
+            } else {
+                hi = dt;
+                while (hi > dt_min && !stable(0.5 * hi)) hi *= 0.5;
+                lo = hi > dt_min ? 0.5 * hi : 0;
+                if (lo == 0) note = "unstable down to the search's lower bound";
+            }
+            for (int k = 0; k < 3 && lo > 0 && hi > 0; ++k) {
+                const double mid = std::sqrt(lo * hi);
+                (stable(mid) ? lo : hi) = mid;
+            }
+            stable_dt << fmt::format("{},{:.6g},{:.6g},{},{}\n", solver, lo, hi, trial_time,
+                                     note);
+        }
+    }
+    io::write_file_atomic(dir / "stability.csv",
+                          [&](std::ostream& out) { out << stability.str(); });
+    io::write_file_atomic(dir / "stable_dt.csv",
+                          [&](std::ostream& out) { out << stable_dt.str(); });
+}
+
 }  // namespace
 
 int compare_command(const CompareOptions& o) {
@@ -192,25 +365,24 @@ int compare_command(const CompareOptions& o) {
     }
     const auto combos = combinations(sweeps);
     // Every scene is checked before anything runs: a bad sweep value fails in seconds.
-    std::vector<std::pair<std::string, Scene>> cases;  // (solver, scene) per run
-    std::vector<std::string> labels, params;
+    std::vector<Case> cases;
     for (const auto& combo : combos)
         for (const auto& solver : o.solvers) {
             std::vector<std::string> sets = combo;
             if (o.end_time > 0) sets.push_back(fmt::format("time.end_time={}", o.end_time));
             try {
-                cases.emplace_back(solver, load_with(o.scene, sets, solver));
+                cases.push_back({solver, load_with(o.scene, sets, solver),
+                                 combo.empty() ? solver : solver + " " + join(combo, " "),
+                                 join(combo, " ")});
             } catch (const io::SceneError& e) {
                 const std::string where = combo.empty() ? "" : " (" + join(combo, ", ") + ")";
                 std::fprintf(stderr, "seiche compare: %s%s: %s\n", o.scene.c_str(), where.c_str(),
                              e.what());
                 return 2;
             }
-            labels.push_back(combo.empty() ? solver : solver + " " + join(combo, " "));
-            params.push_back(join(combo, " "));
         }
     set_thread_count(o.threads);
-    const Scene& base = cases.front().second;
+    const Scene& base = cases.front().scene;
     const fs::path dir =
         o.output.empty() ? fs::path("out") / ("compare_" + base.name) : fs::path(o.output);
     const double picture_time = o.picture_time >= 0 ? std::min(o.picture_time, base.time.end_time)
@@ -223,157 +395,14 @@ int compare_command(const CompareOptions& o) {
     try {
         mark_seiche_dir(dir);
         const auto t_all = clock_type::now();
-        Progress progress(o.quiet);
-        auto say = [&](const std::string& line) {
+        const Say say = [&](const std::string& line) {
             if (!o.quiet) std::fprintf(stderr, "%s\n", line.c_str());
         };
 
-        // 1. The runs, start to end.
-        std::ostringstream runs, series;
-        runs << "run,solver,params,fluid_particles,boundary_particles,steps,simulated_time,"
-                "ms_per_step,wall_s,wall_s_per_simulated_s,density_error_mean,"
-                "density_error_worst_step,density_error_max,kinetic_energy_final,status,detail\n";
-        series << "run,t,dt,density_error_mean,density_error_max,kinetic_energy,ms_per_step\n";
-        std::vector<render::Image> pictures;
-        for (std::size_t k = 0; k < cases.size(); ++k) {
-            const auto& [solver, scene] = cases[k];
-            say(fmt::format("compare run {}/{}: {}", k + 1, cases.size(), labels[k]));
-            RunLimits lim;
-            lim.picture_time = picture_time;
-            lim.series = &series;
-            lim.series_id = csv_field(labels[k]);
-            lim.progress = [&](double t, long steps, double wall) {
-                progress.step({0, 0, t, scene.time.end_time, steps, wall});
-            };
-            const RunResult r = simulate(scene, lim);
-            progress.finish();
-            runs << fmt::format(
-                "{},{},{},{},{},{},{:.6f},{:.4f},{:.4f},{:.4f},{:.6g},{:.6g},{:.6g},{:.6g},{},{}\n",
-                csv_field(labels[k]), solver, csv_field(params[k]), r.fluid, r.boundary, r.steps,
-                r.time, r.ms_median, r.wall_s, r.time > 0 ? r.wall_s / r.time : 0.0,
-                r.error_mean, r.error_worst, r.error_max, r.energy_final, r.status,
-                csv_field(r.reason));
-            // Time per step alone misleads between solvers that take steps of very different
-            // sizes: the wall time per simulated second is what a user waits for.
-            say(fmt::format("  {} steps, {:.2f} ms per step, {:.2f} s wall ({:.1f} s per simulated "
-                            "second), mean density error {:.3f}%{}",
-                            r.steps, r.ms_median, r.wall_s, r.time > 0 ? r.wall_s / r.time : 0.0,
-                            100 * r.error_mean, r.status == "done" ? "" : ", UNSTABLE: " + r.reason));
-            Scene shown = scene;
-            shown.render.width = 640, shown.render.height = 400;
-            if (r.picture) {
-                pictures.push_back(render::render_frame(
-                    *r.picture, shown, fmt::format("{}  t = {:.3f} s", labels[k], r.picture_time)));
-            } else {  // blew up before the picture time: say so where the picture would be
-                render::Image blank(640, 400);
-                std::fill(blank.rgb.begin(), blank.rgb.end(), std::uint8_t(240));
-                render::draw_text(blank, 10, 8, labels[k], 2, {30, 32, 38});
-                render::draw_text(blank, 10, 190,
-                                  fmt::format("unstable before t = {:.3f} s", picture_time), 2,
-                                  {180, 30, 30});
-                pictures.push_back(blank);
-            }
-        }
-        io::write_file_atomic(dir / "runs.csv", [&](std::ostream& out) { out << runs.str(); });
-        io::write_file_atomic(dir / "timeseries.csv",
-                              [&](std::ostream& out) { out << series.str(); });
-        // One row of pictures per sweep combination, one column per solver.
-        std::vector<render::Image> rows;
-        for (std::size_t c = 0; c < combos.size(); ++c)
-            rows.push_back(render::side_by_side({pictures.begin() + c * o.solvers.size(),
-                                                 pictures.begin() + (c + 1) * o.solvers.size()}));
-        render::write_png(dir / "side_by_side.png", render::stacked(rows));
-
-        // 2. Time per step against particle count: the base scene at other particle radii.
-        std::ostringstream scaling;
-        scaling << "solver,particle_radius,fluid_particles,boundary_particles,ms_per_step,"
-                   "ms_per_step_min,ms_per_step_max,repeats\n";
-        if (!o.no_scaling) {
-            for (const auto& solver : o.solvers)
-                for (double f : {2.0, std::sqrt(2.0), 1.0, std::sqrt(0.5)}) {
-                    const double radius = base.particle_radius * f;
-                    Scene s;
-                    try {
-                        s = load_with(o.scene, {fmt::format("particle_radius={}", radius)}, solver);
-                    } catch (const io::SceneError&) {
-                        continue;  // too coarse for this container: no point
-                    }
-                    // Three repeats per point, their median and spread: one 40-step sample
-                    // once jumped 15x from the machine's other load and read as a result.
-                    constexpr int repeats = 3;
-                    std::vector<double> medians;
-                    RunResult r;
-                    for (int k = 0; k < repeats; ++k) {
-                        RunLimits lim;
-                        lim.max_steps = 40;
-                        r = simulate(s, lim);
-                        medians.push_back(r.ms_median);
-                    }
-                    std::sort(medians.begin(), medians.end());
-                    scaling << fmt::format("{},{},{},{},{:.4f},{:.4f},{:.4f},{}\n", solver, radius,
-                                           r.fluid, r.boundary, medians[repeats / 2],
-                                           medians.front(), medians.back(), repeats);
-                    say(fmt::format("compare scaling {}: {} particles, {:.2f} ms per step "
-                                    "({:.2f}-{:.2f} over {} repeats)",
-                                    solver, r.fluid, medians[repeats / 2], medians.front(),
-                                    medians.back(), repeats));
-                }
-        }
-        io::write_file_atomic(dir / "scaling.csv",
-                              [&](std::ostream& out) { out << scaling.str(); });
-
-        // 3. The largest stable fixed time step: double or halve from the scene's max_dt until
-        // the outcome flips, then bisect (geometrically) three times. A trial blows up when the
-        // stability guard fires (NaN, a particle leaving the domain, a runaway speed) or the mean
-        // density error passes 10%: no longer an incompressible fluid.
-        std::ostringstream stability, stable_dt;
-        stability << "solver,dt,stable,steps,density_error_worst_step,detail\n";
-        stable_dt << "solver,largest_stable_dt,smallest_unstable_dt,trial_time,note\n";
-        if (!o.no_stability) {
-            const double trial_time = std::min(base.time.end_time, o.stability_time);
-            for (const auto& solver : o.solvers) {
-                Scene s = load_with(o.scene, {}, solver);
-                s.time.end_time = trial_time;
-                auto stable = [&](double dt) {
-                    s.time.dt = dt;
-                    s.time.mode = TimeParams::Mode::fixed;
-                    RunLimits lim;
-                    lim.error_limit = 0.10;
-                    const RunResult r = simulate(s, lim);
-                    const bool ok = r.status == "done";
-                    stability << fmt::format("{},{:.6g},{},{},{:.6g},{}\n", solver, dt,
-                                             ok ? "yes" : "no", r.steps, r.error_worst,
-                                             csv_field(r.reason));
-                    say(fmt::format("compare stability {}: dt = {:.3g} s {}", solver, dt,
-                                    ok ? "stable" : "blows up (" + r.reason + ")"));
-                    return ok;
-                };
-                constexpr double dt_min = 1e-5, dt_max = 0.064;
-                double lo = 0, hi = 0, dt = base.time.max_dt;
-                std::string note;
-                if (stable(dt)) {
-                    lo = dt;
-                    while (lo < dt_max && stable(2 * lo)) lo *= 2;
-                    hi = lo < dt_max ? 2 * lo : 0;
-                    if (hi == 0) note = "stable up to the search's upper bound";
-                } else {
-                    hi = dt;
-                    while (hi > dt_min && !stable(0.5 * hi)) hi *= 0.5;
-                    lo = hi > dt_min ? 0.5 * hi : 0;
-                    if (lo == 0) note = "unstable down to the search's lower bound";
-                }
-                for (int k = 0; k < 3 && lo > 0 && hi > 0; ++k) {
-                    const double mid = std::sqrt(lo * hi);
-                    (stable(mid) ? lo : hi) = mid;
-                }
-                stable_dt << fmt::format("{},{:.6g},{:.6g},{},{}\n", solver, lo, hi, trial_time,
-                                         note);
-            }
-        }
-        io::write_file_atomic(dir / "stability.csv",
-                              [&](std::ostream& out) { out << stability.str(); });
-        io::write_file_atomic(dir / "stable_dt.csv",
-                              [&](std::ostream& out) { out << stable_dt.str(); });
+        const std::string runs =
+            compare_runs(cases, o.solvers.size(), picture_time, dir, o.quiet, say);
+        compare_scaling(o, base, dir, say);
+        compare_stability(o, base, dir, say);
 
         nlohmann::json settings = {
             {"scene", o.scene},
@@ -403,7 +432,7 @@ int compare_command(const CompareOptions& o) {
         }
         std::printf("%s: %zu runs, %zu solvers, in %s\n", base.name.c_str(), cases.size(),
                     o.solvers.size(), format_duration(seconds_since(t_all)).c_str());
-        std::printf("%s", runs.str().c_str());
+        std::printf("%s", runs.c_str());
         std::printf("report: %s\n", plotted
                                         ? (dir / "index.html").c_str()
                                         : (dir.string() + " (CSVs and side_by_side.png)").c_str());

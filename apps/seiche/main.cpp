@@ -361,7 +361,10 @@ Command view_cli(CLI::App& app) {
 
 int main(int argc, char** argv) {
     seiche::app::install_interrupt_handler();
-    CLI::App app{"seiche: a particle-fluid simulator (Position Based Fluids)"};
+    std::string titles;  // the solver list's: "Position Based Fluids, Weakly compressible SPH, ..."
+    for (const seiche::SolverTraits& t : seiche::all_solver_traits)
+        titles += (titles.empty() ? "" : ", ") + std::string(t.title);
+    CLI::App app{"seiche: a particle-fluid simulator (" + titles + ")"};
     app.require_subcommand(1);
     app.set_version_flag("--version", "seiche 0.1.0");
     const std::vector<Command> commands = {

@@ -425,42 +425,42 @@ class Session {
     }
 
     // ---- the snapshot on screen ----
-        const std::vector<float>& values_of(const Snapshot& s) const {
-            if (ui.color_by == 2 && !s.pressure.empty()) return s.pressure;
-            if (ui.color_by == 3 && !s.vorticity.empty()) return s.vorticity;
-            return ui.color_by == 0 ? s.speed : s.density;
-        };
-        void upload(const Snapshot& s) {
-            shown.time = s.time;
-            shown.steps = s.steps;
-            shown.last = s.last;
-            shown.ms_per_step = s.ms_per_step;
-            shown.solver = s.solver;
-            shown.status = s.status;
-            shown.drag = s.drag;
-            shown.drag_radius = s.drag_radius;
-            shown.has_vorticity = !s.vorticity.empty();
-            shown.x.resize(s.x.size());
-            const std::vector<float>& v = values_of(s);
-            if (ui.auto_range && !v.empty() && ui.color_by == 0) {
-                // Speed: the range grows to the fastest particle seen, so colours stay comparable.
-                ui.speed[1] = std::max(ui.speed[1], *std::max_element(v.begin(), v.end()));
-            }
-            if (ui.color_by == 2 && !s.pressure.empty()) {
-                gl.upload(s, v, 0.0f, ui.pressure_hi);
-                return;
-            }
-            if (ui.color_by == 3 && !s.vorticity.empty()) {
-                // The 95th percentile: single particles' ω is noisy, the largest would grey the rest.
-                std::vector<float> sorted = v;
-                std::nth_element(sorted.begin(), sorted.begin() + sorted.size() * 95 / 100, sorted.end());
-                ui.vorticity_hi = std::max(1e-3f, sorted[sorted.size() * 95 / 100]);
-                gl.upload(s, v, 0.0f, ui.vorticity_hi);
-                return;
-            }
-            const auto& range = ui.color_by == 0 ? ui.speed : ui.density;
-            gl.upload(s, v, range[0], range[1]);
-        };
+    const std::vector<float>& values_of(const Snapshot& s) const {
+        if (ui.color_by == 2 && !s.pressure.empty()) return s.pressure;
+        if (ui.color_by == 3 && !s.vorticity.empty()) return s.vorticity;
+        return ui.color_by == 0 ? s.speed : s.density;
+    }
+    void upload(const Snapshot& s) {
+        shown.time = s.time;
+        shown.steps = s.steps;
+        shown.last = s.last;
+        shown.ms_per_step = s.ms_per_step;
+        shown.solver = s.solver;
+        shown.status = s.status;
+        shown.drag = s.drag;
+        shown.drag_radius = s.drag_radius;
+        shown.has_vorticity = !s.vorticity.empty();
+        shown.x.resize(s.x.size());
+        const std::vector<float>& v = values_of(s);
+        if (ui.auto_range && !v.empty() && ui.color_by == 0) {
+            // Speed: the range grows to the fastest particle seen, so colours stay comparable.
+            ui.speed[1] = std::max(ui.speed[1], *std::max_element(v.begin(), v.end()));
+        }
+        if (ui.color_by == 2 && !s.pressure.empty()) {
+            gl.upload(s, v, 0.0f, ui.pressure_hi);
+            return;
+        }
+        if (ui.color_by == 3 && !s.vorticity.empty()) {
+            // The 95th percentile: single particles' ω is noisy, the largest would grey the rest.
+            std::vector<float> sorted = v;
+            std::nth_element(sorted.begin(), sorted.begin() + sorted.size() * 95 / 100, sorted.end());
+            ui.vorticity_hi = std::max(1e-3f, sorted[sorted.size() * 95 / 100]);
+            gl.upload(s, v, 0.0f, ui.vorticity_hi);
+            return;
+        }
+        const auto& range = ui.color_by == 0 ? ui.speed : ui.density;
+        gl.upload(s, v, range[0], range[1]);
+    }
 
     // ---- interface ----
     // Top left: scene, solver, time, speed, the run's state.
