@@ -35,7 +35,14 @@ namespace {
 
 // ---- Python values <-> JSON and parameter values ----
 
-nlohmann::json to_json(py::handle o, const std::string& where) {
+// As deep as a scene file may nest (the scene loader's bound): a dict or list that contains
+// itself, or one nested 100,000 deep, is refused here instead of exhausting the C++ stack.
+constexpr int max_depth = 64;
+
+nlohmann::json to_json(py::handle o, const std::string& where, int depth = 0) {
+    if (depth > max_depth)
+        throw io::SceneError(where, "expected a value nested at most " + std::to_string(max_depth) +
+                                        " deep (does a list or dict contain itself?)");
     if (o.is_none()) return nullptr;
     if (py::isinstance<py::bool_>(o)) return o.cast<bool>();
     if (PyLong_Check(o.ptr())) return o.cast<long long>();
@@ -50,16 +57,17 @@ nlohmann::json to_json(py::handle o, const std::string& where) {
         nlohmann::json j = nlohmann::json::object();
         for (auto [k, v] : o.cast<py::dict>()) {
             const std::string key = py::str(k);
-            j[key] = to_json(v, where.empty() ? key : where + "." + key);
+            j[key] = to_json(v, where.empty() ? key : where + "." + key, depth + 1);
         }
         return j;
     }
     // NumPy scalars and arrays: their Python equivalents (an np.int64 is not an int).
-    if (py::hasattr(o, "tolist") && !py::isinstance<py::str>(o)) return to_json(o.attr("tolist")(), where);
+    if (py::hasattr(o, "tolist") && !py::isinstance<py::str>(o))
+        return to_json(o.attr("tolist")(), where, depth + 1);
     if (py::isinstance<py::list>(o) || py::isinstance<py::tuple>(o)) {
         nlohmann::json j = nlohmann::json::array();
         std::size_t k = 0;
-        for (auto v : o) j.push_back(to_json(v, where + "[" + std::to_string(k++) + "]"));
+        for (auto v : o) j.push_back(to_json(v, where + "[" + std::to_string(k++) + "]", depth + 1));
         return j;
     }
     throw io::SceneError(where, "expected a number, string, boolean, list or dict, got a " +

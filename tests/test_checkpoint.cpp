@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <limits>
 #include <sstream>
 
 #include "seiche/parallel.hpp"
@@ -164,6 +165,91 @@ TEST(Checkpoint, DamagedOrForeignCheckpointsAreRefusedAndChangeNothing) {
     ASSERT_EQ(r.changed.size(), 1u);
     EXPECT_NE(r.changed[0].find("solver.xsph"), std::string::npos) << r.changed[0];
     EXPECT_EQ(changed.time(), first.time());
+}
+
+// A checkpoint forged with a valid checksum: the bytes at `at` replaced by `now`'s, the
+// checksum written anew (FNV-1a over everything before it).
+template <class T>
+std::string forged(std::string bytes, std::size_t at, const T& now) {
+    std::memcpy(bytes.data() + at, &now, sizeof(T));
+    std::uint64_t h = 0xcbf29ce484222325ull;
+    for (std::size_t k = 0; k + 8 < bytes.size(); ++k) {
+        h ^= static_cast<unsigned char>(bytes[k]);
+        h *= 0x100000001b3ull;
+    }
+    std::memcpy(bytes.data() + bytes.size() - 8, &h, 8);
+    return bytes;
+}
+
+// Where the fields of a 2D checkpoint of `w` are (World::save's layout): found from the time and
+// step count, which follow the definition's text.
+struct Layout {
+    std::size_t time, travel, x, v, objects;
+};
+Layout layout_of(const std::string& bytes, const World<2>& w, std::size_t emitters) {
+    const double t = w.time();
+    const std::int64_t steps = w.steps();
+    std::string key(reinterpret_cast<const char*>(&t), 8);
+    key.append(reinterpret_cast<const char*>(&steps), 8);
+    Layout l{};
+    l.time = bytes.find(key);
+    l.travel = l.time + 5 * 8 + 4;
+    l.x = l.travel + 8 * emitters + 8;
+    const std::size_t n = w.particles().size();
+    l.v = l.x + n * sizeof(Vec<2>);
+    l.objects = l.v + 2 * n * sizeof(Vec<2>) + n * (sizeof(float) + 4) + 8;
+    return l;
+}
+
+// Values no run writes, with a checksum that passes: a NaN position (the neighbour search went
+// out of its arrays), a velocity of 10^30, a NaN pose, an emitter state whose loop never ends
+// and counts that disagree are each refused by name, and the world is left as it was.
+TEST(Checkpoint, ImpossibleValuesWithAValidChecksumAreRefused) {
+    WorldDef def = splash(SolverType::pbf, 2);
+    def.emitters.push_back({});
+    def.emitters[0].position = {0.45, 0.4, 0};
+    def.emitters[0].width = 0.05;
+    def.emitters[0].speed = 0.5;
+    def.emitters[0].start = 1.0;  // not yet: its state is exactly 0
+    World<2> first(def);
+    advance(first, 0.02);
+    std::stringstream file;
+    first.save(file);
+    const std::string good = file.str();
+    World<2> w(def);
+    const auto before = w.particles().x;
+    ASSERT_EQ(refusal(w, good), "accepted");
+    World<2> fresh(def);
+
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const Layout l = layout_of(good, first, 1);
+    ASSERT_NE(l.time, std::string::npos);
+    Vec<2> x0, v0;
+    std::memcpy(&x0, good.data() + l.x, sizeof x0);
+    std::memcpy(&v0, good.data() + l.v, sizeof v0);
+    ASSERT_EQ(x0, first.particles().x[0]);  // the layout is right
+    ASSERT_EQ(v0, first.particles().v[0]);
+    std::string why = refusal(fresh, forged(good, l.x, Vec<2>(nan, x0.y)));
+    EXPECT_NE(why.find("position of particle"), std::string::npos) << why;
+    why = refusal(fresh, forged(good, l.v, Vec<2>(1e30f, 0.0f)));
+    EXPECT_NE(why.find("velocity of particle"), std::string::npos) << why;
+
+    // The obstacle, object 1: after the container's position, rotation, velocity, spin, flag.
+    const std::size_t obstacle = l.objects + 2 * sizeof(Vec<2>) + sizeof(Mat<2>) + sizeof(float) + 1;
+    Vec<2> pose;
+    std::memcpy(&pose, good.data() + obstacle, sizeof pose);
+    ASSERT_EQ(pose, first.boundary_objects()[1].position);
+    why = refusal(fresh, forged(good, obstacle, Vec<2>(nan, nan)));
+    EXPECT_NE(why.find("pose of"), std::string::npos) << why;
+
+    why = refusal(fresh, forged(good, l.travel, 1e300));
+    EXPECT_NE(why.find("emitters[0]"), std::string::npos) << why;
+    why = refusal(fresh, forged(good, l.time + 3 * 8, std::uint64_t(5)));  // 5 emitted, none here
+    EXPECT_NE(why.find("particle counts disagree"), std::string::npos) << why;
+
+    EXPECT_TRUE(same_bits<2>(fresh.particles().x, before));
+    EXPECT_EQ(fresh.time(), 0.0);
+    EXPECT_FALSE(fresh.step(fresh.suggested_dt()).instability);
 }
 
 }  // namespace

@@ -195,6 +195,10 @@ class World {
     void drain();                            // after it: fluid in the sinks is removed
     void particles_resized();                // the solver's and the world's scratch follow
     void add_bodies(const WallSampling& walls);
+    // Throws CheckpointError naming the first value a run cannot have written.
+    void check_restored_values(const ParticleSet<D>& p, const std::vector<BoundaryObject<D>>& objects,
+                               const std::vector<double>& travel, std::uint64_t emitted,
+                               std::uint64_t removed) const;
     // The first bad particle, if any; with kinetic (and potential), also the energies, J.
     std::optional<Instability> check_stability(double* kinetic = nullptr,
                                                double* potential = nullptr) const;

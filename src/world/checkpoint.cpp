@@ -176,6 +176,64 @@ void World<D>::save(std::ostream& out, std::string_view extra) const {
     if (!out) throw CheckpointError("the checkpoint could not be written");
 }
 
+// A checkpoint whose checksum passes can still hold values no run writes (a forged or
+// hand-edited file): each is refused by name before the world changes, since a NaN position
+// sends the neighbour search out of its arrays and an impossible emitter state never ends.
+template <int D>
+void World<D>::check_restored_values(const ParticleSet<D>& p,
+                                     const std::vector<BoundaryObject<D>>& objects,
+                                     const std::vector<double>& travel, std::uint64_t emitted,
+                                     std::uint64_t removed) const {
+    auto finite = [](const auto& v) {
+        for (int a = 0; a < v.length(); ++a)
+            if (!std::isfinite(v[a])) return false;
+        return true;
+    };
+    // Containment keeps every centre inside the container; a support radius of slack.
+    const Vec<D> lo = container_.min - Vec<D>(fluid_.h), hi = container_.max + Vec<D>(fluid_.h);
+    auto inside = [&](const Vec<D>& x) {
+        for (int a = 0; a < D; ++a)
+            if (!(x[a] >= lo[a] && x[a] <= hi[a])) return false;
+        return true;
+    };
+    auto refuse = [](const std::string& what, std::size_t i) {
+        throw CheckpointError("its " + what + " of particle " + std::to_string(i) +
+                              " is impossible (the file was damaged or edited)");
+    };
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        if (!finite(p.x[i]) || !inside(p.x[i])) refuse("position", p.id[i]);
+        if (!finite(p.x_prev[i]) || !inside(p.x_prev[i])) refuse("previous position", p.id[i]);
+        // The stability guard stops a run before a particle passes max_speed.
+        if (!finite(p.v[i]) || !(glm::length(p.v[i]) <= max_speed_)) refuse("velocity", p.id[i]);
+        if (!std::isfinite(p.rho[i]) || p.rho[i] < 0) refuse("density", p.id[i]);
+    }
+    // Every particle is a block's, an emitter's or a sink's account of them.
+    if (count_fluid_particles(def_) + emitted < removed ||
+        count_fluid_particles(def_) + emitted - removed != p.size())
+        throw CheckpointError("its particle counts disagree (" + std::to_string(p.size()) +
+                              " particles, " + std::to_string(emitted) + " emitted, " +
+                              std::to_string(removed) + " removed)");
+    // After a step an emitter's last layer has moved less than one spacing.
+    for (std::size_t k = 0; k < travel.size(); ++k)
+        if (!(travel[k] >= 0 && travel[k] < 1.000001 * double(fluid_.spacing)))
+            throw CheckpointError("its state of emitters[" + std::to_string(k) +
+                                  "] is impossible (the file was damaged or edited)");
+    for (std::size_t i = 0; i < objects.size(); ++i) {
+        const BoundaryObject<D>& o = objects[i];
+        bool ok = finite(o.position) && finite(o.velocity) && inside(o.position);
+        if constexpr (D == 3) ok = ok && finite(o.angular_velocity);
+        else ok = ok && std::isfinite(o.angular_velocity);
+        // A rotation: orthonormal columns.
+        const Mat<D> rr = glm::transpose(o.rotation) * o.rotation;
+        for (int a = 0; a < D; ++a)
+            for (int b = 0; b < D; ++b)
+                ok = ok && std::abs(rr[a][b] - (a == b ? 1.0f : 0.0f)) < 1e-3f;
+        if (!ok)
+            throw CheckpointError("its pose of " + o.name +
+                                  " is impossible (the file was damaged or edited)");
+    }
+}
+
 template <int D>
 RestoreResult World<D>::restore(std::istream& in) {
     // Everything is read and checked before the world changes: a refused checkpoint leaves it.
@@ -266,6 +324,7 @@ RestoreResult World<D>::restore(std::istream& in) {
     }
     if (r.left() != 0 || !std::isfinite(time) || time < 0 || steps < 0)
         throw CheckpointError("it is damaged");
+    check_restored_values(p, objects, travel, emitted, removed);
 
     p_ = std::move(p);
     time_ = time;
@@ -290,6 +349,14 @@ RestoreResult World<D>::restore(std::istream& in) {
 
 template void World<2>::save(std::ostream&, std::string_view) const;
 template void World<3>::save(std::ostream&, std::string_view) const;
+template void World<2>::check_restored_values(const ParticleSet<2>&,
+                                              const std::vector<BoundaryObject<2>>&,
+                                              const std::vector<double>&, std::uint64_t,
+                                              std::uint64_t) const;
+template void World<3>::check_restored_values(const ParticleSet<3>&,
+                                              const std::vector<BoundaryObject<3>>&,
+                                              const std::vector<double>&, std::uint64_t,
+                                              std::uint64_t) const;
 template RestoreResult World<2>::restore(std::istream&);
 template RestoreResult World<3>::restore(std::istream&);
 

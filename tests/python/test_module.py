@@ -128,6 +128,35 @@ def test_every_listed_solver_runs_and_its_pressure_is_as_declared():
         assert (len(w.pressures) == w.positions.shape[0]) == s["has_pressure"], s["name"]
 
 
+def test_values_that_contain_themselves_or_nest_too_deep_raise_and_the_world_goes_on():
+    scene = seiche.Scene.from_dict(small_scene_2d())
+    w = seiche.World(scene)
+    loop = dict(small_scene_2d())
+    loop["me"] = loop
+    with pytest.raises(seiche.SceneError, match="nested"):
+        seiche.Scene.from_dict(loop)
+    chain = []
+    chain.append(chain)
+    with pytest.raises(seiche.SceneError, match="nested"):
+        w.set("gravity", chain)
+    with pytest.raises(seiche.SceneError, match="nested"):
+        scene.set("name", chain)
+    deep = 0.0
+    for _ in range(100_000):
+        deep = {"a": deep}
+    with pytest.raises(seiche.SceneError, match="nested"):
+        seiche.Scene.from_dict(deep)
+    w.step()  # the world is still usable
+
+
+def test_world_set_checks_a_vectors_dimension_as_a_scene_file_does():
+    w = seiche.World(seiche.Scene.from_dict(small_scene_2d()))
+    with pytest.raises(seiche.SceneError, match="2 numbers"):
+        w.set("gravity", [0, -9.81, 5])
+    w.set("gravity", [0, -5.0])
+    assert w.get("gravity")[1] == pytest.approx(-5.0)
+
+
 def test_setters_check_shape_dtype_and_finiteness():
     w = seiche.World(seiche.Scene.from_dict(small_scene_2d()))
     n = 400
