@@ -2,6 +2,9 @@
 // of a run) and a message naming what was wrong, and writes nothing.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <sys/wait.h>
+
 #include "cli_helpers.hpp"
 
 #include <fcntl.h>
@@ -68,6 +71,64 @@ TEST(HostileInput, SceneFilesThatCrashedAreRefused) {
     EXPECT_EQ(run_cli("run /dev/zero -o " + (dir / "out").string(), dir / "log"), 2);
     EXPECT_NE(slurp(dir / "log").find("larger than 64 MiB"), std::string::npos);
     EXPECT_FALSE(fs::exists(dir / "out"));
+    fs::remove_all(dir);
+}
+
+// Runs `seiche ARGS` as run_cli does, but killed after 30 s: a hang fails the test, not the suite.
+int run_cli_bounded(const std::string& args, const fs::path& log) {
+    const int status = std::system(("timeout -s KILL 30 " + std::string(SEICHE_BINARY) + " " + args + " > " +
+                                    log.string() + " 2>&1")
+                                       .c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// A FIFO where seiche expects a file: the open waited for ever for a writer (a mesh, a keyframe
+// CSV, a viewer script, the scene, a resumed run's checkpoint). Each is refused by name at once,
+// and a refused resume leaves the run as it was.
+TEST(HostileInput, FifosWhereAFileBelongsAreRefusedWithoutWaiting) {
+    const fs::path dir = fresh_dir("seiche_test_hostile_fifo");
+    auto fifo = [&](const std::string& name) {
+        ASSERT_EQ(mkfifo((dir / name).c_str(), 0600), 0);
+    };
+    auto scene_with = [&](const std::string& body) {
+        std::ofstream(dir / "scene.json") << R"({"dimension": 3, "particle_radius": 0.02,
+          "container": {"min": [0, 0, 0], "max": [0.5, 0.5, 0.5]},
+          "fluid": [{"min": [0, 0, 0], "max": [0.5, 0.2, 0.5]}],
+          "bodies": [)" + body + R"(], "time": {"end_time": 0.05}})";
+    };
+    fifo("tank.obj");
+    scene_with(R"({"shape": "mesh", "mesh": "tank.obj", "position": [0.25, 0.35, 0.25]})");
+    EXPECT_EQ(run_cli_bounded("run " + (dir / "scene.json").string() + " -o " + (dir / "out").string(), dir / "log"), 2);
+    EXPECT_NE(slurp(dir / "log").find("the mesh file is a FIFO"), std::string::npos) << slurp(dir / "log");
+    // A sparse gigabyte where the mesh belongs: refused by its size, not read whole.
+    fs::remove(dir / "tank.obj");
+    { std::ofstream(dir / "tank.obj"); }
+    fs::resize_file(dir / "tank.obj", std::uintmax_t(1) << 30);
+    EXPECT_EQ(run_cli_bounded("run " + (dir / "scene.json").string() + " -o " + (dir / "out").string(), dir / "log"), 2);
+    EXPECT_NE(slurp(dir / "log").find("is 1024 MiB, more than the 256 MiB"), std::string::npos) << slurp(dir / "log");
+    fifo("paddle.csv");
+    scene_with(R"({"shape": "box", "size": [0.1, 0.1, 0.1], "position": [0.25, 0.35, 0.25],
+                   "motion": "kinematic", "keyframes": "paddle.csv"})");
+    EXPECT_EQ(run_cli_bounded("run " + (dir / "scene.json").string() + " -o " + (dir / "out").string(), dir / "log"), 2);
+    EXPECT_NE(slurp(dir / "log").find("the keyframe file is a FIFO"), std::string::npos) << slurp(dir / "log");
+    fifo("fifo_scene.json");
+    EXPECT_EQ(run_cli_bounded("run " + (dir / "fifo_scene.json").string() + " -o " + (dir / "out").string(), dir / "log"), 2);
+    EXPECT_NE(slurp(dir / "log").find("is a FIFO"), std::string::npos) << slurp(dir / "log");
+    EXPECT_FALSE(fs::exists(dir / "out"));
+    fifo("script.json");
+    EXPECT_EQ(run_cli_bounded("view " + scene2d + " --frames 1 --script " + (dir / "script.json").string(), dir / "log"), 2);
+
+    // A run with a checkpoint whose checkpoint.bin became a FIFO: refused, nothing removed.
+    const fs::path run = dir / "run";
+    ASSERT_EQ(run_cli_bounded("run " + scene2d + " -o " + run.string() + " -q --end-time 0.1 --set output.checkpoint_every=0.05", dir / "log"), 0)
+        << slurp(dir / "log");
+    std::vector<fs::path> files;
+    for (const auto& e : fs::recursive_directory_iterator(run)) files.push_back(e.path());
+    fs::remove(run / "checkpoint.bin");
+    fifo("run/checkpoint.bin");
+    EXPECT_NE(run_cli_bounded("run --resume " + run.string() + " --end-time 0.2", dir / "log"), 0);
+    EXPECT_NE(slurp(dir / "log").find("checkpoint is a FIFO"), std::string::npos) << slurp(dir / "log");
+    for (const fs::path& f : files) EXPECT_TRUE(fs::exists(f)) << f;
     fs::remove_all(dir);
 }
 

@@ -33,6 +33,7 @@
 #include "gl_scene.hpp"
 #include "seiche/bodies.hpp"
 #include "seiche/io/mesh_reader.hpp"
+#include "seiche/io/input_file.hpp"
 #include "seiche/io/readers.hpp"
 #include "seiche/io/scene_loader.hpp"
 #include "seiche/parallel.hpp"
@@ -60,7 +61,7 @@ struct ScriptEvent {
 std::vector<ScriptEvent> read_script(const std::string& file) {
     std::vector<ScriptEvent> events;
     if (file.empty()) return events;
-    std::ifstream in(file);
+    std::ifstream in = io::open_input(file, "--script", 16 * io::MiB);
     if (!in) throw std::runtime_error("--script " + file + ": cannot read it");
     nlohmann::json doc;
     try {

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "seiche/io/readers.hpp"
+#include "seiche/io/input_file.hpp"
 
 #ifdef SEICHE_HAVE_ZLIB
 #include <zlib.h>
@@ -26,7 +27,8 @@ namespace seiche::io {
 namespace {
 
 std::string slurp(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
+    // A frame of ten million particles is about 300 MiB.
+    std::ifstream in = open_input(path, "the frame", 1024 * MiB, std::ios::binary);
     if (!in) throw std::runtime_error("cannot read " + path.string());
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
@@ -297,7 +299,7 @@ std::vector<PvdEntry> parse_pvd(const std::string& s, const std::filesystem::pat
 }
 
 SurfaceMesh read_mesh_ply(const std::filesystem::path& file) {
-    std::ifstream in(file, std::ios::binary);
+    std::ifstream in = open_input(file, "the surface mesh", 1024 * MiB, std::ios::binary);
     std::string line, header;
     std::size_t vertices = 0, faces = 0, properties = 0;
     bool binary = false, face_list = false;

@@ -1,5 +1,6 @@
 // OBJ and STL meshes into MeshData.
 #include "seiche/io/mesh_reader.hpp"
+#include "seiche/io/input_file.hpp"
 
 #include <cstring>
 #include <fstream>
@@ -95,7 +96,8 @@ MeshData read_stl(const std::filesystem::path& file, const std::string& bytes) {
 }  // namespace
 
 MeshData read_mesh(const std::filesystem::path& file) {
-    std::ifstream in(file, std::ios::binary);
+    // 256 MiB: a binary STL of five million triangles.
+    std::ifstream in = open_input(file, "the mesh file", 256 * MiB, std::ios::binary);
     if (!in) fail(file, "cannot read the mesh file");
     std::string ext = file.extension().string();
     for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));

@@ -5,6 +5,7 @@
 #include "seiche/io/scene_loader.hpp"
 
 #include "seiche/io/mesh_reader.hpp"
+#include "seiche/io/input_file.hpp"
 
 #include <fmt/format.h>
 
@@ -532,6 +533,9 @@ Scene load_scene(const std::filesystem::path& file, const std::vector<std::strin
         throw SceneError("", file.string() +
                                  " is a directory; expected a scene file (a run directory holds "
                                  "its scene as scene.json)");
+    // A FIFO's open waits for a writer; a device is read with the bound below.
+    if (const std::string kind = special_file_kind(file); kind == "a FIFO" || kind == "a socket")
+        throw SceneError("", file.string() + " is " + kind + "; expected a scene file");
     std::ifstream in(file, std::ios::binary);
     if (!in) throw SceneError("", "cannot read scene file " + file.string());
     // Read at most max_bytes + 1: /dev/zero or a huge file is refused, not read for ever.
@@ -549,7 +553,7 @@ namespace {
 
 // time,x,y,z,rx,ry,rz per line; a first line that is not numbers is a header; # comments.
 std::vector<Keyframe> read_keyframes(const std::filesystem::path& file) {
-    std::ifstream in(file);
+    std::ifstream in = open_input(file, "the keyframe file", 64 * MiB);
     if (!in) throw std::runtime_error(file.string() + ": cannot read the keyframe file");
     std::vector<Keyframe> out;
     std::string line;

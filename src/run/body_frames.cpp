@@ -1,4 +1,5 @@
 #include "body_frames.hpp"
+#include "seiche/io/input_file.hpp"
 
 #include <glm/gtc/quaternion.hpp>
 
@@ -30,7 +31,7 @@ template BodyPose body_pose(const BoundaryObject<3>&);
 
 std::map<double, std::vector<BodyPose>> read_body_poses(const std::filesystem::path& csv) {
     std::map<double, std::vector<BodyPose>> out;
-    std::ifstream in(csv);
+    std::ifstream in = io::open_input(csv, "the run's bodies.csv", 1024 * io::MiB);
     std::string line;
     if (!std::getline(in, line)) return out;  // the header
     while (std::getline(in, line)) {

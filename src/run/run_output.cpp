@@ -13,6 +13,7 @@
 #include "vdb_output.hpp"
 #include "seiche/bodies.hpp"
 #include "seiche/io/scene_loader.hpp"
+#include "seiche/io/input_file.hpp"
 #include "seiche/surface.hpp"
 
 namespace seiche::run {
@@ -87,7 +88,7 @@ void remove_frames_from(const fs::path& dir, int first) {
 
 // stats.csv's rows up to `steps` (a killed run published it at its last checkpoint).
 std::string stats_rows_until(const fs::path& file, std::int64_t steps) {
-    std::ifstream in(file);
+    std::ifstream in = io::open_input(file, "the run's stats.csv", 1024 * io::MiB);
     std::string line, rows;
     if (!std::getline(in, line)) return rows;
     if (line != io::StatsWriter::header())
@@ -169,7 +170,7 @@ RunOutput::RunOutput(const Scene& s, fs::path dir, const RunResume* resume)
         body_frames_ = resume->bodies;
         if (!body_frames_.empty()) io::write_pvd(dir_ / "bodies.pvd", body_frames_);
         // bodies.csv: the rows of the frames up to the checkpoint.
-        std::ifstream in(dir_ / "bodies.csv");
+        std::ifstream in = io::open_input(dir_ / "bodies.csv", "the run's bodies.csv", 1024 * io::MiB);
         std::string line;
         std::getline(in, line);
         for (int k = 0; k < resume->body_rows && std::getline(in, line); ++k) body_rows_ += line + "\n";
@@ -299,7 +300,12 @@ std::string RunOutput::close(const PictureProgress& progress) {
 template <int D>
 RunResume restore_run(World<D>& w, const fs::path& dir) {
     const fs::path file = dir / checkpoint_file;
-    std::ifstream in(file, std::ios::binary);
+    std::ifstream in;
+    try {
+        in = io::open_input(file, "the checkpoint", 4096 * io::MiB, std::ios::binary);
+    } catch (const std::runtime_error& e) {
+        throw CheckpointError(e.what());
+    }
     if (!in)
         throw CheckpointError(file.string() +
                               " is missing: the run wrote no checkpoint (set "
