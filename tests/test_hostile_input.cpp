@@ -132,6 +132,22 @@ TEST(HostileInput, FifosWhereAFileBelongsAreRefusedWithoutWaiting) {
     fs::remove_all(dir);
 }
 
+// A frame number past an int in a run's file name ended `seiche mesh` with the message "stoi":
+// such a name is not one of seiche's frames (it writes six digits), and is passed over.
+TEST(HostileInput, AFrameNumberPastAnIntIsNotOneOfTheRunsFrames) {
+    const fs::path dir = fresh_dir("seiche_test_hostile_frame_number");
+    ASSERT_EQ(run_cli_bounded("run " + scene2d + " -o " + (dir / "run").string() +
+                                  " -q --end-time 0.05 --set output.vtk=false",
+                              dir / "log"),
+              0)
+        << slurp(dir / "log");
+    fs::copy_file(dir / "run/frames/frame_000001.ply", dir / "run/frames/frame_99999999999.ply");
+    EXPECT_EQ(run_cli_bounded("mesh " + (dir / "run").string() + " -q", dir / "log"), 0) << slurp(dir / "log");
+    EXPECT_TRUE(fs::exists(dir / "run/frames/surface_000001.ply"));
+    EXPECT_FALSE(fs::exists(dir / "run/frames/surface_99999999999.ply"));
+    fs::remove_all(dir);
+}
+
 TEST(HostileInput, CommandLineValuesThatWereIgnored) {
     const fs::path dir = fresh_dir("seiche_test_hostile_cli");
     for (const std::string args : {"--end-time nan", "--end-time inf", "--solver ''", "-o ''"}) {

@@ -178,6 +178,16 @@ TEST(Viewer, BadScriptsAreRefusedWithTheEvent) {
         << slurp(dir / "log");
 }
 
+// A script nested 100,000 deep overflowed the stack (the script parser had no depth cap; the
+// scene loader stops at 64, and scripts now go through it).
+TEST(Viewer, ADeeplyNestedScriptIsRefused) {
+    REQUIRE_XVFB();
+    const fs::path dir = fresh_dir("seiche_view_deep");
+    EXPECT_EQ(view_scripted(dir, std::string(100000, '[') + std::string(100000, ']'), "--frames 5"), 2);
+    EXPECT_NE(slurp(dir / "log").find("nested more than 64 levels deep"), std::string::npos)
+        << slurp(dir / "log");
+}
+
 TEST(Viewer, ScriptedDropAddsABlockOfFluid) {
     REQUIRE_XVFB();
     const fs::path dir = fresh_dir("seiche_view_drop");

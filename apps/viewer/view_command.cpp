@@ -63,12 +63,8 @@ std::vector<ScriptEvent> read_script(const std::string& file) {
     if (file.empty()) return events;
     std::ifstream in = io::open_input(file, "--script", 16 * io::MiB);
     if (!in) throw std::runtime_error("--script " + file + ": cannot read it");
-    nlohmann::json doc;
-    try {
-        doc = nlohmann::json::parse(in);
-    } catch (const std::exception& e) {
-        throw std::runtime_error("--script " + file + ": not valid JSON: " + e.what());
-    }
+    const std::string text{std::istreambuf_iterator<char>(in), {}};
+    const nlohmann::json doc = io::parse_json(text, "", "--script " + file);
     if (!doc.is_object() || !doc.contains("events") || !doc["events"].is_array())
         throw std::runtime_error("--script " + file + ": expected {\"events\": [...]}");
     static const char* known[] = {"camera", "drag", "release", "set", "solver", "color_by",

@@ -70,23 +70,6 @@ std::string shown(const json& j) {
 constexpr int max_depth = 64;
 constexpr std::size_t max_bytes = 64u << 20;
 
-// Parses JSON text, refusing documents nested deeper than max_depth and numbers that do not fit
-// a double; what went wrong comes back as the message of a SceneError at `path`.
-json parse_json(const std::string& text, const std::string& path, const std::string& what) {
-    const json::parser_callback_t depth_guard = [&](int depth, json::parse_event_t, json&) {
-        if (depth > max_depth)
-            throw SceneError(path, what + " is nested more than " + std::to_string(max_depth) +
-                                       " levels deep");
-        return true;
-    };
-    try {
-        return json::parse(text, depth_guard);
-    } catch (const json::exception& e) {
-        std::string m = e.what();
-        if (m.size() > 200) m = m.substr(0, 197) + "...";
-        throw SceneError(path, what + " is not valid JSON: " + m);
-    }
-}
 
 std::size_t edit_distance(const std::string& a, const std::string& b) {
     std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
@@ -400,6 +383,22 @@ void write_table(json& obj, std::span<const Param<T>> table, const T& in, int di
 }
 
 }  // namespace
+
+json parse_json(const std::string& text, const std::string& path, const std::string& what) {
+    const json::parser_callback_t depth_guard = [&](int depth, json::parse_event_t, json&) {
+        if (depth > max_depth)
+            throw SceneError(path, what + " is nested more than " + std::to_string(max_depth) +
+                                       " levels deep");
+        return true;
+    };
+    try {
+        return json::parse(text, depth_guard);
+    } catch (const json::exception& e) {
+        std::string m = e.what();
+        if (m.size() > 200) m = m.substr(0, 197) + "...";
+        throw SceneError(path, what + " is not valid JSON: " + m);
+    }
+}
 
 Scene parse_scene(const json& doc, const std::string& name, const std::filesystem::path& mesh_base) {
     if (!doc.is_object()) throw SceneError("(top level)", "expected an object, got " + shown(doc));

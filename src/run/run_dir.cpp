@@ -71,7 +71,9 @@ std::vector<io::PvdEntry> run_frames(const fs::path& dir, double frame_rate) {
     if (fs::exists(dir / "particles.pvd")) return io::read_pvd(dir / "particles.pvd");
     std::vector<io::PvdEntry> out;
     if (!fs::is_directory(dir / "frames")) return out;
-    const std::regex name("frame_([0-9]+)\\.ply");
+    // At most nine digits (seiche writes six): a longer number is not one of seiche's frames,
+    // and would not fit an int.
+    const std::regex name("frame_([0-9]{1,9})\\.ply");
     for (const auto& e : fs::directory_iterator(dir / "frames")) {
         std::smatch m;
         const std::string file = e.path().filename().string();

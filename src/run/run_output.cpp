@@ -73,7 +73,8 @@ void clear_in_place(const fs::path& dir) {
 // Removes frame files numbered `first` or later: frames/frame_N.*, frames/surface_N.*,
 // render/frame_N.png, and the movie made from them.
 void remove_frames_from(const fs::path& dir, int first) {
-    static const std::regex numbered(R"((frame|surface|bodies)_([0-9]+)\.[a-z]+)");
+    // At most nine digits, as seiche writes them (six): other files are not seiche's to remove.
+    static const std::regex numbered(R"((frame|surface|bodies)_([0-9]{1,9})\.[a-z]+)");
     for (const fs::path& d : {dir / "frames", dir / "render"}) {
         if (!fs::is_directory(d)) continue;
         for (const auto& e : fs::directory_iterator(d)) {

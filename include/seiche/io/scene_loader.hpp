@@ -51,6 +51,11 @@ Scene parse_scene(const nlohmann::json& doc, const std::string& name,
 // (the viewer's scripts, Python) go through this.
 ParamValue world_value(std::string_view key, const nlohmann::json& value, int dimension);
 
+// JSON text as the loader reads a scene: nested at most 64 levels deep (deeper documents
+// exhausted the stack), numbers that fit a double. Throws SceneError at `path` naming `what`
+// ("the scene", "--script FILE") and what was wrong. The viewer's scripts are read through it.
+nlohmann::json parse_json(const std::string& text, const std::string& path, const std::string& what);
+
 // Sets one "a.b[2].c=value" override in a document.
 void apply_override(nlohmann::json& doc, const std::string& assignment);
 
