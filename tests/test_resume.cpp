@@ -5,7 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <thread>
 
@@ -156,6 +158,33 @@ TEST(Resume, RefusesWhatItCannotContinue) {
     EXPECT_NE(slurp(log).find("is not the stats.csv of this seiche"), std::string::npos) << slurp(log);
     EXPECT_EQ(slurp(dir / "run" / "summary.json"), summary2);
     EXPECT_TRUE(fs::exists(dir / "run" / "frames" / "frame_000003.vtp"));
+    fs::remove_all(dir);
+}
+
+// A checkpoint whose frame counter disagrees with its time (checksum valid): the resume removed
+// the frames after the counter's and never wrote them again. Refused, every file kept.
+TEST(Resume, AFrameCounterThatDisagreesWithTheTimeIsRefused) {
+    const fs::path dir = fresh_dir("seiche_test_resume_counter");
+    const fs::path log = dir / "log";
+    ASSERT_EQ(run_cli(run_args(dir / "run", 0.2), log), 0) << slurp(log);
+    std::string bytes = slurp(dir / "run" / "checkpoint.bin");
+    const std::string key = "\"next_frame\":";
+    const std::size_t at = bytes.find(key);
+    ASSERT_NE(at, std::string::npos);
+    ASSERT_NE(bytes[at + key.size()], '1');
+    bytes[at + key.size()] = '1';  // frame 7 (t = 0.2 s at 30 per second) becomes frame 1
+    std::uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a over all but the checksum
+    for (std::size_t k = 0; k + 8 < bytes.size(); ++k) {
+        h ^= static_cast<unsigned char>(bytes[k]);
+        h *= 0x100000001b3ull;
+    }
+    std::memcpy(bytes.data() + bytes.size() - 8, &h, 8);
+    std::ofstream(dir / "run" / "checkpoint.bin", std::ios::binary) << bytes;
+    std::vector<fs::path> files;
+    for (const auto& e : fs::recursive_directory_iterator(dir / "run")) files.push_back(e.path());
+    EXPECT_EQ(run_cli("run --resume " + (dir / "run").string() + " --end-time 0.3", log), 2);
+    EXPECT_NE(slurp(log).find("frame counter"), std::string::npos) << slurp(log);
+    for (const fs::path& f : files) EXPECT_TRUE(fs::exists(f)) << f;
     fs::remove_all(dir);
 }
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include <fstream>
+#include <algorithm>
 #include <regex>
 #include <sstream>
 
@@ -318,6 +319,20 @@ RunResume restore_run(World<D>& w, const fs::path& dir) {
         r.state = nlohmann::json::parse(restored.extra);
         r.next_frame = r.state.at("next_frame").get<int>();
         if (r.next_frame < 1) throw CheckpointError("its frame counter is damaged");
+        // The checkpoint was written with frame next_frame − 1, at its time (CFL steps land on
+        // it; a fixed step reaches it within one step). A counter that disagrees would have the
+        // resume remove frames it never writes again. (A changed frame rate renumbers frames.)
+        const bool same_rate = std::none_of(r.changed.begin(), r.changed.end(), [](const auto& c) {
+            return c.starts_with("time.frame_rate:");
+        });
+        const double rate = w.definition().time.frame_rate;
+        const double last = (r.next_frame - 1) / rate;
+        if (same_rate && !(w.time() >= last - 1e-9 * std::max(1.0, last) &&
+                           w.time() < (r.next_frame + 1e-6) / rate))
+            throw CheckpointError(fmt::format(
+                "its frame counter ({} frames written) disagrees with its time (t = {} s, frame "
+                "{} is at {} s); the file was damaged or edited",
+                r.next_frame, w.time(), r.next_frame - 1, last));
         r.frames = entries_from(r.state.at("frames"));
         r.surfaces = entries_from(r.state.at("surfaces"));
         r.bodies = entries_from(r.state.value("bodies", nlohmann::json::array()));
