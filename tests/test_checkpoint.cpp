@@ -7,6 +7,7 @@
 #include <limits>
 #include <sstream>
 
+#include "checkpoint_bytes.hpp"
 #include "seiche/parallel.hpp"
 #include "seiche/world.hpp"
 
@@ -122,13 +123,18 @@ std::string refusal(World<2>& w, const std::string& bytes) {
     return "accepted";
 }
 
+// The checkpoint of `w` advanced to t.
+std::string saved_at(World<2>& w, double t) {
+    advance(w, t);
+    std::stringstream file;
+    w.save(file);
+    return file.str();
+}
+
 TEST(Checkpoint, DamagedOrForeignCheckpointsAreRefusedAndChangeNothing) {
     const WorldDef def = splash(SolverType::pbf, 2);
     World<2> first(def);
-    advance(first, 0.02);
-    std::stringstream file;
-    first.save(file);
-    const std::string good = file.str();
+    const std::string good = saved_at(first, 0.02);
 
     World<2> w(def);
     const auto before = w.particles().x;
@@ -172,13 +178,7 @@ TEST(Checkpoint, DamagedOrForeignCheckpointsAreRefusedAndChangeNothing) {
 template <class T>
 std::string forged(std::string bytes, std::size_t at, const T& now) {
     std::memcpy(bytes.data() + at, &now, sizeof(T));
-    std::uint64_t h = 0xcbf29ce484222325ull;
-    for (std::size_t k = 0; k + 8 < bytes.size(); ++k) {
-        h ^= static_cast<unsigned char>(bytes[k]);
-        h *= 0x100000001b3ull;
-    }
-    std::memcpy(bytes.data() + bytes.size() - 8, &h, 8);
-    return bytes;
+    return test::with_checksum(std::move(bytes));
 }
 
 // Where the fields of a 2D checkpoint of `w` are (World::save's layout): found from the time and
@@ -212,10 +212,7 @@ TEST(Checkpoint, ImpossibleValuesWithAValidChecksumAreRefused) {
     def.emitters[0].speed = 0.5;
     def.emitters[0].start = 1.0;  // not yet: its state is exactly 0
     World<2> first(def);
-    advance(first, 0.02);
-    std::stringstream file;
-    first.save(file);
-    const std::string good = file.str();
+    const std::string good = saved_at(first, 0.02);
     World<2> w(def);
     const auto before = w.particles().x;
     ASSERT_EQ(refusal(w, good), "accepted");

@@ -5,12 +5,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <thread>
 
+#include "checkpoint_bytes.hpp"
 #include "cli_helpers.hpp"
 
 namespace seiche {
@@ -173,13 +173,7 @@ TEST(Resume, AFrameCounterThatDisagreesWithTheTimeIsRefused) {
     ASSERT_NE(at, std::string::npos);
     ASSERT_NE(bytes[at + key.size()], '1');
     bytes[at + key.size()] = '1';  // frame 7 (t = 0.2 s at 30 per second) becomes frame 1
-    std::uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a over all but the checksum
-    for (std::size_t k = 0; k + 8 < bytes.size(); ++k) {
-        h ^= static_cast<unsigned char>(bytes[k]);
-        h *= 0x100000001b3ull;
-    }
-    std::memcpy(bytes.data() + bytes.size() - 8, &h, 8);
-    std::ofstream(dir / "run" / "checkpoint.bin", std::ios::binary) << bytes;
+    std::ofstream(dir / "run" / "checkpoint.bin", std::ios::binary) << test::with_checksum(bytes);
     std::vector<fs::path> files;
     for (const auto& e : fs::recursive_directory_iterator(dir / "run")) files.push_back(e.path());
     EXPECT_EQ(run_cli("run --resume " + (dir / "run").string() + " --end-time 0.3", log), 2);
