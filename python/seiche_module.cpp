@@ -8,6 +8,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <filesystem>
 #include <memory>
@@ -405,6 +406,9 @@ std::vector<Vec<D>> positions_of(const py::array& a) {
 
 // ---- the module, by what it offers ----
 
+// seiche.SceneFileNotFoundError, made by bind_errors (it lives as long as the module).
+py::object scene_file_missing;
+
 // seiche.solvers: the solver list, one dict per solver in the list's order.
 void bind_solver_list(py::module_& m) {
     py::list solvers;
@@ -426,6 +430,15 @@ void bind_errors(py::module_& m) {
     static py::exception<io::SceneError> scene_error(m, "SceneError", PyExc_ValueError);
     scene_error.attr("__module__") = "seiche";
     scene_error.attr("path") = "";
+    // seiche.SceneFileNotFoundError: a scene file that is not there, both a FileNotFoundError
+    // (errno, filename) and a SceneError.
+    py::dict attrs;
+    attrs["__module__"] = "seiche";
+    attrs["__doc__"] = "A scene file that does not exist: a FileNotFoundError and a SceneError.";
+    scene_file_missing = py::module_::import("builtins").attr("type")(
+        "SceneFileNotFoundError", py::make_tuple(py::handle(PyExc_FileNotFoundError), scene_error),
+        attrs);
+    m.attr("SceneFileNotFoundError") = scene_file_missing;
     py::register_exception_translator([](std::exception_ptr p) {
         try {
             if (p) std::rethrow_exception(p);
@@ -518,11 +531,19 @@ void bind_scene(py::module_& m) {
     m.def(
         "load_scene",
         [](const std::string& path, const std::vector<std::string>& overrides) {
+            // A missing file is what Python programs test for: a FileNotFoundError (that is a
+            // SceneError too, as it was before).
+            std::error_code ec;
+            if (!fs::exists(path, ec)) {
+                PyErr_SetObject(scene_file_missing.ptr(),
+                                py::make_tuple(ENOENT, "No such scene file", path).ptr());
+                throw py::error_already_set();
+            }
             return io::load_scene(path, overrides);
         },
         py::arg("path"), py::arg("overrides") = std::vector<std::string>{},
         "Reads and validates a scene file; overrides are \"key=value\" as with --set. Raises "
-        "SceneError naming the key path.");
+        "FileNotFoundError for a missing file, SceneError naming the key path for a bad one.");
 }
 
 // seiche.World: stepping, views of the particles, live keys, objects, frames on disk.

@@ -188,6 +188,21 @@ TEST(Viewer, ADeeplyNestedScriptIsRefused) {
         << slurp(dir / "log");
 }
 
+// A script wrote its screenshot wherever it said, ../ included, while a scene may only name a
+// directory under the current one.
+TEST(Viewer, AScriptMayNotWriteOutsideTheCurrentDirectory) {
+    REQUIRE_XVFB();
+    const fs::path dir = fresh_dir("seiche_view_outside");
+    for (const char* shot : {"../escaped.png", "/tmp/seiche_view_escaped.png"}) {
+        EXPECT_EQ(view_scripted(dir, std::string(R"({"events": [{"frame": 1, "screenshot": ")") + shot + R"("}]})",
+                                "--frames 3"),
+                  2);
+        EXPECT_NE(slurp(dir / "log").find("leaves the current directory"), std::string::npos)
+            << slurp(dir / "log");
+    }
+    EXPECT_FALSE(fs::exists("/tmp/seiche_view_escaped.png"));
+}
+
 TEST(Viewer, ScriptedDropAddsABlockOfFluid) {
     REQUIRE_XVFB();
     const fs::path dir = fresh_dir("seiche_view_drop");

@@ -80,6 +80,19 @@ std::vector<ScriptEvent> read_script(const std::string& file) {
             if (std::find(std::begin(known), std::end(known), key) == std::end(known))
                 throw std::runtime_error(where + ": unknown action \"" + key + "\"");
         }
+        // A script is a file like a scene: it may only name a picture under the current
+        // directory (--screenshot on the command line may name any).
+        if (e.contains("screenshot")) {
+            if (!e["screenshot"].is_string() || e["screenshot"].get<std::string>().empty())
+                throw std::runtime_error(where + ": screenshot expects a file name");
+            const fs::path shot = e["screenshot"].get<std::string>();
+            bool outside = shot.is_absolute();
+            for (const auto& part : shot) outside = outside || part == "..";
+            if (outside)
+                throw std::runtime_error(where + ": screenshot \"" + shot.string() +
+                                         "\" leaves the current directory; a script may only name "
+                                         "a file under it (give --screenshot to write elsewhere)");
+        }
         events.push_back({e["frame"].get<int>(), e});
     }
     return events;

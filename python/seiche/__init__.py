@@ -16,6 +16,7 @@ has the whole API.
 from ._seiche import (  # noqa: F401  (the compiled part)
     Scene,
     SceneError,
+    SceneFileNotFoundError,
     World,
     __version__,
     load_scene,
@@ -54,6 +55,7 @@ def scene_of(scene, **overrides):
 __all__ = [
     "Scene",
     "SceneError",
+    "SceneFileNotFoundError",
     "UnstableError",
     "World",
     "__version__",

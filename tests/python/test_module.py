@@ -149,6 +149,12 @@ def test_values_that_contain_themselves_or_nest_too_deep_raise_and_the_world_goe
     w.step()  # the world is still usable
 
 
+def test_a_missing_scene_file_raises_file_not_found(tmp_path):
+    with pytest.raises(FileNotFoundError) as e:
+        seiche.load_scene(str(tmp_path / "nowhere.json"))
+    assert e.value.filename == str(tmp_path / "nowhere.json")
+
+
 def test_world_set_checks_a_vectors_dimension_as_a_scene_file_does():
     w = seiche.World(seiche.Scene.from_dict(small_scene_2d()))
     with pytest.raises(seiche.SceneError, match="2 numbers"):
