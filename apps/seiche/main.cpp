@@ -353,7 +353,7 @@ Command view_cli(CLI::App& app) {
         "the solvers in order (" + solver_list() + "), c colour by speed/density/pressure/vorticity, p screenshot (out/NAME_view.png), v "
         "record PNGs and a movie (out/NAME_view/), Esc quit. Script actions: camera {yaw, pitch, "
         "distance, target}, drag {path, frames}, release, set {key: value}, solver, color_by, "
-        "pause, reset, drop [x, y, z] (a block of fluid), surface, record, screenshot (file of the last frame), panel (open or fold). Under no display: xvfb-run -a seiche view ...");
+        "pause, reset, drop [x, y, z] (a block of fluid), surface, record, screenshot (file of the last frame, under the current directory; it replaces --screenshot), panel (open or fold). The dragged sphere moves at most 2 m/s. --benchmark prints frames and steps per second over the same span, the simulation's ms per step and the split of a frame. Under no display: xvfb-run -a seiche view ...");
     return {wcmd, [v] { return view(*v); }};
 }
 

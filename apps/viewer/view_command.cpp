@@ -715,11 +715,20 @@ class Session {
         if (o.benchmark && bench.frames > 0) {
             const double n = bench.frames;
             std::printf("frames         %d in %.2f s: %.1f frames per second\n", bench.frames, wall, n / wall);
-            std::printf("simulation     %lld steps in %.2f s: %.1f steps per second (%.2f ms per step), %s\n",
-                        shown.steps, wall, shown.steps / wall, shown.ms_per_step,
+            // Every figure over the same span, the frames of this run.
+            const double steps = double(std::max<long long>(shown.steps, 1));
+            std::printf("simulation     %lld steps in %.2f s: %.1f steps per second, %s\n",
+                        shown.steps, wall, shown.steps / wall,
                         lockstep ? "one per frame, waited for" : "free on its own thread");
-            std::printf("per frame, ms  snapshot upload %.2f  drawing %.2f  interface %.2f  swap %.2f\n",
-                        bench.snapshot / n, bench.drawing / n, bench.ui / n, bench.swap / n);
+            if (lockstep)
+                std::printf("               %.2f ms per step on average\n", bench.simulation / steps);
+            else  // the frames do not wait for it: its own time per step is only sampled
+                std::printf("               %.2f ms per step on its own thread (the last one)\n",
+                            shown.ms_per_step);
+            std::printf("per frame, ms  simulation %.2f  snapshot upload %.2f  drawing %.2f  "
+                        "interface %.2f  swap %.2f\n",
+                        bench.simulation / n, bench.snapshot / n, bench.drawing / n, bench.ui / n,
+                        bench.swap / n);
             std::printf("renderer       %s\n", reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
         }
         if (!screenshot_at_end.empty() && status == 0 && o.frames > 0)
