@@ -3,6 +3,7 @@
 // boundary term of the scene's container and obstacles), so that frames of other codes (the
 // legacy .vtk SPlisHSPlasH exports) and seiche's own are compared on equal terms (issue 15).
 #include <cstdio>
+#include <stdexcept>
 #include <optional>
 
 #include "commands.hpp"
@@ -33,7 +34,15 @@ int measure(const Scene& scene, const io::FrameData& f, const fs::path& frame, d
     std::vector<Vec<D>> x(n);
     for (std::size_t i = 0; i < n; ++i)
         for (int a = 0; a < D; ++a) x[i][a] = f.position[3 * i + a];
-    world.set_positions(x);
+    try {
+        world.set_positions(x);
+    } catch (const std::invalid_argument& e) {
+        std::fprintf(stderr,
+                     "seiche density: %s: %s (the measure needs the scene the frame was made "
+                     "from: its container)\n",
+                     frame.c_str(), e.what());
+        return 2;
+    }
     world.refresh_density(float(mass));
     double mean = 0, max = 0;
     density_error_stats(world.particles().rho, float(scene.rest_density), mean, max);

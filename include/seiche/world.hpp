@@ -87,7 +87,8 @@ class World {
     void refresh_density(float fluid_mass = 0.0f);
     // Moves every particle: x[k] is the position of the particle created k-th (particles().id
     // maps storage to creation order), m. Velocities are kept. Throws std::invalid_argument for
-    // another count or a non-finite coordinate (naming the particle), the world unchanged.
+    // another count, a non-finite coordinate or a position outside the container (naming the
+    // particle), the world unchanged.
     void set_positions(std::span<const Vec<D>> x);
     // The same for the velocities (m/s), positions kept.
     void set_velocities(std::span<const Vec<D>> v);

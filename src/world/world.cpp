@@ -503,6 +503,12 @@ std::vector<std::uint32_t> checked_creation_order(std::span<const Vec<D>> values
 template <int D>
 void World<D>::set_positions(std::span<const Vec<D>> x) {
     const auto by_id = checked_creation_order<D>(x, p_.id, "set_positions", "position");
+    // As add_particles: a particle outside the container was put back by the containment in
+    // the next step and reported as an instability of its speed.
+    for (std::size_t k = 0; k < x.size(); ++k)
+        if (!container_.contains(x[k]))
+            throw std::invalid_argument("set_positions: position " + std::to_string(k) +
+                                        " is outside the container");
     for (std::size_t r = 0; r < by_id.size(); ++r) p_.x[by_id[r]] = p_.x_prev[by_id[r]] = x[r];
 }
 

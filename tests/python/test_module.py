@@ -149,6 +149,17 @@ def test_values_that_contain_themselves_or_nest_too_deep_raise_and_the_world_goe
     w.step()  # the world is still usable
 
 
+def test_set_positions_outside_the_container_is_refused_by_the_row():
+    w = seiche.World(seiche.Scene.from_dict(small_scene_2d()))
+    x = w.positions_in_creation_order()
+    before = x.copy()
+    x[17] = [5.0, 5.0]
+    with pytest.raises(ValueError, match="position 17 is outside the container"):
+        w.set_positions(x)
+    assert (w.positions_in_creation_order() == before).all()
+    w.step()  # still usable, nothing moved
+
+
 def test_a_missing_scene_file_raises_file_not_found(tmp_path):
     with pytest.raises(FileNotFoundError) as e:
         seiche.load_scene(str(tmp_path / "nowhere.json"))
