@@ -9,9 +9,7 @@
 
 #include "commands.hpp"
 #include "interrupt.hpp"
-#ifdef SEICHE_HAVE_VIEWER
-#include "../viewer/view_command.hpp"
-#endif
+#include "../viewer/view_command.hpp"  // ViewOptions; view_command() only with the viewer
 
 namespace {
 
@@ -287,33 +285,14 @@ Command schema_cli(CLI::App& app) {
     return {scmd, [sch] { return seiche::app::schema_command(*sch); }};
 }
 
-// The viewer: its options exist in every build, so `seiche view --help` says what it does and a
-// build without it says why it is missing.
-struct ViewArgs {
-    std::string target;
-    std::vector<std::string> overrides;
-    int threads = 0, width = 1280, height = 720, frames = 0;
-    std::string screenshot, script;
-    bool benchmark = false, free = false;
-};
-
-int view(const ViewArgs& a) {
-    if ((!a.screenshot.empty() || !a.script.empty()) && a.frames == 0) {
+// The viewer: its options exist in every build (ViewOptions is plain data), so `seiche view
+// --help` says what it does and a build without it says why it is missing.
+int view(const seiche::viewer::ViewOptions& v) {
+    if ((!v.screenshot.empty() || !v.script.empty()) && v.frames == 0) {
         std::fprintf(stderr, "seiche view: --screenshot and --script need --frames N\n");
         return 2;
     }
 #ifdef SEICHE_HAVE_VIEWER
-    seiche::viewer::ViewOptions v;
-    v.target = a.target;
-    v.overrides = a.overrides;
-    v.threads = a.threads;
-    v.width = a.width;
-    v.height = a.height;
-    v.frames = a.frames;
-    v.screenshot = a.screenshot;
-    v.script = a.script;
-    v.benchmark = a.benchmark;
-    v.free = a.free;
     return seiche::viewer::view_command(v);
 #else
     std::fprintf(stderr,
@@ -325,7 +304,7 @@ int view(const ViewArgs& a) {
 }
 
 Command view_cli(CLI::App& app) {
-    auto v = std::make_shared<ViewArgs>();
+    auto v = std::make_shared<seiche::viewer::ViewOptions>();
     CLI::App* wcmd = app.add_subcommand(
         "view", "A window running a scene live (orbit, steer, drag the sphere), or playing a run back");
     wcmd->add_option("target", v->target, "Scene file, or a run directory to play back")->required();
