@@ -208,8 +208,8 @@ void World<D>::check_restored_values(const ParticleSet<D>& p,
         if (!std::isfinite(p.rho[i]) || p.rho[i] < 0) refuse("density", p.id[i]);
     }
     // Every particle is a block's, an emitter's or a sink's account of them.
-    if (count_fluid_particles(def_) + emitted < removed ||
-        count_fluid_particles(def_) + emitted - removed != p.size())
+    const std::uint64_t seeded = count_fluid_particles(def_);
+    if (seeded + emitted < removed || seeded + emitted - removed != p.size())
         throw CheckpointError("its particle counts disagree (" + std::to_string(p.size()) +
                               " particles, " + std::to_string(emitted) + " emitted, " +
                               std::to_string(removed) + " removed)");
