@@ -145,6 +145,9 @@ TEST(Checkpoint, DamagedOrForeignCheckpointsAreRefusedAndChangeNothing) {
     EXPECT_NE(refusal(w, "{\"not\": \"a checkpoint\"}").find("not a seiche checkpoint"),
               std::string::npos);
     EXPECT_NE(refusal(w, "").find("not a seiche checkpoint"), std::string::npos);
+    std::string older = good;
+    older[std::string_view("SEICHE checkpoint ").size()] = '2';
+    EXPECT_NE(refusal(w, older).find("another version of seiche"), std::string::npos);
     EXPECT_TRUE(same_bits<2>(w.particles().x, before));
     EXPECT_EQ(w.time(), 0.0);
 
@@ -173,6 +176,34 @@ TEST(Checkpoint, DamagedOrForeignCheckpointsAreRefusedAndChangeNothing) {
     EXPECT_EQ(changed.time(), first.time());
 }
 
+// The values a solver carries between steps stay with their particle through the Z-curve
+// reorder, a sink's compaction and an emitter's new particles (which carry zero).
+TEST(ParticleSet, CarriedValuesFollowTheirParticles) {
+    ParticleSet<2> p;
+    p.carrying = true;
+    for (std::uint32_t k = 0; k < 5; ++k) {
+        p.push_back(Vec<2>(float(k), 0.0f), Vec<2>(0.0f), 1000.0f, k);
+        p.carried[k] = {float(k) + 0.5f, -float(k)};
+    }
+    const std::vector<std::uint32_t> order = {3, 0, 4, 1, 2};
+    std::vector<Vec<2>> scratch;
+    std::vector<float> scratch_f;
+    std::vector<std::uint32_t> scratch_id;
+    p.reorder(order, scratch, scratch_f, scratch_id);
+    p.move_particle(2, 1);  // the particle at 1 leaves
+    p.resize(4);
+    p.push_back(Vec<2>(9.0f, 0.0f), Vec<2>(0.0f), 1000.0f, 5);
+    ASSERT_EQ(p.carried.size(), p.size());
+    for (std::size_t i = 0; i + 1 < p.size(); ++i) {
+        EXPECT_EQ(p.carried[i].a, float(p.id[i]) + 0.5f) << i;
+        EXPECT_EQ(p.carried[i].b, -float(p.id[i])) << i;
+        EXPECT_EQ(p.x[i].x, float(p.id[i])) << i;
+    }
+    EXPECT_EQ(p.id[1], 4u);
+    EXPECT_EQ(p.carried.back().a, 0.0f);
+    EXPECT_EQ(p.carried.back().b, 0.0f);
+}
+
 // A checkpoint forged with a valid checksum: the bytes at `at` replaced by `now`'s, the
 // checksum written anew (FNV-1a over everything before it).
 template <class T>
@@ -197,7 +228,8 @@ Layout layout_of(const std::string& bytes, const World<2>& w, std::size_t emitte
     l.x = l.travel + 8 * emitters + 8;
     const std::size_t n = w.particles().size();
     l.v = l.x + n * sizeof(Vec<2>);
-    l.objects = l.v + 2 * n * sizeof(Vec<2>) + n * (sizeof(float) + 4) + 8;
+    const std::size_t carried = w.particles().carried.size() * sizeof(Float2);
+    l.objects = l.v + 2 * n * sizeof(Vec<2>) + n * (sizeof(float) + 4) + 1 + carried + 8;
     return l;
 }
 

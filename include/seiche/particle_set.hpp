@@ -18,8 +18,13 @@ struct ParticleSet {
     std::vector<Vec<D>> x_prev;     //!< position at the start of the step, m
     std::vector<float> rho;         //!< density from the last solver pass, kg/m³
     std::vector<std::uint32_t> id;  //!< creation index: particles are kept in Z-curve order
-    float mass = 0.0f;              //!< kg, per particle
-    float radius = 0.0f;            //!< m; rest spacing 2r
+    //! Two values per particle that the running solver carries from one step to the next
+    //! (DFSPH: its warm starts; SolverTraits::carries_values): reordered, compacted and saved
+    //! with the particles, zero for a new particle; empty when the solver carries nothing.
+    std::vector<Float2> carried;
+    bool carrying = false;  //!< carried is kept, one entry per particle
+    float mass = 0.0f;      //!< kg, per particle
+    float radius = 0.0f;    //!< m; rest spacing 2r
 
     std::size_t size() const { return x.size(); }
     void resize(std::size_t n) {
@@ -28,6 +33,26 @@ struct ParticleSet {
         x_prev.resize(n);
         rho.resize(n);
         id.resize(n);
+        carried.resize(carrying ? n : 0);
+    }
+    // Appends a new particle (its carried values zero).
+    void push_back(const Vec<D>& position, const Vec<D>& velocity, float density,
+                   std::uint32_t creation_id) {
+        x.push_back(position);
+        x_prev.push_back(position);
+        v.push_back(velocity);
+        rho.push_back(density);
+        id.push_back(creation_id);
+        if (carrying) carried.emplace_back();
+    }
+    // Particle `from` moves to index `to` (< from), for a compaction.
+    void move_particle(std::size_t from, std::size_t to) {
+        x[to] = x[from];
+        x_prev[to] = x_prev[from];
+        v[to] = v[from];
+        rho[to] = rho[from];
+        id[to] = id[from];
+        if (carrying) carried[to] = carried[from];
     }
 
     // Puts particle order[k] at index k, for every field. The scratch buffers take turns with the
@@ -59,9 +84,16 @@ struct ParticleSet {
         id.swap(scratch_id);
         permute(v, order, scratch);
         permute(x_prev, order, scratch);
+        if (carrying) {
+            std::vector<Float2> tmp;
+            tmp.swap(carried_scratch_);
+            permute(carried, order, tmp);
+            carried_scratch_.swap(tmp);
+        }
     }
 
   private:
+    std::vector<Float2> carried_scratch_;
     template <class T>
     static void permute(std::vector<T>& a, std::span<const std::uint32_t> order,
                         std::vector<T>& tmp) {

@@ -21,6 +21,8 @@ struct SolverTraits {
     //! The solver keeps a pressure field, Pa (World::pressure(), the viewer's colours, validate).
     bool has_pressure = false;
     double default_xsph = 0.0;  //!< solver.xsph when the scene leaves it out
+    //! It carries two values per particle from one step to the next (ParticleSet::carried).
+    bool carries_values = false;
     //! The key that bounds its iterations per step ("" for a solver that makes one pass): the
     //! remedy printed after an instability, the benchmark's time per iteration.
     std::string_view iterations_key = {};

@@ -10,6 +10,11 @@ namespace seiche {
 template <int D>
 using Vec = glm::vec<D, float, glm::defaultp>;
 
+// Two floats per particle (ParticleSet::carried).
+struct Float2 {
+    float a = 0.0f, b = 0.0f;
+};
+
 // z of a position, 0 in 2D, so that one loop body serves both dimensions.
 template <int D>
 inline float z_of(const Vec<D>& v) {

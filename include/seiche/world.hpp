@@ -195,6 +195,7 @@ class World {
     void emit(double dt);                    // before the step: the emitters' new layers
     void drain();                            // after it: fluid in the sinks is removed
     void particles_resized();                // the solver's and the world's scratch follow
+    void solver_started();  // the particles carry what the new solver carries, from zero
     void add_bodies(const WallSampling& walls);
     // Throws CheckpointError naming the first value a run cannot have written.
     void check_restored_values(const ParticleSet<D>& p, const std::vector<BoundaryObject<D>>& objects,

@@ -16,7 +16,9 @@ namespace seiche {
 
 namespace {
 
-constexpr std::string_view magic = "SEICHE checkpoint 2\n";  // 2: bodies, emitters
+// 2: bodies, emitters; 3: the values the solver carries between steps (ParticleSet::carried).
+constexpr std::string_view magic = "SEICHE checkpoint 3\n";
+constexpr std::string_view magic_family = "SEICHE checkpoint ";
 constexpr std::uint32_t byte_order = 0x01020304u;
 // A front end's own state and the definition are small; anything larger is a damaged file.
 constexpr std::uint64_t max_text = 64u << 20;
@@ -163,6 +165,8 @@ void World<D>::save(std::ostream& out, std::string_view extra) const {
     w.put_array(p_.x_prev);
     w.put_array(p_.rho);
     w.put_array(p_.id);
+    w.put(std::uint8_t(p_.carrying));
+    w.put_array(p_.carried);
     w.put(std::uint64_t(objects_.size()));
     for (const auto& o : objects_) {
         w.put(o.position);
@@ -245,7 +249,7 @@ RestoreResult World<D>::restore(std::istream& in) {
               : p_.size();
     const std::uint64_t expected =
         magic.size() + 4 + 4 + 8 + 8 + 8 + 8 + 8 + 8 + 8 + 8 + 4 + 8 * emitter_travel_.size() +
-        n_most * (3 * sizeof(Vec<D>) + sizeof(float) + 4) + 8 +
+        n_most * (3 * sizeof(Vec<D>) + sizeof(float) + 4 + sizeof(Float2)) + 1 + 8 +
         objects_.size() * (2 * sizeof(Vec<D>) + sizeof(Mat<D>) + sizeof(Torque<D>) + 1) + 8;
     std::string bytes;
     const std::uint64_t limit = expected + 2 * max_text;
@@ -256,7 +260,9 @@ RestoreResult World<D>::restore(std::istream& in) {
     }
     if (bytes.size() > limit) throw CheckpointError("it is larger than a checkpoint of this scene");
     if (!std::string_view(bytes).starts_with(magic))
-        throw CheckpointError("it is not a seiche checkpoint");
+        throw CheckpointError(std::string_view(bytes).starts_with(magic_family)
+                                  ? "it was written by another version of seiche"
+                                  : "it is not a seiche checkpoint");
     if (bytes.size() < magic.size() + 16) throw CheckpointError("it is truncated");
     const std::string_view body(bytes.data(), bytes.size() - 8);
     std::uint64_t sum;
@@ -305,6 +311,22 @@ RestoreResult World<D>::restore(std::istream& in) {
     r.get_array(p.x_prev);
     r.get_array(p.rho);
     r.get_array(p.id);
+    // The solver's carried values: kept when the running solver carries them too (a checkpoint
+    // of another solver leaves it to start from zero, as a live switch does).
+    const auto had_carried = r.get<std::uint8_t>();
+    if (had_carried > 1) throw CheckpointError("it is damaged");
+    std::vector<Float2> carried(had_carried ? n : 0);
+    r.get_array(carried);
+    for (std::size_t i = 0; i < carried.size(); ++i)
+        if (!std::isfinite(carried[i].a) || !std::isfinite(carried[i].b))
+            throw CheckpointError("its solver values of particle " + std::to_string(p.id[i]) +
+                                  " are not finite");
+    if (p.carrying) {
+        if (had_carried)
+            p.carried = std::move(carried);
+        else
+            p.carried.assign(n, Float2{});
+    }
     if (next_id < n || next_id > n_most) throw CheckpointError("its particle ids are damaged");
     std::vector<std::uint8_t> seen(next_id, 0);
     for (const std::uint32_t id : p.id) {

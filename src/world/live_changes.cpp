@@ -151,7 +151,10 @@ void World<D>::set_definition(const WorldDef& next) {
     derive_from_definition();
     objects_[0].adhesion = float(def_.container_adhesion);  // the container is object 0
     // The solver restarts on the current particles: its scratch is rebuilt every step anyway.
-    if (restart) solver_ = make_solver<D>(def_.solver, fluid_, p_.size());
+    if (restart) {
+        solver_ = make_solver<D>(def_.solver, fluid_, p_.size());
+        solver_started();
+    }
 }
 
 template std::span<const std::string_view> World<2>::live_keys();

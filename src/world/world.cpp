@@ -149,6 +149,7 @@ World<D>::World(const WorldDef& def)
       p_(seed_fluid<D>(def_, fluid_)),
       solver_(make_solver<D>(def_.solver, fluid_, p_.size())),
       forces_(make_forces<D>(fluid_)) {
+    solver_started();
     const WallSampling walls = WallSampling::for_kernel(def_.kernel, fluid_.spacing);
     b_ = sample_container<D>(container_, walls);
     BoundaryObject<D> box;
@@ -302,11 +303,7 @@ void World<D>::emit(double dt) {
             }
             for (std::size_t s = 0; s < sites.x.size(); ++s) {
                 if (taken[s]) continue;
-                p_.x.push_back(sites.x[s] + shift);
-                p_.x_prev.push_back(sites.x[s] + shift);
-                p_.v.push_back(v);
-                p_.rho.push_back(fluid_.rest_density);
-                p_.id.push_back(next_id_++);
+                p_.push_back(sites.x[s] + shift, v, fluid_.rest_density, next_id_++);
             }
         }
     }
@@ -327,19 +324,19 @@ void World<D>::drain() {
         bool in = false;
         for (const Box<D>& b : boxes) in = in || b.contains(p_.x[i]);
         if (in) continue;
-        if (kept != i) {
-            p_.x[kept] = p_.x[i];
-            p_.x_prev[kept] = p_.x_prev[i];
-            p_.v[kept] = p_.v[i];
-            p_.rho[kept] = p_.rho[i];
-            p_.id[kept] = p_.id[i];
-        }
+        if (kept != i) p_.move_particle(i, kept);
         ++kept;
     }
     if (kept == p_.size()) return;
     total_removed_ += p_.size() - kept;
     p_.resize(kept);
     particles_resized();
+}
+
+template <int D>
+void World<D>::solver_started() {
+    p_.carrying = solver_traits(def_.solver.type).carries_values;
+    p_.carried.assign(p_.carrying ? p_.size() : 0, Float2{});
 }
 
 template <int D>
@@ -533,13 +530,8 @@ void World<D>::add_particles(std::span<const Vec<D>> x, std::span<const Vec<D>> 
             throw std::invalid_argument("add_particles: particle " + std::to_string(k) +
                                         " is outside the container");
     }
-    for (std::size_t k = 0; k < x.size(); ++k) {
-        p_.x.push_back(x[k]);
-        p_.x_prev.push_back(x[k]);
-        p_.v.push_back(v[k]);
-        p_.rho.push_back(fluid_.rest_density);
-        p_.id.push_back(next_id_++);
-    }
+    for (std::size_t k = 0; k < x.size(); ++k)
+        p_.push_back(x[k], v[k], fluid_.rest_density, next_id_++);
     total_emitted_ += x.size();
     particles_resized();
 }
