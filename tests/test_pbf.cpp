@@ -182,7 +182,7 @@ TEST(Pbf, StepsTowardAFrameHaveNoSliver) {
 TEST(Pbf, CflStepRespectsBounds) {
     Scene s = dam_break_2d(0.01);
     World<2> w(s);
-    EXPECT_LE(w.suggested_dt(), s.time.max_dt);
+    EXPECT_LE(w.suggested_dt(), max_dt(s));
     for (int k = 0; k < 100; ++k) w.step(w.suggested_dt());
     float vmax = 0;
     for (const auto& v : w.particles().v) vmax = std::max(vmax, glm::length(v));

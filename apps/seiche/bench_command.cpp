@@ -87,7 +87,7 @@ int bench(const Scene& scene, const BenchOptions& o) {
         // time settings allow): the step count ends the run. Finite, because the driver's
         // tolerance for landing on a sample time scales with the end.
         const TimeParams& tp = scene.time;
-        const double longest = tp.mode == TimeParams::Mode::fixed ? tp.dt : tp.max_dt;
+        const double longest = tp.mode == TimeParams::Mode::fixed ? tp.dt : max_dt(scene);
         world.advance_to(4.0 * double(steps) * longest + 1.0, advance);
     }
     const StepStats& last = totals.last;

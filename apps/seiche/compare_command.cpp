@@ -326,7 +326,7 @@ void compare_stability(const CompareOptions& o, const Scene& base, const fs::pat
                 return ok;
             };
             constexpr double dt_min = 1e-5, dt_max = 0.064;
-            double lo = 0, hi = 0, dt = base.time.max_dt;
+            double lo = 0, hi = 0, dt = max_dt(base);
             std::string note;
             if (stable(dt)) {
                 lo = dt;

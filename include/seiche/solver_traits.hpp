@@ -21,6 +21,7 @@ struct SolverTraits {
     //! The solver keeps a pressure field, Pa (World::pressure(), the viewer's colours, validate).
     bool has_pressure = false;
     double default_xsph = 0.0;  //!< solver.xsph when the scene leaves it out
+    double default_max_dt = 0.002;  //!< time.max_dt when the scene leaves it out (0), s
     //! It carries two values per particle from one step to the next (ParticleSet::carried).
     bool carries_values = false;
     //! The key that bounds its iterations per step ("" for a solver that makes one pass): the

@@ -139,9 +139,13 @@ struct TimeParams {
     Mode mode = Mode::cfl;
     double dt = 0.001;
     double cfl = 0.4;
-    double max_dt = 0.002;
+    double max_dt = 0.0;  // s; 0 = the solver's (SolverTraits::default_max_dt)
     double min_dt = 1.0e-6;
 };
+
+struct WorldDef;
+// The upper bound of a CFL step: time.max_dt, or the running solver's default when it is 0.
+double max_dt(const WorldDef& def);
 
 struct WorldDef {
     int dimension = 3;

@@ -126,8 +126,12 @@ std::span<const Param<WorldDef>> world_params() {
             "time.cfl", "", {0, 1, true, false},
             "dt = cfl · 2r / (v_max + |g|·max_dt) in CFL mode (+ c for WCSPH and DDR); with surface "
             "tension at most cfl · 2r / √(130 γ h)"),
-        number_param<W, &W::time, &TimeParams::max_dt>("time.max_dt", "s", closed(1e-7, 1),
-                                                       "upper bound in CFL mode"),
+        with_default_note(
+            number_param<W, &W::time, &TimeParams::max_dt>(
+                "time.max_dt", "s", closed(0, 1),
+                "upper bound in CFL mode; 0 = the solver's (2 ms; DFSPH, whose divergence-free "
+                "velocities allow longer steps, 5 ms)"),
+            "0 (the solver's)"),
         number_param<W, &W::time, &TimeParams::min_dt>("time.min_dt", "s", closed(1e-9, 1),
                                                        "lower bound in CFL mode; at most max_dt"),
     };
@@ -527,9 +531,13 @@ std::vector<Problem> validate(const WorldDef& w) {
         out.push_back({"solver.pbf.min_iterations",
                        format("must not exceed max_iterations (%d), got %d", pbf.max_iterations,
                               pbf.min_iterations)});
-    if (w.time.min_dt > w.time.max_dt)
+    if (w.time.max_dt > 0 && w.time.max_dt < 1e-7)
+        out.push_back({"time.max_dt", format("must be 0 (the solver's) or at least 1e-07 s (times "
+                                             "are added up in float), got %s",
+                                             num(w.time.max_dt).c_str())});
+    else if (w.time.min_dt > max_dt(w))
         out.push_back({"time.min_dt", format("must not exceed time.max_dt (%s), got %s",
-                                             num(w.time.max_dt).c_str(), num(w.time.min_dt).c_str())});
+                                             num(max_dt(w)).c_str(), num(w.time.min_dt).c_str())});
 
     if (!box_problem(w.container_min, w.container_max, dim, "container", out))
         for (int a = 0; a < dim; ++a)
@@ -636,5 +644,9 @@ std::string join(const std::vector<Problem>& problems) {
 
 DefinitionError::DefinitionError(std::vector<Problem> problems)
     : std::invalid_argument(join(problems)), problems_(std::move(problems)) {}
+
+double max_dt(const WorldDef& def) {
+    return def.time.max_dt > 0 ? def.time.max_dt : solver_traits(def.solver.type).default_max_dt;
+}
 
 }  // namespace seiche

@@ -448,7 +448,8 @@ double World<D>::suggested_dt() const {
     for (const auto& v : p_.v) vmax = std::max(vmax, glm::length(v));
     // Include what gravity adds during the step, so a fluid at rest does not get max_dt blindly;
     // the explicit solvers also resolve their sound waves.
-    double speed = vmax + glm::length(gravity_) * t.max_dt;
+    const double longest = max_dt(def_);
+    double speed = vmax + glm::length(gravity_) * longest;
     if (solver_traits(def_.solver.type).resolves_sound) speed += fluid_.speed_of_sound;
     // Surface tension's own time scale, however still the fluid: explicit surface forces must
     // resolve the capillary waves of the particle scale (Brackbill, Kothe & Zemach 1992), so a
@@ -457,8 +458,8 @@ double World<D>::suggested_dt() const {
     // every γ, only faster (docs/solvers.md). (At r = 1.25 mm, γ = 1 it is 1.2 ms; Brackbill's
     // √(ρd³/(2πσ)) with the σ_eff measured there is 0.9 ms; max_dt is 2 ms.)
     speed = std::max(speed, surface_tension_speed(def_));
-    double dt = speed > 0.0 ? t.cfl * 2.0 * def_.particle_radius / speed : t.max_dt;
-    return std::clamp(dt, t.min_dt, t.max_dt);
+    double dt = speed > 0.0 ? t.cfl * 2.0 * def_.particle_radius / speed : longest;
+    return std::clamp(dt, t.min_dt, longest);
 }
 
 template <int D>
