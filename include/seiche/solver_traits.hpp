@@ -22,6 +22,10 @@ struct SolverTraits {
     bool has_pressure = false;
     double default_xsph = 0.0;  //!< solver.xsph when the scene leaves it out
     double default_max_dt = 0.002;  //!< time.max_dt when the scene leaves it out (0), s
+    //! With time.max_dt 0, also Δt ≤ max_dt_gravity·√(2r/|g|) (0: no such bound): gravity then
+    //! compresses a resting column by at most g Δt²/(2r) = max_dt_gravity² per step, the
+    //! same share of a spacing at every resolution (a solver whose prediction is linear in Δt).
+    double max_dt_gravity = 0.0;
     //! It carries two values per particle from one step to the next (ParticleSet::carried).
     bool carries_values = false;
     //! The key that bounds its iterations per step ("" for a solver that makes one pass): the

@@ -130,7 +130,7 @@ std::span<const Param<WorldDef>> world_params() {
             number_param<W, &W::time, &TimeParams::max_dt>(
                 "time.max_dt", "s", closed(0, 1),
                 "upper bound in CFL mode; 0 = the solver's (2 ms; DFSPH, whose divergence-free "
-                "velocities allow longer steps, 5 ms)"),
+                "velocities allow longer steps, 5 ms and at most 0.07·√(2r/|g|))"),
             "0 (the solver's)"),
         number_param<W, &W::time, &TimeParams::min_dt>("time.min_dt", "s", closed(1e-9, 1),
                                                        "lower bound in CFL mode; at most max_dt"),
@@ -646,7 +646,14 @@ DefinitionError::DefinitionError(std::vector<Problem> problems)
     : std::invalid_argument(join(problems)), problems_(std::move(problems)) {}
 
 double max_dt(const WorldDef& def) {
-    return def.time.max_dt > 0 ? def.time.max_dt : solver_traits(def.solver.type).default_max_dt;
+    if (def.time.max_dt > 0) return def.time.max_dt;
+    const SolverTraits& t = solver_traits(def.solver.type);
+    const double g = std::sqrt(def.gravity[0] * def.gravity[0] + def.gravity[1] * def.gravity[1] +
+                               def.gravity[2] * def.gravity[2]);
+    if (t.max_dt_gravity > 0 && g > 0)
+        return std::min(t.default_max_dt,
+                        t.max_dt_gravity * std::sqrt(2.0 * def.particle_radius / g));
+    return t.default_max_dt;
 }
 
 }  // namespace seiche
