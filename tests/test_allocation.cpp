@@ -78,7 +78,10 @@ Scene resting_column(SolverType type) {
     s.solver.xsph = 0.01;
     s.solver.vorticity = 0.05;
     s.time.mode = TimeParams::Mode::fixed;
-    s.time.dt = type == SolverType::pbf ? 0.002 : 0.0004;
+    // The explicit solvers resolve sound; the implicit ones (PBF, DFSPH) take 2 ms (DFSPH at
+    // 0.4 ms corrects the lattice's start-up density error in one short step: a kick that
+    // keeps the column sloshing and its neighbour lists growing).
+    s.time.dt = solver_traits(type).resolves_sound ? 0.0004 : 0.002;
     return s;
 }
 
@@ -96,7 +99,9 @@ TEST(StepLoop, AllocatesNothingOnceWarm) {
         ASSERT_GT(w.particles().size(), 2000u);
         // The first steps size every buffer (and the lists' headroom).
         EXPECT_GT(allocations_during_steps(w, 1), 0) << "the counter does not count";
-        allocations_during_steps(w, 20);
+        // Settled: DFSPH's column takes about 60 steps of 2 ms to settle from the lattice's
+        // start-up (its neighbour lists grow until then).
+        allocations_during_steps(w, 60);
         EXPECT_EQ(allocations_during_steps(w, 20), 0) << solver_name(type);
     }
 }
