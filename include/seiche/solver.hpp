@@ -9,6 +9,7 @@
 #include <type_traits>
 #include <variant>
 
+#include "seiche/dfsph.hpp"
 #include "seiche/double_density_relaxation.hpp"
 #include "seiche/pbf.hpp"
 #include "seiche/wcsph.hpp"

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "seiche/ddr_params.hpp"
+#include "seiche/dfsph_params.hpp"
 #include "seiche/pbf_params.hpp"
 #include "seiche/wcsph_params.hpp"
 
@@ -20,7 +21,8 @@
 #define SEICHE_SOLVERS(X)        \
     X(pbf, Pbf, PbfParams)       \
     X(wcsph, Wcsph, WcsphParams) \
-    X(ddr, Ddr, DdrParams)
+    X(ddr, Ddr, DdrParams)       \
+    X(dfsph, Dfsph, DfsphParams)
 
 namespace seiche {
 

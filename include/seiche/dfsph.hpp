@@ -1,0 +1,57 @@
+// Divergence-free SPH: Bender & Koschier 2015 ("Divergence-free smoothed particle hydrodynamics")
+// and 2017 ("Divergence-free SPH for incompressible and viscous fluids"), eqs. (8)–(18) and
+// Algorithms 1–3, with Akinci et al. 2012 boundary particles.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "seiche/world_def.hpp"
+#include "seiche/sph.hpp"
+#include "seiche/step_context.hpp"
+
+namespace seiche {
+
+// Scratch of the DFSPH solver, sized to the fluid particle count. Units: with ρ̂ = ρ/ρ0 and
+// V = m/ρ0, a solve's stiffness κ̂_i (m²/s²) moves velocities by
+// Δv_i = −Δt [Σ_j V (κ̂_i + κ̂_j) ∇W_ij + Σ_k V_k κ̂_i ∇W_ik]; κ̂ = κρ0 of the papers' κ = p/ρ².
+template <int D>
+struct DfsphState {
+    std::vector<float> factor;  //!< 1/S_i (α_i/ρ_i of eq. 11 in these units), m²
+    std::vector<float> source;  //!< s_i of the running solve: the error v* would leave
+    std::vector<Vec<D>> acceleration;  //!< the pressure acceleration of the current κ̂, m/s²
+    std::vector<float> error;  //!< ρ0(1 + the error left, ≥ 0): its mean is the solve's error
+    std::vector<float> pressure;  //!< of the step's two solves, Pa
+    std::vector<Vec<D>> boundary_velocity;  //!< of moving boundary particles, m/s
+    //! κ̂Δt² of the last step's solves (their warm starts; ParticleSet::carried holds them
+    //! between steps), and κ̂ of this step's, m²/s²: constant density, divergence.
+    std::vector<float> warm_density, warm_divergence, kappa_density, kappa_divergence;
+    void resize(std::size_t n) {
+        for (auto* a : {&factor, &source, &error, &pressure, &warm_density, &warm_divergence,
+                        &kappa_density, &kappa_divergence})
+            a->resize(n);
+        acceleration.resize(n);
+    }
+};
+
+// Iterations and the last measured error of one solve.
+struct DfsphSolve {
+    int iterations = 0;
+    double error_mean = 0, error_max = 0;
+};
+
+// The DFSPH solver. step() is Bender & Koschier 2017, Algorithm 1, with the divergence solve
+// (Algorithm 2) at the start of the step, on the positions it ends with (as SPlisHSPlasH orders
+// it), and the constant-density solve (Algorithm 3) after the non-pressure forces.
+template <int D>
+struct Dfsph {
+    DfsphParams params;
+    DfsphState<D> state;
+    DfsphSolve last_density, last_divergence;
+
+    Dfsph(const DfsphParams& p, const FluidConstants<D>& fluid, std::size_t particles);
+    void step(StepContext<D>& c);
+    std::span<const float> pressure() const { return state.pressure; }
+};
+
+}  // namespace seiche

@@ -1,0 +1,470 @@
+// Divergence-free SPH — Bender & Koschier 2017, eqs. (8)–(18), Algorithms 1–3 (2015: eqs. 5–16);
+// Akinci et al. 2012 boundary particles (volumes V_k, ψ_k = ρ0 V_k) in every sum.
+//
+// Units. With ρ̂ = ρ/ρ0 and V = m/ρ0 every sum is in volumes, and a solve's stiffness κ̂ (m²/s²;
+// the papers' κ = p/ρ² is κ̂/ρ0) accelerates the particles by eq. (9)/(12):
+//   a_i = −Σ_j V (κ̂_i + κ̂_j) ∇W_ij − Σ_k V_k κ̂_i ∇W_ik.
+// Each solve finds κ̂ ≥ 0 such that v* + Δt a leaves no compression after Δt (constant density)
+// or no compression rate (divergence), by relaxed Jacobi iterations on κ̂ with the diagonal
+//   S_i = |Σ_j V ∇W_ij + Σ_k V_k ∇W_ik|² + Σ_j |V ∇W_ij|²
+// (eq. 11: 1/S_i is α_i/ρ_i in these units), the same passes for both solves.
+#include "seiche/dfsph.hpp"
+
+#include "seiche/parameters.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "../neighbors/pair_lanes.hpp"
+#include "density_lanes.hpp"
+#include "seiche/boundary.hpp"
+#include "seiche/parallel.hpp"
+#include "seiche/pbf.hpp"  // density_error_stats
+#include "seiche/step_context.hpp"
+
+namespace seiche {
+
+namespace {
+
+// Fewer neighbours than this (fluid and boundary) and the divergence solve leaves a particle
+// alone: at the free surface the velocity field is not divergence-free (SPlisHSPlasH: 20 in 3D,
+// 7 in 2D, with the same support of 4r).
+template <int D>
+constexpr std::uint32_t divergence_min_neighbours = D == 3 ? 20 : 7;
+
+// ρ_i (eq. 2 with the boundary term) and the factor 1/S_i (eq. 11) in one pass over the pairs.
+template <int D, class K>
+void density_and_factor(const K& kernel, const FluidView<D>& f, std::span<float> rho,
+                        std::span<float> factor) {
+    using namespace lanes;
+    const float vol = f.mass / f.rest_density;
+    const Vec<D>* x = f.x.data();
+    const Vec<D>* bx = f.bx.data();
+    const float* bv = f.bvolume.data();
+    for_each_group(f.x.size(), [&](std::size_t i0, int n) {
+        const Points<D> xi = load_points<D>(x, i0, n);
+        F w_fluid = splat(kernel.W(0.0f)), w_boundary{}, sum2{};
+        F g0{}, g1{}, g2{};
+        const Lists nb(f.fluid_nb, i0, n);
+        for (int k = 0; k < nb.longest(); ++k) {
+            const I m = nb.active(k);
+            Index j[width];
+            nb.fetch(k, j);
+            const Separation r = separation<D>(xi, fetch_points<D>(x, j));
+            w_fluid += keep(m, W(kernel, r));
+            const F s = keep(m, vol * grad_factor(kernel, r));
+            g0 += s * r.x;
+            g1 += s * r.y;
+            g2 += s * r.z;
+            sum2 += s * s * r.len2;
+        }
+        const Lists bn(f.boundary_nb, i0, n);
+        for (int k = 0; k < bn.longest(); ++k) {
+            const I m = bn.active(k);
+            Index b[width];
+            bn.fetch(k, b);
+            const Separation r = separation<D>(xi, fetch_points<D>(bx, b));
+            const F v = keep(m, fetch(bv, b));
+            w_boundary += v * W(kernel, r);
+            const F s = v * grad_factor(kernel, r);
+            g0 += s * r.x;
+            g1 += s * r.y;
+            g2 += s * r.z;
+        }
+        store(&rho[i0], f.mass * w_fluid + f.rest_density * w_boundary, n);
+        const F S = g0 * g0 + g1 * g1 + g2 * g2 + sum2;
+        // A particle without neighbours has S = 0: no correction (the papers' α → ∞ guard).
+        const F inv = select(S > 1e-6f * (sum2 + 1.0f), 1.0f / select(S > 0.0f, S, splat(1.0f)),
+                             splat(0.0f));
+        store(&factor[i0], inv, n);
+    });
+}
+
+enum class Residual { density, divergence };
+
+// The largest density error one step corrects (see source_pass).
+constexpr float max_correction = 0.002f;
+
+// The lanes of particles i0 … i0 + n − 1 with at least divergence_min_neighbours neighbours.
+template <int D>
+lanes::I enough_neighbours(const FluidView<D>& f, std::size_t i0, int n) {
+    lanes::I enough{};
+    for (int l = 0; l < n; ++l) {
+        const std::size_t i = i0 + l;
+        const std::uint32_t count = f.fluid_nb.offset[i + 1] - f.fluid_nb.offset[i] +
+                                    f.boundary_nb.offset[i + 1] - f.boundary_nb.offset[i];
+        enough[l] = count >= divergence_min_neighbours<D> ? -1 : 0;
+    }
+    return enough;
+}
+
+// The source of a solve from eq. (8)/(12), Dρ̂_i/Dt = Σ_j V (v_i − v_j)·∇W_ij +
+// Σ_k V_k (v_i − v_k)·∇W_ik at the velocities v*: the density error the velocities would leave
+// after Δt, s_i ≥ 0 — constant density: ρ̂_i + Δt Dρ̂_i/Dt − 1 (eq. 13); divergence: Δt Dρ̂_i/Dt
+// (eq. 16) — and the start of κ̂: the warm start (a share of the last step's κ̂, warm_i/Δt², where
+// s_i > 0; 2017 §4.4), or
+// without one s_i/(Δt² S_i) (eq. 14). `few` marks a particle with too few neighbours for the
+// divergence solve (its error is not counted).
+template <Residual R, bool Moving, int D, class K>
+void source_pass(const K& kernel, const FluidView<D>& f, std::span<const Vec<D>> v,
+                 std::span<const Vec<D>> boundary_velocity, std::span<const float> rho,
+                 std::span<const float> factor, float dt, const float* warm, float warm_share,
+                 std::span<float> source, std::span<float> kappa) {
+    using namespace lanes;
+    const float vol = f.mass / f.rest_density, inv_rho0 = 1.0f / f.rest_density;
+    const float inv_dt2 = 1.0f / (dt * dt);
+    const Vec<D>* x = f.x.data();
+    const Vec<D>* vel = v.data();
+    const Vec<D>* bx = f.bx.data();
+    const Vec<D>* bvel = boundary_velocity.data();
+    const float* bv = f.bvolume.data();
+    for_each_group(f.x.size(), [&](std::size_t i0, int n) {
+        const Points<D> xi = load_points<D>(x, i0, n);
+        const Points<D> vi = load_points<D>(vel, i0, n);
+        F div_fluid{}, div_boundary{};
+        const Lists nb(f.fluid_nb, i0, n);
+        for (int k = 0; k < nb.longest(); ++k) {
+            Index j[width];
+            nb.fetch(k, j);
+            const Separation r = separation<D>(xi, fetch_points<D>(x, j));
+            const Points<D> vj = fetch_points<D>(vel, j);
+            const F dv = (vi.x - vj.x) * r.x + (vi.y - vj.y) * r.y + (vi.z - vj.z) * r.z;
+            div_fluid += keep(nb.active(k), dv * grad_factor(kernel, r));
+        }
+        const Lists bn(f.boundary_nb, i0, n);
+        for (int k = 0; k < bn.longest(); ++k) {
+            Index b[width];
+            bn.fetch(k, b);
+            const Separation r = separation<D>(xi, fetch_points<D>(bx, b));
+            F dv = vi.x * r.x + vi.y * r.y + vi.z * r.z;
+            if constexpr (Moving) {
+                const Points<D> vk = fetch_points<D>(bvel, b);
+                dv -= vk.x * r.x + vk.y * r.y + vk.z * r.z;
+            }
+            div_boundary += keep(bn.active(k), fetch(bv, b) * dv * grad_factor(kernel, r));
+        }
+        const F rate = vol * div_fluid + div_boundary;  // Dρ̂/Dt, 1/s
+        // Of the density error already there a step corrects at most max_correction (the
+        // compression the velocities would add, all of it): a splash thrown deep into a wall's
+        // support (tens of per cent) is pushed out over a few steps instead of at tens of m/s in
+        // one; flows keep their errors far below it.
+        const F src = R == Residual::density
+                          ? lanes::min(load(&rho[i0], n) * inv_rho0 - 1.0f, splat(max_correction)) +
+                                dt * rate
+                          : dt * rate;
+        store(&source[i0], src, n);
+        // Where the velocities compress (and, for the divergence solve, the particle has the
+        // neighbours to make its velocity field divergence-free) the solve starts from the warm
+        // start — constant density: a share of the last step's κ̂, the pressure of a column at
+        // rest being the same for any step; divergence: of κ̂Δt, the velocity change it made —
+        // or without one from the source alone.
+        I start = src > 0.0f;
+        if constexpr (R == Residual::divergence) start &= enough_neighbours<D>(f, i0, n);
+        const float warm_scale = R == Residual::density ? warm_share : warm_share / dt;
+        const F k = warm ? warm_scale * load(warm + i0, n) : src * load(&factor[i0], n) * inv_dt2;
+        store(&kappa[i0], keep(start, k), n);
+        store(&kappa[i0], k, n);
+    });
+}
+
+// The pressure acceleration of eq. (9)/(12) from the current κ̂:
+// a_i = −Σ_j V (κ̂_i + κ̂_j) ∇W_ij − Σ_k V_k κ̂_i ∇W_ik.
+template <int D, class K>
+void acceleration_pass(const K& kernel, const FluidView<D>& f, std::span<const float> kappa,
+                       std::span<Vec<D>> a) {
+    using namespace lanes;
+    const float vol = f.mass / f.rest_density;
+    const Vec<D>* x = f.x.data();
+    const Vec<D>* bx = f.bx.data();
+    const float* bv = f.bvolume.data();
+    const float* kp = kappa.data();
+    for_each_group(f.x.size(), [&](std::size_t i0, int n) {
+        const F ki = load(kp + i0, n);
+        const Points<D> xi = load_points<D>(x, i0, n);
+        F a0{}, a1{}, a2{};
+        const Lists nb(f.fluid_nb, i0, n);
+        for (int k = 0; k < nb.longest(); ++k) {
+            Index j[width];
+            nb.fetch(k, j);
+            const F kj = fetch(kp, j);
+            const Separation r = separation<D>(xi, fetch_points<D>(x, j));
+            const F s = keep(nb.active(k), (ki + kj) * grad_factor(kernel, r));
+            a0 += s * r.x;
+            a1 += s * r.y;
+            a2 += s * r.z;
+        }
+        F b0{}, b1{}, b2{};
+        // Without pressure in the group the boundary adds nothing (much of a splash is free).
+        bool any = false;
+        for (int l = 0; l < n && !any; ++l) any = ki[l] != 0.0f;
+        if (any) {
+            const Lists bn(f.boundary_nb, i0, n);
+            for (int k = 0; k < bn.longest(); ++k) {
+                Index b[width];
+                bn.fetch(k, b);
+                const Separation r = separation<D>(xi, fetch_points<D>(bx, b));
+                const F s = keep(bn.active(k), fetch(bv, b) * grad_factor(kernel, r));
+                b0 += s * r.x;
+                b1 += s * r.y;
+                b2 += s * r.z;
+            }
+        }
+        for (int l = 0; l < n; ++l) {
+            Vec<D>& al = a[i0 + l];
+            al.x = -(vol * a0[l] + ki[l] * b0[l]);
+            al.y = -(vol * a1[l] + ki[l] * b1[l]);
+            if constexpr (D == 3) al.z = -(vol * a2[l] + ki[l] * b2[l]);
+        }
+    });
+}
+
+// One relaxed Jacobi update of κ̂ (2017 eq. 14 as a fixed-point iteration on κ̂ itself, as
+// SPlisHSPlasH 2.x does): the density change the accelerations a make in Δt²,
+// (Aκ̂)_i = Δt² [Σ_j V (a_i − a_j)·∇W_ij + Σ_k V_k a_i·∇W_ik], leaves the error e_i = s_i + (Aκ̂)_i;
+// κ̂_i ← max(κ̂_i + ω e_i/(Δt² S_i), 0). κ̂ may fall as well as rise, and never pulls. error
+// gets ρ0(1 + max(e_i, 0)) (0 excess for a particle the divergence solve leaves alone).
+template <Residual R, int D, class K>
+void update_pass(const K& kernel, const FluidView<D>& f, std::span<const Vec<D>> a,
+                 std::span<const float> source, std::span<const float> factor, float dt,
+                 float omega, std::span<float> kappa, std::span<float> error) {
+    using namespace lanes;
+    const float vol = f.mass / f.rest_density, dt2 = dt * dt, inv_dt2 = 1.0f / dt2;
+    const Vec<D>* x = f.x.data();
+    const Vec<D>* acc = a.data();
+    const Vec<D>* bx = f.bx.data();
+    const float* bv = f.bvolume.data();
+    for_each_group(f.x.size(), [&](std::size_t i0, int n) {
+        const Points<D> xi = load_points<D>(x, i0, n);
+        const Points<D> ai = load_points<D>(acc, i0, n);
+        F fluid{}, boundary{};
+        const Lists nb(f.fluid_nb, i0, n);
+        for (int k = 0; k < nb.longest(); ++k) {
+            Index j[width];
+            nb.fetch(k, j);
+            const Separation r = separation<D>(xi, fetch_points<D>(x, j));
+            const Points<D> aj = fetch_points<D>(acc, j);
+            const F da = (ai.x - aj.x) * r.x + (ai.y - aj.y) * r.y + (ai.z - aj.z) * r.z;
+            fluid += keep(nb.active(k), da * grad_factor(kernel, r));
+        }
+        const Lists bn(f.boundary_nb, i0, n);
+        for (int k = 0; k < bn.longest(); ++k) {
+            Index b[width];
+            bn.fetch(k, b);
+            const Separation r = separation<D>(xi, fetch_points<D>(bx, b));
+            const F da = ai.x * r.x + ai.y * r.y + ai.z * r.z;
+            boundary += keep(bn.active(k), fetch(bv, b) * da * grad_factor(kernel, r));
+        }
+        const F e = load(&source[i0], n) + dt2 * (vol * fluid + boundary);
+        F k = lanes::max(load(&kappa[i0], n) + omega * inv_dt2 * e * load(&factor[i0], n), F{});
+        F counted = lanes::max(e, F{});
+        if constexpr (R == Residual::divergence) {
+            // Too few neighbours (a splash, the surface): no divergence solve of its own. Its
+            // S_i is a few small gradients, and κ̂ = e/(Δt² S_i) threw such a particle at 100 m/s.
+            const I enough = enough_neighbours<D>(f, i0, n);
+            k = keep(enough, k);
+            counted = keep(enough, counted);
+        }
+        store(&kappa[i0], k, n);
+        store(&error[i0], f.rest_density * (1.0f + counted), n);
+    });
+}
+
+// Jacobi relaxation of SPlisHSPlasH's DFSPH (and of IISPH, Ihmsen et al. 2014): 0.5.
+constexpr float relaxation = 0.5f;
+
+// One solve (Algorithm 2 or 3): the source and the warm start, relaxed Jacobi iterations until
+// the mean error is at most `tolerance` (and at least min_iterations were made) or
+// max_iterations, then v += Δt a(κ̂). `carried` holds the previous step's κ̂ (constant density)
+// or κ̂Δt (divergence) and gets this step's; `kappa_out` gets the κ̂ that acted.
+template <Residual R, int D, class K>
+DfsphSolve solve(const K& kernel, const FluidView<D>& f, DfsphState<D>& s, std::span<Vec<D>> v,
+                 std::span<const float> rho, float dt, float warm_start, int min_iterations,
+                 int max_iterations, double tolerance, std::vector<float>& carried,
+                 std::vector<float>& kappa_out, bool moving) {
+    const float* warm = warm_start > 0.0f ? carried.data() : nullptr;
+    if (moving)
+        source_pass<R, true, D, K>(kernel, f, v, s.boundary_velocity, rho, s.factor, dt, warm,
+                                   warm_start, s.source, kappa_out);
+    else
+        source_pass<R, false, D, K>(kernel, f, v, {}, rho, s.factor, dt, warm, warm_start,
+                                    s.source, kappa_out);
+    DfsphSolve out;
+    for (;;) {
+        const bool stop = f.stop && f.stop->load(std::memory_order_relaxed);
+        if (stop || out.iterations >= max_iterations) break;
+        acceleration_pass<D, K>(kernel, f, kappa_out, s.acceleration);
+        update_pass<R, D, K>(kernel, f, s.acceleration, s.source, s.factor, dt, relaxation,
+                             kappa_out, s.error);
+        ++out.iterations;
+        density_error_stats(s.error, f.rest_density, out.error_mean, out.error_max);
+        if (out.iterations >= min_iterations && out.error_mean <= tolerance) break;
+    }
+    acceleration_pass<D, K>(kernel, f, kappa_out, s.acceleration);
+    const Vec<D>* a = s.acceleration.data();
+    Vec<D>* vel = v.data();
+    float* c = carried.data();
+    const float* k = kappa_out.data();
+    parallel_for(v.size(), [&](std::size_t i) {
+        vel[i] += dt * a[i];
+        c[i] = R == Residual::density ? k[i] : k[i] * dt;
+    });
+    return out;
+}
+
+// The velocity of each boundary particle of a moving object: v + ω × (x_k − position).
+template <int D>
+bool boundary_velocities(const FluidView<D>& f, std::vector<Vec<D>>& out) {
+    bool moving = false;
+    for (const BoundaryObject<D>& o : f.objects)
+        moving = moving || (o.moving && (o.velocity != Vec<D>(0.0f) ||
+                                         o.angular_velocity != Torque<D>{}));
+    if (!moving) return false;
+    out.assign(f.bx.size(), Vec<D>(0.0f));
+    for (const BoundaryObject<D>& o : f.objects) {
+        if (!o.moving) continue;
+        for (std::size_t k = o.first; k < o.first + o.count; ++k) {
+            const Vec<D> r = f.bx[k] - o.position;
+            Vec<D> u = o.velocity;
+            if constexpr (D == 3) {
+                u += glm::cross(o.angular_velocity, r);
+            } else {
+                u.x -= o.angular_velocity * r.y;
+                u.y += o.angular_velocity * r.x;
+            }
+            out[k] = u;
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
+template <int D>
+Dfsph<D>::Dfsph(const DfsphParams& p, const FluidConstants<D>&, std::size_t particles)
+    : params(p) {
+    state.resize(particles);
+}
+
+// Bender & Koschier 2017, Algorithm 1, in SPlisHSPlasH's order: the neighbours, ρ and α of the
+// positions the last step ended with, the divergence solve (Algorithm 2) on them, the
+// non-pressure forces, the constant-density solve (Algorithm 3), then the positions.
+template <int D>
+void Dfsph<D>::step(StepContext<D>& c) {
+    c.find_neighbors();
+    ParticleSet<D>& p = c.particles();
+    const FluidView<D> f = c.view();
+    const float dt = c.dt();
+    const std::size_t n = p.size();
+    // The carried warm starts, unpacked (a: constant density, b: divergence).
+    std::vector<float>& warm_density = state.warm_density;
+    std::vector<float>& warm_divergence = state.warm_divergence;
+    std::vector<float>& kappa_density = state.kappa_density;
+    std::vector<float>& kappa_divergence = state.kappa_divergence;
+    for (std::size_t i = 0; i < n; ++i) {
+        warm_density[i] = p.carried[i].a;
+        warm_divergence[i] = p.carried[i].b;
+    }
+    const bool moving = boundary_velocities<D>(f, state.boundary_velocity);
+    last_divergence = {};
+    c.timed(&StageTimes::solver, [&] {
+        std::visit(
+            [&](const auto& k) {
+                using K = std::decay_t<decltype(k)>;
+                density_and_factor<D>(k, f, p.rho, state.factor);  // eqs. (2), (11)
+                if (params.divergence_solve)                        // Algorithm 2
+                    last_divergence = solve<Residual::divergence, D, K>(
+                        k, f, state, p.v, p.rho, dt, float(params.warm_start), 1,
+                        params.max_divergence_iterations, params.divergence_tolerance,
+                        warm_divergence, kappa_divergence, moving);
+                else {
+                    std::fill(kappa_divergence.begin(), kappa_divergence.end(), 0.0f);
+                    std::fill(warm_divergence.begin(), warm_divergence.end(), 0.0f);
+                }
+            },
+            c.kernel());
+    });
+    c.measure_density();
+    c.apply_external_accelerations();    // v* = v + Δt g
+    c.apply_non_pressure_forces(false);  // surface tension, adhesion: v* += Δt a
+    c.timed(&StageTimes::solver, [&] {
+        std::visit(
+            [&](const auto& k) {
+                using K = std::decay_t<decltype(k)>;
+                last_density = solve<Residual::density, D, K>(  // Algorithm 3
+                    k, f, state, p.v, p.rho, dt, float(params.warm_start), params.min_iterations,
+                    params.max_iterations, params.density_tolerance, warm_density, kappa_density,
+                    moving);
+            },
+            c.kernel());
+    });
+    for (std::size_t i = 0; i < n; ++i) p.carried[i] = {warm_density[i], warm_divergence[i]};
+    // The pressure that acted: κ = p/ρ² = κ̂/ρ0 summed over both solves.
+    const float inv_rho0 = 1.0f / f.rest_density;
+    parallel_for(n, [&](std::size_t i) {
+        state.pressure[i] = (kappa_density[i] + kappa_divergence[i]) * p.rho[i] * p.rho[i] * inv_rho0;
+    });
+    if (c.tracking_boundary_forces()) {
+        // The boundary term of eq. (9) on particle i is m a = −m V_k κ̂_i ∇W_ik for each solve's
+        // κ̂; by Newton's third law boundary particle k feels f_k = m V_k (κ̂_i + κ̂v_i) ∇W_ik.
+        const float* kd = kappa_density.data();
+        const float* kv = kappa_divergence.data();
+        const float* volume = f.bvolume.data();
+        const float mass = p.mass;
+        std::visit(
+            [&](const auto& k) {
+                c.boundary_reaction([&, k](std::uint32_t i, std::size_t b, float len) {
+                    return mass * volume[b] * (kd[i] + kv[i]) * k.grad_factor(len);
+                });
+            },
+            c.kernel());
+    }
+    c.stats().iterations = last_density.iterations + last_divergence.iterations;
+    c.predict();  // x = x + Δt v*
+    // Collisions keep centres r/2 from the walls (PBF's and WCSPH's keep r): the boundary's
+    // pressure holds a compressed layer a little nearer than r, and a clamp at r fought the
+    // solve (a tank at rest kept 20 times the kinetic energy); only a splash that the pressure
+    // did not stop is caught, before it reaches the wall's own particles.
+    collide_with_objects<D>(p.x, f.objects, 0.5f * f.radius, f.collisions);
+    c.contain_and_update_velocities();
+    c.post_velocity();  // XSPH, vorticity confinement
+}
+
+template struct Dfsph<2>;
+template struct Dfsph<3>;
+
+// ---- its keys: solver.dfsph.* ----
+
+std::span<const Param<WorldDef>> DfsphParams::keys() {
+    using W = WorldDef;
+    static const std::vector<Param<W>> table = {
+        integer_param<W, &W::solver, &SolverParams::dfsph, &DfsphParams::min_iterations>(
+            "solver.dfsph.min_iterations", "", closed(0, 1000),
+            "constant-density iterations always made per step; at most max_iterations"),
+        integer_param<W, &W::solver, &SolverParams::dfsph, &DfsphParams::max_iterations>(
+            "solver.dfsph.max_iterations", "", closed(1, 1000),
+            "upper bound of the constant-density iterations per step"),
+        number_param<W, &W::solver, &SolverParams::dfsph, &DfsphParams::density_tolerance>(
+            "solver.dfsph.density_tolerance", "", open(0, 1),
+            "stop when the mean predicted density error falls to this (0.0001 = 0.01%, "
+            "SPlisHSPlasH's default)"),
+        boolean_param<W, &W::solver, &SolverParams::dfsph, &DfsphParams::divergence_solve>(
+            "solver.dfsph.divergence_solve",
+            "make the velocity field divergence-free at the start of each step (Algorithm 2); "
+            "without it DFSPH is a constant-density solver alone"),
+        integer_param<W, &W::solver, &SolverParams::dfsph, &DfsphParams::max_divergence_iterations>(
+            "solver.dfsph.max_divergence_iterations", "", closed(1, 1000),
+            "upper bound of the divergence iterations per step"),
+        number_param<W, &W::solver, &SolverParams::dfsph, &DfsphParams::divergence_tolerance>(
+            "solver.dfsph.divergence_tolerance", "", open(0, 1),
+            "stop when the mean density change over one step falls to this (0.001 = 0.1%)"),
+        number_param<W, &W::solver, &SolverParams::dfsph, &DfsphParams::warm_start>(
+            "solver.dfsph.warm_start", "", closed(0, 1),
+            "each solve starts from this share of the last step's pressure (Bender & Koschier "
+            "2017, §4.4; 0 = no warm start; SPlisHSPlasH takes 0.5)"),
+    };
+    return table;
+}
+
+}  // namespace seiche
