@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""Speed at equal accuracy: seiche's solvers and the reference's DFSPH (SPlisHSPlasH 2.16) (issue 43).
+
+Runs each setting on the reference dam break (scenes/bench/dam_break_reference_3d.json: 44,733
+particles of radius 0.025 m in a 5 x 3 x 2 m box, XSPH 0.01) with CFL steps to t = --end (0.5 s)
+and to t = --short (0.05 s), and prints per setting: whole-process CPU seconds per simulated
+second with the start-up removed ((long - short) / (end - short)), steps and iterations per step
+to the end, and the mean / max density error of the t = --end frame measured by `seiche density`
+(each code with its own particle mass: SPlisHSPlasH's is 0.8 (2r)^3 rho0). Runs are interleaved
+setting by setting; --runs N takes the median of N.
+
+Settings (default: all of them):
+  ref:0.01   SPlisHSPlasH DFSPH, maxError 0.01% (its default), maxErrorV 0.1%, CFL to 5 ms
+  ref:0.1    SPlisHSPlasH DFSPH, maxError 0.1%
+  dfsph:E    seiche DFSPH, solver.dfsph.density_tolerance E (0.0001 = 0.01%)
+  pbf:E      seiche PBF, solver.pbf.density_tolerance E, up to 100 iterations
+A setting may end in @1 for one thread (default --threads 2), e.g. dfsph:0.0001@1.
+
+The reference is built from its public repository (docs/performance-history.md, "Side by side
+with the reference code"); give its binary with --sph (needed only for the ref settings).
+
+Usage: bench_accuracy.py [--sph PATH/bin/SPHSimulator] [--seiche build/seiche] [--runs 1]
+                         [--end 0.5] [--short 0.05] [--threads 2] [SETTING ...]
+"""
+import argparse
+import glob
+import json
+import os
+import pathlib
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+SEICHE_SCENE = "scenes/bench/dam_break_reference_3d.json"
+DEFAULT = ["ref:0.01", "dfsph:0.0001", "pbf:0.0001", "ref:0.1", "dfsph:0.001", "pbf:0.001"]
+
+
+def reference_scene(max_error, box_obj, end):
+    """The dam break in SPlisHSPlasH 2.16's format: DFSPH, CFL steps, the last frame as VTK."""
+    return {
+        "Configuration": {
+            "pause": False, "sim2D": False, "particleRadius": 0.025,
+            "gravitation": [0.0, -9.81, 0.0], "timeStepSize": 0.001,
+            "cflMethod": 1, "cflFactor": 0.5, "cflMaxTimeStepSize": 0.005,
+            "kernel": 0, "gradKernel": 0, "boundaryHandlingMethod": 0,
+            "simulationMethod": 4,
+            "DFSPH": {"minIterations": 2, "maxIterations": 100, "maxError": max_error,
+                      "enableDivergenceSolver": True, "maxIterationsV": 100, "maxErrorV": 0.1},
+            "enablePartioExport": False, "enableVTKExport": True, "dataExportFPS": 1.0 / end,
+            "enableRigidBodyExport": False, "enableStateExport": False,
+        },
+        "Materials": [{"id": "Fluid", "density0": 1000, "viscosityMethod": 0, "vorticityMethod": 0,
+                       "surfaceTensionMethod": 0, "dragMethod": 0, "elasticityMethod": 0,
+                       "XSPH": {"xsph": 0.01, "xsphBoundary": 0.0}}],
+        "RigidBodies": [{"geometryFile": str(box_obj), "translation": [0.0, 1.5, 0.0],
+                         "rotationAxis": [1, 0, 0], "rotationAngle": 0, "scale": [5.0, 3.0, 2.0],
+                         "isDynamic": False, "isWall": True, "samplingMode": 1}],
+        "FluidBlocks": [{"id": "Fluid", "denseMode": 0, "start": [-2.45, 0.05, -0.95],
+                         "end": [-0.85, 2.05, 0.95], "translation": [0, 0, 0], "scale": [1, 1, 1]}],
+    }
+
+
+def timed(cmd, env, log):
+    """Runs cmd; returns the CPU seconds of the finished child."""
+    with open(log, "w") as out:
+        proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL)
+        _, status, usage = os.wait4(proc.pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"bench_accuracy: {' '.join(map(str, cmd))} failed (see {log})")
+    return usage.ru_utime + usage.ru_stime
+
+
+def density(seiche, frame, mass=None):
+    cmd = [seiche, "density", str(frame), "--scene", SEICHE_SCENE]
+    if mass:
+        cmd += ["--mass", str(mass)]
+    text = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    m = re.search(r"density error\s+mean ([0-9.]+)%, max ([0-9.]+)%", text)
+    return float(m.group(1)), float(m.group(2))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("settings", nargs="*", default=DEFAULT)
+    ap.add_argument("--sph", help="SPlisHSPlasH's bin/SPHSimulator")
+    ap.add_argument("--seiche", default="build/seiche")
+    ap.add_argument("--runs", type=int, default=1)
+    ap.add_argument("--end", type=float, default=0.5)
+    ap.add_argument("--short", type=float, default=0.05)
+    ap.add_argument("--threads", type=int, default=2)
+    args = ap.parse_args()
+    work = pathlib.Path(tempfile.mkdtemp(prefix="seiche_accuracy_"))
+    load = lambda: " ".join(open("/proc/loadavg").read().split()[:3])
+    print(f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores, "
+          f"load {load()}; median of {args.runs} run(s); t = {args.end} s, start-up removed with "
+          f"t = {args.short} s; logs in {work}")
+    print("| setting | threads | CPU s per simulated s | steps | iterations per step | "
+          "density error at t = end: mean / max |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for setting in args.settings:
+        name, _, threads = setting.partition("@")
+        threads = int(threads or args.threads)
+        kind, _, value = name.partition(":")
+        env = dict(os.environ, OMP_NUM_THREADS=str(threads))
+        cpu = {}
+        for t in (args.short, args.end):
+            out = work / f"{kind}_{value}_{threads}_{t}"
+            if kind == "ref":
+                if not args.sph:
+                    sys.exit("bench_accuracy: the ref settings need --sph")
+                sph = pathlib.Path(args.sph).resolve()
+                box = sph.parent.parent / "data" / "models" / "UnitBox.obj"
+                scene = work / f"ref_{value}_{t}.json"
+                scene.write_text(json.dumps(reference_scene(float(value), box, t), indent=1))
+                cmd = [str(sph), "--no-gui", "--no-cache", "--no-initial-pause", "--stopAt",
+                       str(t), "--output-dir", str(out), str(scene)]
+            elif kind in ("dfsph", "pbf"):
+                cmd = [args.seiche, "run", SEICHE_SCENE, "-q", "--overwrite", "-o", str(out),
+                       f"--threads={threads}", "--solver", kind, "--end-time", str(t),
+                       "--set", "time.dt_mode=cfl", "--set", f"time.frame_rate={1.0 / t}",
+                       "--set", "output.vtk=true", "--set", "output.stats=true",
+                       "--set", f"solver.{kind}.density_tolerance={value}"]
+                if kind == "pbf":
+                    cmd += ["--set", "solver.pbf.max_iterations=100"]
+            else:
+                sys.exit(f"bench_accuracy: unknown setting {setting}")
+            runs = []
+            for i in range(args.runs):
+                print(f"  {setting} t={t} run {i + 1}/{args.runs}, load {load()}", file=sys.stderr)
+                runs.append(timed(cmd, env, work / f"{out.name}_{i}.log"))
+            cpu[t] = statistics.median(runs)
+        per_second = (cpu[args.end] - cpu[args.short]) / (args.end - args.short)
+        out = work / f"{kind}_{value}_{threads}_{args.end}"
+        if kind == "ref":
+            frames = sorted(glob.glob(str(out / "vtk" / "ParticleData_Fluid_*.vtk")),
+                            key=lambda p: int(re.findall(r"_(\d+)\.vtk$", p)[0]))
+            mean, worst = density(args.seiche, frames[-1], 0.8 * 0.05 ** 3 * 1000)
+            text = (work / f"{out.name}_0.log").read_text(errors="replace")
+            steps = re.findall(r"Time step size:.*?Number of calls:\s*(\d+)", text, re.S)
+            iters = re.findall(r"iterations:\s*.*?Sum:\s*([0-9.]+)", text)
+            steps_text = steps[-1] if steps else "see log"
+            iters_text = "see log"
+        else:
+            frame = sorted((out / "frames").glob("frame_*.vtp"))[-1]
+            mean, worst = density(args.seiche, frame)
+            summary = json.loads((out / "summary.json").read_text())
+            steps_text = str(summary["steps"])
+            iters_text = f"{summary['mean_iterations']:.1f}"
+        label = {"ref": "SPlisHSPlasH DFSPH, maxError", "dfsph": "seiche DFSPH, tolerance",
+                 "pbf": "seiche PBF, tolerance"}[kind]
+        print(f"| {label} {value} | {threads} | {per_second:.1f} | {steps_text} | {iters_text} | "
+              f"{mean:.4f}% / {worst:.3f}% |")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
