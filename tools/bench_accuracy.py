@@ -98,7 +98,7 @@ def main():
     print(f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores, "
           f"load {load()}; median of {args.runs} run(s); t = {args.end} s, start-up removed with "
           f"t = {args.short} s; logs in {work}")
-    print("| setting | threads | CPU s per simulated s | steps | iterations per step | "
+    print("| setting | threads | CPU s per simulated s | steps | iterations per step (both solves) | "
           "density error at t = end: mean / max |")
     print("| --- | --- | --- | --- | --- | --- |")
     for setting in args.settings:
@@ -139,11 +139,16 @@ def main():
             frames = sorted(glob.glob(str(out / "vtk" / "ParticleData_Fluid_*.vtk")),
                             key=lambda p: int(re.findall(r"_(\d+)\.vtk$", p)[0]))
             mean, worst = density(args.seiche, frames[-1], 0.8 * 0.05 ** 3 * 1000)
+            # At exit it prints its counters: "Total number: Time step size: T" is the sum of its
+            # steps, "Average number: ..." the mean per step.
             text = (work / f"{out.name}_0.log").read_text(errors="replace")
-            steps = re.findall(r"Time step size:.*?Number of calls:\s*(\d+)", text, re.S)
-            iters = re.findall(r"iterations:\s*.*?Sum:\s*([0-9.]+)", text)
-            steps_text = steps[-1] if steps else "see log"
-            iters_text = "see log"
+            number = lambda kind, what: [float(v) for v in re.findall(
+                kind + r" number: " + re.escape(what) + r":\s*([0-9.eE+-]+)", text)]
+            total, mean_dt = number("Total", "Time step size"), number("Average", "Time step size")
+            rho_it = number("Average", "DFSPH - iterations")
+            div_it = number("Average", "DFSPH - iterationsV")
+            steps_text = str(round(total[-1] / mean_dt[-1])) if total and mean_dt else "see log"
+            iters_text = (f"{rho_it[-1] + div_it[-1]:.1f}" if rho_it and div_it else "see log")
         else:
             frame = sorted((out / "frames").glob("frame_*.vtp"))[-1]
             mean, worst = density(args.seiche, frame)
