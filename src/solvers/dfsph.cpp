@@ -104,11 +104,9 @@ lanes::I enough_neighbours(const FluidView<D>& f, std::size_t i0, int n) {
 
 // The source of a solve from eq. (8)/(12), Dρ̂_i/Dt = Σ_j V (v_i − v_j)·∇W_ij +
 // Σ_k V_k (v_i − v_k)·∇W_ik at the velocities v*: the density error the velocities would leave
-// after Δt, s_i ≥ 0 — constant density: ρ̂_i + Δt Dρ̂_i/Dt − 1 (eq. 13); divergence: Δt Dρ̂_i/Dt
-// (eq. 16) — and the start of κ̂: the warm start (a share of the last step's κ̂, warm_i/Δt², where
-// s_i > 0; 2017 §4.4), or
-// without one s_i/(Δt² S_i) (eq. 14). `few` marks a particle with too few neighbours for the
-// divergence solve (its error is not counted).
+// after Δt, s_i — constant density: ρ̂_i + Δt Dρ̂_i/Dt − 1 (eq. 13); divergence: Δt Dρ̂_i/Dt
+// (eq. 16) — and the start of κ̂ where s_i > 0: the warm start (2017 §4.4) or, without one,
+// s_i/(Δt² S_i) (eq. 14).
 template <Residual R, bool Moving, int D, class K>
 void source_pass(const K& kernel, const FluidView<D>& f, std::span<const Vec<D>> v,
                  std::span<const Vec<D>> boundary_velocity, std::span<const float> rho,
@@ -160,17 +158,16 @@ void source_pass(const K& kernel, const FluidView<D>& f, std::span<const Vec<D>>
                                 dt * rate
                           : dt * rate;
         store(&source[i0], src, n);
-        // Where the velocities compress (and, for the divergence solve, the particle has the
-        // neighbours to make its velocity field divergence-free) the solve starts from the warm
-        // start — constant density: a share of the last step's κ̂, the pressure of a column at
-        // rest being the same for any step; divergence: of κ̂Δt, the velocity change it made —
-        // or without one from the source alone.
-        I start = src > 0.0f;
+        // The solve starts from the warm start — constant density: a share of the last step's
+        // κ̂ for every particle (a column's pressure does not vanish where the velocities
+        // happen to expand), the pressure of a column at rest being the same for any step;
+        // divergence: of κ̂Δt, the velocity change it made, where the particle has the
+        // neighbours to take part — or without one from the source where it compresses.
+        I start = warm ? splat_i(-1) : I(src > 0.0f);
         if constexpr (R == Residual::divergence) start &= enough_neighbours<D>(f, i0, n);
         const float warm_scale = R == Residual::density ? warm_share : warm_share / dt;
         const F k = warm ? warm_scale * load(warm + i0, n) : src * load(&factor[i0], n) * inv_dt2;
         store(&kappa[i0], keep(start, k), n);
-        store(&kappa[i0], k, n);
     });
 }
 
