@@ -34,33 +34,20 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import bench_reference  # noqa: E402  (the reference's scene)
+
 SEICHE_SCENE = "scenes/bench/dam_break_reference_3d.json"
 DEFAULT = ["ref:0.01", "dfsph:0.0001", "pbf:0.0001", "ref:0.1", "dfsph:0.001", "pbf:0.001"]
 
 
 def reference_scene(max_error, box_obj, end):
-    """The dam break in SPlisHSPlasH 2.16's format: DFSPH, CFL steps, the last frame as VTK."""
-    return {
-        "Configuration": {
-            "pause": False, "sim2D": False, "particleRadius": 0.025,
-            "gravitation": [0.0, -9.81, 0.0], "timeStepSize": 0.001,
-            "cflMethod": 1, "cflFactor": 0.5, "cflMaxTimeStepSize": 0.005,
-            "kernel": 0, "gradKernel": 0, "boundaryHandlingMethod": 0,
-            "simulationMethod": 4,
-            "DFSPH": {"minIterations": 2, "maxIterations": 100, "maxError": max_error,
-                      "enableDivergenceSolver": True, "maxIterationsV": 100, "maxErrorV": 0.1},
-            "enablePartioExport": False, "enableVTKExport": True, "dataExportFPS": 1.0 / end,
-            "enableRigidBodyExport": False, "enableStateExport": False,
-        },
-        "Materials": [{"id": "Fluid", "density0": 1000, "viscosityMethod": 0, "vorticityMethod": 0,
-                       "surfaceTensionMethod": 0, "dragMethod": 0, "elasticityMethod": 0,
-                       "XSPH": {"xsph": 0.01, "xsphBoundary": 0.0}}],
-        "RigidBodies": [{"geometryFile": str(box_obj), "translation": [0.0, 1.5, 0.0],
-                         "rotationAxis": [1, 0, 0], "rotationAngle": 0, "scale": [5.0, 3.0, 2.0],
-                         "isDynamic": False, "isWall": True, "samplingMode": 1}],
-        "FluidBlocks": [{"id": "Fluid", "denseMode": 0, "start": [-2.45, 0.05, -0.95],
-                         "end": [-0.85, 2.05, 0.95], "translation": [0, 0, 0], "scale": [1, 1, 1]}],
-    }
+    """The dam break of bench_reference.py with DFSPH, CFL steps (its defaults: factor 0.5, up to
+    5 ms) and the last frame exported as VTK."""
+    scene = bench_reference.reference_scene("dfsph", max_error, box_obj)
+    scene["Configuration"].update({"cflMethod": 1, "cflFactor": 0.5, "cflMaxTimeStepSize": 0.005,
+                                   "enableVTKExport": True, "dataExportFPS": 1.0 / end})
+    return scene
 
 
 def timed(cmd, env, log):

@@ -36,7 +36,8 @@ SEICHE_SCENE = "scenes/bench/dam_break_reference_3d.json"
 
 
 def reference_scene(method, iterations, box_obj):
-    """The dam break in SPlisHSPlasH 2.16's scene format (one namespace per solver)."""
+    """The dam break in SPlisHSPlasH 2.16's scene format (one namespace per solver); for dfsph,
+    `iterations` is its maxError in per cent."""
     config = {
         "pause": False, "sim2D": False, "particleRadius": 0.025,
         "gravitation": [0.0, -9.81, 0.0], "timeStepSize": 0.001, "cflMethod": 0,
@@ -48,6 +49,10 @@ def reference_scene(method, iterations, box_obj):
         config["simulationMethod"] = 2
         config["PBF"] = {"minIterations": iterations, "maxIterations": iterations,
                          "maxError": 1e-6, "velocityUpdateMethod": 0}
+    elif method == "dfsph":  # its defaults but maxError; bench_accuracy.py sets its CFL steps
+        config["simulationMethod"] = 4
+        config["DFSPH"] = {"minIterations": 2, "maxIterations": 100, "maxError": iterations,
+                           "enableDivergenceSolver": True, "maxIterationsV": 100, "maxErrorV": 0.1}
     else:
         config["simulationMethod"] = 0
         config["WCSPH"] = {"stiffness": 50000, "exponent": 7}
