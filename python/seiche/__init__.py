@@ -1,5 +1,6 @@
 """seiche: particle fluids — Position Based Fluids (Macklin & Müller 2013), WCSPH (Becker &
-Teschner 2007) and double density relaxation (Clavet et al. 2005) on the same scenes.
+Teschner 2007), double density relaxation (Clavet et al. 2005) and DFSPH (Bender & Koschier
+2015, 2017) on the same scenes.
 
     import seiche
     scene = seiche.load_scene("scenes/dam_break_2d.json")
