@@ -11,8 +11,10 @@ if [ $# -lt 2 ]; then
 fi
 old=$(realpath "$1"); new=$(realpath "$2"); work=$(realpath -m "${3:-$(mktemp -d /tmp/seiche-bitwise.XXXXXX)}")
 cd "$(dirname "$0")/.."
-# The solver list, as the program names it ("pbf, wcsph or ddr").
-solvers=$("$new" run --help | sed -n 's/.*Solver: \(.*\) (overrides solver.type).*/\1/p' | sed 's/,//g; s/ or / /')
+# The solver list, as each program names it ("pbf, wcsph or ddr"): the solvers both builds have
+# (a build that adds a solver is compared on the others).
+list() { "$1" run --help | sed -n 's/.*Solver: \(.*\) (overrides solver.type).*/\1/p' | sed 's/,//g; s/ or / /'; }
+solvers=$(for s in $(list "$new"); do case " $(list "$old") " in *" $s "*) echo "$s" ;; esac; done)
 runs() {
   local bin=$1 out=$2
   run() { local name=$1; shift; "$bin" run "$@" -o "$out/$name" -q --threads 2 --set output.preview=false > /dev/null; }
