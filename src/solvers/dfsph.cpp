@@ -84,7 +84,6 @@ void density_and_factor(const K& kernel, const FluidView<D>& f, std::span<float>
 
 enum class Residual { density, divergence };
 
-// The largest density error one step corrects (see source_pass).
 // The density error already there that one step corrects, at most, in units of the solve's
 // tolerance (see source_pass).
 constexpr float max_correction = 20.0f;
