@@ -119,14 +119,37 @@ TEST(CompareCli, RunsEverySolverAndSweepAndWritesTheReport) {
     for (std::size_t at = 0;
          (at = html.find("src=\"data:image/png;base64,", at)) != std::string::npos; ++at)
         ++images;
-    // (Six since the run-time bar plot was added: time per simulated second, not per step only.)
-    EXPECT_EQ(images, 6u);
+    // (Six since the run-time bar plot was added: time per simulated second, not per step only;
+    // seven since the accuracy plot.)
+    EXPECT_EQ(images, 7u);
+    EXPECT_NE(html.find("Which solver reaches a given accuracy fastest"), std::string::npos);
     EXPECT_NE(html.find("faster per simulated second than"), std::string::npos);
     EXPECT_NE(html.find("PBF iterates until the mean error is at most its tolerance"),
               std::string::npos);
     EXPECT_NE(html.find("the mean density error passes 10%"), std::string::npos);
+    // Accuracy: each solver at each default target (1%, 0.1%). PBF iterates down to its
+    // tolerance; WCSPH's speed of sound is scaled from its main run, so a tighter target means a
+    // stiffer fluid, smaller CFL steps and a smaller error.
+    const auto accuracy = csv_rows(r / "accuracy.csv");
+    ASSERT_EQ(accuracy.size(), 4u);
+    std::map<std::string, std::map<std::string, std::string>> at;
+    for (const auto& row : accuracy) {
+        EXPECT_EQ(row.at("status"), "done");
+        at[row.at("solver") + "@" + row.at("target_error")] = row;
+    }
+    for (const char* target : {"0.01", "0.001"})
+        EXPECT_LE(std::stod(at.at(std::string("pbf@") + target).at("density_error_mean")),
+                  std::stod(target));
+    EXPECT_GT(std::stod(at.at("pbf@0.001").at("iterations_per_step")),
+              std::stod(at.at("pbf@0.01").at("iterations_per_step")));
+    EXPECT_NE(at.at("wcsph@0.001").at("setting").find("solver.wcsph.speed_of_sound="),
+              std::string::npos);
+    EXPECT_GT(std::stod(at.at("wcsph@0.001").at("steps")),
+              2 * std::stod(at.at("wcsph@0.01").at("steps")));
+    EXPECT_LT(std::stod(at.at("wcsph@0.001").at("density_error_mean")),
+              0.5 * std::stod(at.at("wcsph@0.01").at("density_error_mean")));
     for (const char* plot : {"density_error.png", "kinetic_energy.png", "run_time.png",
-                             "ms_per_step.png", "stable_dt.png"})
+                             "ms_per_step.png", "stable_dt.png", "accuracy.png"})
         EXPECT_TRUE(fs::exists(r / plot)) << plot;
     fs::remove_all(dir);
 }
@@ -145,6 +168,12 @@ TEST(CompareCli, BadSweepsAreRefusedBeforeAnythingRuns) {
               2);
     EXPECT_NE(slurp(dir / "log").find("key=v1,v2"), std::string::npos);
     EXPECT_EQ(run_cli("compare " + scene + " --solvers pbf,sph", dir / "log"), 2);
+    // A target error outside (0, 10%] is refused, naming the option.
+    EXPECT_EQ(run_cli("compare " + scene + " --accuracy 0.01,0.5 -o " + (dir / "r").string(),
+                      dir / "log"),
+              2);
+    EXPECT_NE(slurp(dir / "log").find("--accuracy"), std::string::npos);
+    EXPECT_FALSE(fs::exists(dir / "r" / "runs.csv"));
     fs::remove_all(dir);
 }
 

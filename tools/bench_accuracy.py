@@ -14,7 +14,8 @@ Settings (default: all of them):
   ref:0.1    SPlisHSPlasH DFSPH, maxError 0.1%
   dfsph:E    seiche DFSPH, solver.dfsph.density_tolerance E (0.0001 = 0.01%)
   pbf:E      seiche PBF, solver.pbf.density_tolerance E, up to 100 iterations
-A setting may end in @1 for one thread (default --threads 2), e.g. dfsph:0.0001@1.
+A setting may end in @1 for one thread (default --threads 2), e.g. dfsph:0.0001@1, and a seiche
+setting may add scene keys with +, e.g. pbf:0.0001+solver.pbf.over_relaxation=1.5.
 
 The reference is built from its public repository (docs/performance-history.md, "Side by side
 with the reference code"); give its binary with --sph (needed only for the ref settings).
@@ -91,11 +92,13 @@ def main():
     for setting in args.settings:
         name, _, threads = setting.partition("@")
         threads = int(threads or args.threads)
+        name, *extra = name.split("+")
         kind, _, value = name.partition(":")
+        tag = "".join("_" + re.sub(r"\W", "", e.split(".")[-1]) for e in extra)
         env = dict(os.environ, OMP_NUM_THREADS=str(threads))
         cpu = {}
         for t in (args.short, args.end):
-            out = work / f"{kind}_{value}_{threads}_{t}"
+            out = work / f"{kind}_{value}{tag}_{threads}_{t}"
             if kind == "ref":
                 if not args.sph:
                     sys.exit("bench_accuracy: the ref settings need --sph")
@@ -113,6 +116,8 @@ def main():
                        "--set", f"solver.{kind}.density_tolerance={value}"]
                 if kind == "pbf":
                     cmd += ["--set", "solver.pbf.max_iterations=100"]
+                for e in extra:
+                    cmd += ["--set", e]
             else:
                 sys.exit(f"bench_accuracy: unknown setting {setting}")
             runs = []
@@ -121,7 +126,7 @@ def main():
                 runs.append(timed(cmd, env, work / f"{out.name}_{i}.log"))
             cpu[t] = statistics.median(runs)
         per_second = (cpu[args.end] - cpu[args.short]) / (args.end - args.short)
-        out = work / f"{kind}_{value}_{threads}_{args.end}"
+        out = work / f"{kind}_{value}{tag}_{threads}_{args.end}"
         if kind == "ref":
             frames = sorted(glob.glob(str(out / "vtk" / "ParticleData_Fluid_*.vtk")),
                             key=lambda p: int(re.findall(r"_(\d+)\.vtk$", p)[0]))
@@ -144,7 +149,7 @@ def main():
             iters_text = f"{summary['mean_iterations']:.1f}"
         label = {"ref": "SPlisHSPlasH DFSPH, maxError", "dfsph": "seiche DFSPH, tolerance",
                  "pbf": "seiche PBF, tolerance"}[kind]
-        print(f"| {label} {value} | {threads} | {per_second:.1f} | {steps_text} | {iters_text} | "
+        print(f"| {label} {value}{' ' + ' '.join(extra) if extra else ''} | {threads} | {per_second:.1f} | {steps_text} | {iters_text} | "
               f"{mean:.4f}% / {worst:.3f}% |")
         sys.stdout.flush()
 

@@ -2,9 +2,10 @@
 """Plots and the HTML report of `seiche compare`.
 
 Usage: plot_compare.py REPORT_DIR  (called by seiche compare)
-Reads REPORT_DIR/{runs,timeseries,scaling,stability,stable_dt}.csv and settings.json; writes
-density_error.png, kinetic_energy.png, run_time.png, ms_per_step.png, stable_dt.png and index.html, a single
-file with every picture inlined, so it can be mailed or archived as it is.
+Reads REPORT_DIR/{runs,timeseries,scaling,stability,stable_dt,accuracy}.csv and settings.json;
+writes density_error.png, kinetic_energy.png, run_time.png, ms_per_step.png, stable_dt.png,
+accuracy.png and index.html, a single file with every picture inlined, so it can be mailed or
+archived as it is.
 """
 import base64
 import csv
@@ -17,8 +18,9 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker  # noqa: E402
 
-COLORS = {"pbf": "tab:blue", "wcsph": "tab:orange", "ddr": "tab:green"}
+COLORS = {"pbf": "tab:blue", "wcsph": "tab:orange", "ddr": "tab:green", "dfsph": "tab:purple"}
 STYLES = ["-", "--", ":", "-."]
 
 
@@ -116,6 +118,84 @@ def stability_plot(out, trials, best):
     plt.close(fig)
 
 
+def accuracy_points(acc, runs):
+    """(solver, mean density error, wall s per simulated s, label) of every finished run: the
+    accuracy runs and the main runs at the scene's own settings."""
+    pts = []
+    for r in acc:
+        if r["status"] == "done" and float(r["simulated_time"]) > 0:
+            pts.append((r["solver"], float(r["density_error_mean"]),
+                        float(r["wall_s_per_simulated_s"]), f"target {100 * float(r['target_error']):.3g}%"))
+    for r in runs:
+        if r["status"] == "done" and float(r["simulated_time"]) > 0:
+            pts.append((r["solver"], float(r["density_error_mean"]),
+                        float(r["wall_s_per_simulated_s"]), r["run"]))
+    return pts
+
+
+def accuracy_plot(out, acc, runs):
+    pts = accuracy_points(acc, runs)
+    if not acc or not pts:
+        return
+    fig, ax = plt.subplots(figsize=(7, 4.2), dpi=110)
+    for solver in dict.fromkeys(p[0] for p in pts):
+        color = COLORS.get(solver, "k")
+        mine = sorted((e, w, label.startswith("target ")) for s_, e, w, label in pts
+                      if s_ == solver)
+        ax.plot([e for e, _, _ in mine], [w for _, w, _ in mine], "-", color=color, alpha=0.6)
+        targeted = [(e, w) for e, w, t in mine if t]
+        own = [(e, w) for e, w, t in mine if not t]
+        if targeted:
+            ax.plot(*zip(*targeted), "o", color=color, label=f"{solver.upper()} at the targets")
+        if own:
+            ax.plot(*zip(*own), "s", mfc="none", ms=8, color=color,
+                    label=f"{solver.upper()}, the scene's settings")
+    for r in acc:
+        ax.axvline(float(r["target_error"]), color="#bbb", linestyle=":", linewidth=1)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set(xlabel="mean density error (time average, fraction of ρ0)",
+           ylabel="wall time per simulated second (s)",
+           title="Accuracy against run time (lower left is better)")
+    ax.yaxis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
+    ax.yaxis.set_minor_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "accuracy.png"))
+    plt.close(fig)
+
+
+def fastest_rows(acc, runs):
+    """Per target error: each solver's least wall time per simulated second among its runs whose
+    measured mean error is at most the target, and the fastest solver."""
+    pts = accuracy_points(acc, runs)
+    solvers = list(dict.fromkeys(p[0] for p in pts))
+    out = []
+    for target in sorted({float(r["target_error"]) for r in acc}, reverse=True):
+        row = {"target": f"{100 * target:.3g}%"}
+        best = None
+        for solver in solvers:
+            ok = [(w, e, label) for s_, e, w, label in pts if s_ == solver and e <= target]
+            if ok:
+                w, e, label = min(ok)
+                row[solver] = f"{w:.2f} s ({100 * e:.3g}%, {label})"
+                if best is None or w < best[0]:
+                    best = (w, solver)
+            else:
+                row[solver] = "did not reach it"
+        if best:
+            others = [min(w for s_, e, w, _ in pts if s_ == s and e <= target)
+                      for s in solvers if s != best[1] and
+                      any(s_ == s and e <= target for s_, e, _, _ in pts)]
+            row["fastest"] = best[1].upper() + (
+                f", {min(others) / best[0]:.1f}× faster than the next" if others else "")
+        else:
+            row["fastest"] = "none reached it"
+        out.append(row)
+    return solvers, out
+
+
 def inline_png(path):
     with open(path, "rb") as f:
         return "data:image/png;base64," + base64.b64encode(f.read()).decode("ascii")
@@ -183,8 +263,9 @@ def pbf_tolerance(settings, runs):
         return None
 
 
-def report(out, settings, runs, best):
+def report(out, settings, runs, best, acc):
     sentence = summary(runs)
+    acc_solvers, fastest = fastest_rows(acc, runs)
     tolerance = pbf_tolerance(settings, runs)
     for r in runs:
         r["ms_per_step"] = f"{float(r['ms_per_step']):.2f}"
@@ -193,6 +274,11 @@ def report(out, settings, runs, best):
         for c in ("density_error_mean", "density_error_max"):
             r[c] = f"{100 * float(r[c]):.3f}%"
         r["kinetic_energy_final"] = f"{float(r['kinetic_energy_final']):.4g}"
+    for r in acc:
+        r["target_error"] = f"{100 * float(r['target_error']):.3g}%"
+        r["wall_s_per_simulated_s"] = f"{float(r['wall_s_per_simulated_s']):.2f}"
+        for c in ("density_error_mean", "density_error_max"):
+            r[c] = f"{100 * float(r[c]):.3f}%"
     for b in best:
         b["largest_stable_dt"] = f"{1e3 * float(b['largest_stable_dt']):.4g} ms"
         b["smallest_unstable_dt"] = f"{1e3 * float(b['smallest_unstable_dt']):.4g} ms"
@@ -207,6 +293,8 @@ def report(out, settings, runs, best):
         ("kinetic_energy.png", "Kinetic energy over time (dissipation)."),
         ("run_time.png", "Wall time per simulated second of each run: what a user waits for. "
                          "Time per step alone misleads between solvers whose steps differ in size."),
+        ("accuracy.png", "Wall time per simulated second against the mean density error of "
+                         "every run: which solver reaches a given accuracy fastest."),
         ("ms_per_step.png", "Wall time per step against particle count (run time)."),
         ("stable_dt.png", "Largest stable fixed time step (stability)."),
     ]
@@ -240,8 +328,22 @@ pre {{ background: #f6f6f6; padding: 1em; overflow: auto; font-size: 12px; }}
        ["run", "fluid particles", "steps", "ms per step", "wall time (s)",
         "wall s per simulated second", "mean density error", "max density error",
         "final kinetic energy (J)", "status", "detail"])}
+<h2 id="accuracy">Which solver reaches a given accuracy fastest</h2>
+<p>Each solver also ran at each target mean density error: PBF and DFSPH iterate down to it
+(their density_tolerance, up to 100 iterations); WCSPH and DDR reach it by their stiffness, the
+speed of sound of their main run scaled by √(measured error/target) (their error falls about as
+1/c²), so they land near the target rather than on it. A cell is
+the least wall time per simulated second among a solver's runs (these and the main runs) whose
+measured mean density error, averaged over the run, is at most the target.</p>
+{table(fastest, ["target"] + acc_solvers + ["fastest"],
+       ["target mean error"] + [s.upper() for s in acc_solvers] + ["fastest"])}
+{table(acc, ["solver", "target_error", "setting", "steps", "iterations_per_step",
+             "wall_s_per_simulated_s", "density_error_mean", "density_error_max", "status"],
+       ["solver", "target", "setting", "steps", "iterations per step",
+        "wall s per simulated second", "mean density error", "max density error", "status"])
+ if acc else "<p>(no accuracy runs: --no-accuracy)</p>"}
 <h2>Largest stable time step</h2>
-<p>Per solver, fixed-dt runs of {settings.get('stability_trial_time', 'the trial')} s start at the
+<p>{"(skipped: --no-stability) " if not settings.get('stability_trial_time') else ""}Per solver, fixed-dt runs of {settings.get('stability_trial_time') or 'the trial'} s start at the
 scene's time.max_dt and double or halve the step until the outcome flips, then bisect
 geometrically three times. A trial counts as blown up when the stability guard fires (a position
 or velocity that is not finite, a particle leaving the container, a speed above the limit) or
@@ -254,7 +356,8 @@ when the mean density error passes 10%, beyond which the fluid is no longer inco
 <pre>{html.escape(json.dumps(shown, indent=2))}</pre>
 <details><summary>Resolved scene</summary>
 <pre>{html.escape(json.dumps(settings['scene_settings'], indent=2))}</pre></details>
-<p>Data: runs.csv, timeseries.csv, scaling.csv, stability.csv, stable_dt.csv next to this file.</p>
+<p>Data: runs.csv, timeseries.csv, scaling.csv, stability.csv, stable_dt.csv, accuracy.csv next to
+this file.</p>
 <script>
 // For headless checks: how many pictures decoded.
 window.addEventListener("load", () => {{
@@ -291,7 +394,9 @@ def main():
     best = rows(os.path.join(out, "stable_dt.csv"))
     if trials:
         stability_plot(out, trials, best)
-    report(out, settings, runs, best)
+    acc = rows(os.path.join(out, "accuracy.csv"))
+    accuracy_plot(out, acc, runs)
+    report(out, settings, runs, best, acc)
 
 
 if __name__ == "__main__":

@@ -89,6 +89,9 @@ struct CompareOptions {
     bool no_plots = false;
     bool no_scaling = false;
     bool no_stability = false;
+    //! Target mean density errors of the accuracy runs (each solver at each; fractions).
+    std::vector<double> accuracy = {0.01, 0.001};
+    bool no_accuracy = false;
 };
 // Exit codes: 0 report written (even when some runs went unstable: that is a result), 1 error,
 // 2 bad scene, sweep or arguments.

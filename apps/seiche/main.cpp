@@ -242,12 +242,20 @@ Command compare_cli(CLI::App& app) {
     add_threads(ccmd, cmp->threads);
     ccmd->add_flag("--no-scaling", cmp->no_scaling, "Skip time per step against particle count");
     ccmd->add_flag("--no-stability", cmp->no_stability, "Skip the largest-stable-time-step search");
+    ccmd->add_option("--accuracy", cmp->accuracy,
+                     "Target mean density errors of the accuracy runs, each solver at each: PBF "
+                     "and DFSPH by their tolerance, WCSPH and DDR by their speed of sound "
+                     "(default: 0.01,0.001)")
+        ->delimiter(',')
+        ->check(CLI::Range(1e-6, 0.1));
+    ccmd->add_flag("--no-accuracy", cmp->no_accuracy, "Skip the accuracy runs");
     ccmd->add_flag("--no-plots", cmp->no_plots, "Only CSVs and the picture, no matplotlib/HTML");
     add_quiet(ccmd, cmp->quiet);
     ccmd->footer(
         "Writes DIR/index.html (open it in a browser), runs.csv, timeseries.csv, scaling.csv, "
-        "stability.csv, stable_dt.csv, settings.json, side_by_side.png and the plots "
-        "density_error.png, kinetic_energy.png, ms_per_step.png, stable_dt.png.");
+        "stability.csv, stable_dt.csv, accuracy.csv, settings.json, side_by_side.png and the "
+        "plots density_error.png, kinetic_energy.png, run_time.png, ms_per_step.png, "
+        "stable_dt.png, accuracy.png.");
     return {ccmd, [cmp] { return seiche::app::compare_command(*cmp); }};
 }
 

@@ -29,6 +29,7 @@ struct DfsphParams {
         .max_dt_gravity = 0.07,
         .carries_values = true,  // the warm starts of its two solves
         .iterations_key = "solver.dfsph.max_iterations",
+        .tolerance_key = "solver.dfsph.density_tolerance",
     };
     // Its keys, solver.dfsph.*, as rows of the world's parameter table (src/solvers/dfsph.cpp).
     static std::span<const Param<WorldDef>> keys();

@@ -25,6 +25,7 @@ struct PbfParams {
         .has_pressure = false,
         .default_xsph = 0.01,  // XSPH is PBF's viscosity (M&M 2013 eq. 17)
         .iterations_key = "solver.pbf.max_iterations",
+        .tolerance_key = "solver.pbf.density_tolerance",
     };
     // Its keys, solver.pbf.*, as rows of the world's parameter table (src/solvers/pbf.cpp).
     static std::span<const Param<WorldDef>> keys();

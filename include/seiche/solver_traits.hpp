@@ -31,6 +31,9 @@ struct SolverTraits {
     //! The key that bounds its iterations per step ("" for a solver that makes one pass): the
     //! remedy printed after an instability, the benchmark's time per iteration.
     std::string_view iterations_key = {};
+    //! The key of the mean density error it iterates down to ("" for a solver whose error
+    //! follows from its stiffness, set by the speed of sound): compare's accuracy runs.
+    std::string_view tolerance_key = {};
 };
 
 }  // namespace seiche

@@ -146,6 +146,9 @@ struct TimeParams {
 struct WorldDef;
 // The upper bound of a CFL step: time.max_dt, or the running solver's default when it is 0.
 double max_dt(const WorldDef& def);
+// The speed of sound of the solvers that resolve it (WCSPH, DDR): the solver's speed_of_sound
+// key, or, when that is 0, ten times the largest speed expected (Monaghan's 1% rule), m/s.
+double speed_of_sound(const WorldDef& def);
 
 struct WorldDef {
     int dimension = 3;

@@ -140,6 +140,10 @@ ParticleSet<D> seed_fluid(const WorldDef& def, const FluidConstants<D>& fluid) {
 
 }  // namespace
 
+double speed_of_sound(const WorldDef& def) {
+    return def.dimension == 2 ? sound_speed_for<2>(def) : sound_speed_for<3>(def);
+}
+
 template <int D>
 World<D>::World(const WorldDef& def)
     : def_(checked(def, D)),
