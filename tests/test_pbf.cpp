@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "seiche/io/scene_loader.hpp"
 #include "seiche/parallel.hpp"
 #include "seiche/scene.hpp"
 #include "seiche/world.hpp"
@@ -117,6 +118,39 @@ TEST(Pbf, DamBreak2DStaysInsideAndFinite) {
     EXPECT_EQ(w.particles().size(), n);
     // The surge reached the far wall (Ritter: front speed 2·sqrt(g·0.6) ≈ 4.9 m/s).
     EXPECT_GT(max_front, 1.5f);
+}
+
+// Over-relaxed Jacobi (solver.pbf.over_relaxation): the same tolerance in fewer iterations, at
+// the same accuracy, through the collapse of the default 3D column at 6,400 particles (12.2
+// iterations per step at ω = 1, 7.3 at 1.5; in 2D the gain is smaller, 10–20%).
+TEST(Pbf, OverRelaxationReachesTheToleranceInFewerIterations) {
+    auto run = [](double omega, long long& iterations, double& mean_error) {
+        Scene s = io::load_scene(std::string(SEICHE_SOURCE_DIR) + "/scenes/dam_break_3d.json",
+                                 {"particle_radius=0.015"});
+        s.solver.pbf.density_tolerance = 1e-4;
+        s.solver.pbf.max_iterations = 100;
+        s.solver.pbf.over_relaxation = omega;
+        World<3> w(s);
+        iterations = 0;
+        double sum = 0;
+        long steps = 0;
+        while (w.time() < 0.3 - 1e-9) {
+            const StepStats st = w.step(std::min(w.suggested_dt(), 0.3 - w.time()));
+            ASSERT_FALSE(st.instability) << "ω " << omega << ", step " << st.step << ": "
+                                         << st.instability->reason;
+            iterations += st.iterations;
+            sum += st.density_error_mean;
+            ++steps;
+        }
+        mean_error = sum / double(steps);
+    };
+    long long plain = 0, over = 0;
+    double plain_error = 0, over_error = 0;
+    run(1.0, plain, plain_error);
+    run(1.5, over, over_error);
+    EXPECT_LT(double(over), 0.75 * double(plain)) << over << " against " << plain;
+    EXPECT_LT(plain_error, 1.5e-4);
+    EXPECT_LT(over_error, 1.5e-4);
 }
 
 template <int D>

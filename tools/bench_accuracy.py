@@ -58,7 +58,8 @@ def timed(cmd, env, log):
                                 stdin=subprocess.DEVNULL)
         _, status, usage = os.wait4(proc.pid, 0)
     if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit(f"bench_accuracy: {' '.join(map(str, cmd))} failed (see {log})")
+        print(f"bench_accuracy: {' '.join(map(str, cmd))} failed (see {log})", file=sys.stderr)
+        return None
     return usage.ru_utime + usage.ru_stime
 
 
@@ -94,7 +95,8 @@ def main():
         threads = int(threads or args.threads)
         name, *extra = name.split("+")
         kind, _, value = name.partition(":")
-        tag = "".join("_" + re.sub(r"\W", "", e.split(".")[-1]) for e in extra)
+        tag = "".join("_" + re.sub(r"[^\w.=]", "", e.rpartition(".pbf.")[2].rpartition(".dfsph.")[2])
+                      for e in extra)
         env = dict(os.environ, OMP_NUM_THREADS=str(threads))
         cpu = {}
         for t in (args.short, args.end):
@@ -124,7 +126,12 @@ def main():
             for i in range(args.runs):
                 print(f"  {setting} t={t} run {i + 1}/{args.runs}, load {load()}", file=sys.stderr)
                 runs.append(timed(cmd, env, work / f"{out.name}_{i}.log"))
-            cpu[t] = statistics.median(runs)
+                if runs[-1] is None:
+                    break
+            cpu[t] = None if None in runs else statistics.median(runs)
+        if None in cpu.values():  # a run failed (unstable): said so, and on to the next setting
+            print(f"| {setting} | {threads} | failed: see {work} | | | |")
+            continue
         per_second = (cpu[args.end] - cpu[args.short]) / (args.end - args.short)
         out = work / f"{kind}_{value}{tag}_{threads}_{args.end}"
         if kind == "ref":

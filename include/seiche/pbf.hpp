@@ -26,6 +26,7 @@ struct PbfState {
 // Values derived once from the parameters and the rest lattice, in the solver's units.
 struct PbfConstants {
     float epsilon;       //!< relaxation ε added to S'_i, 1/m²
+    float omega;         //!< over-relaxation ω of each Jacobi correction
     float s_corr_scale;  //!< k / S'_rest, m² (0 when the tensile correction is off)
     float s_corr_n;
     float s_corr_w_dq;  //!< W(|Δq|), 1/m^D

@@ -11,6 +11,7 @@ struct PbfParams {
     int max_iterations = 20;
     double density_tolerance = 0.002;
     double relaxation = 0.01;
+    double over_relaxation = 1.0;
     bool unilateral = true;
     bool tensile_correction = false;
     double s_corr_k = 0.1;
