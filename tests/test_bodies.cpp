@@ -483,6 +483,28 @@ TEST(Bodies, BadBodiesAreRefusedWithTheirPath) {
     d.bodies[0].vertices = {{0, 0, 0}, {0.1, 0.1, 0}, {0.1, 0, 0}, {0, 0.1, 0}};  // a bow tie
     EXPECT_EQ(first_problem(d), "bodies[0].vertices: edges 0 and 2 cross or overlap (edge k joins "
                                 "corners k and k + 1); a polygon body must be simple");
+    // 100,000 corners (a valid star): refused by count at once; the check of every edge
+    // against every other hung here before the bound.
+    d.bodies[0].vertices.clear();
+    for (int k = 0; k < 100000; ++k) {
+        const double a = 2 * 3.141592653589793 * k / 100000, r = 0.05 * (1 + 0.1 * (k % 2));
+        d.bodies[0].vertices.push_back({r * std::cos(a), r * std::sin(a), 0});
+    }
+    EXPECT_EQ(first_problem(d), "bodies[0].vertices: a polygon may have at most 2000 corners, got "
+                                "100000 (simplify the outline: corners much closer than a "
+                                "particle spacing add nothing to its boundary particles)");
+    // Two corners of a circle swapped: the grid of the crossing check finds the first pair of
+    // edges that cross, as the check of every pair did (edge 9 now runs to corner 500's place
+    // and crosses edge 500, which starts at corner 10's).
+    d.bodies[0].vertices.clear();
+    for (int k = 0; k < 1000; ++k) {  // a circle of 1,000 corners
+        const double a = 2 * 3.141592653589793 * k / 1000, r = 0.05;
+        d.bodies[0].vertices.push_back({r * std::cos(a), r * std::sin(a), 0});
+    }
+    EXPECT_EQ(first_problem(d), "accepted");
+    std::swap(d.bodies[0].vertices[10], d.bodies[0].vertices[500]);
+    EXPECT_TRUE(first_problem(d).starts_with("bodies[0].vertices: edges 9 and 500 cross"))
+        << first_problem(d);
     d.bodies[0].vertices = {{0, 0, 0}, {0.2, 0, 0}, {0.2, 0.004, 0}};  // a sliver
     EXPECT_TRUE(first_problem(d).starts_with("bodies[0].vertices: the polygon is too thin"))
         << first_problem(d);

@@ -15,6 +15,10 @@ namespace seiche {
 
 using Polygon = std::vector<Vec<2>>;  // corners in order, m
 
+// The most corners a polygon body may have: its collisions cost a pass over the outline per
+// particle near it, so the bound keeps a step's cost and the set-up's checks in proportion.
+inline constexpr std::size_t max_polygon_corners = 2000;
+
 // Shoelace area, positive when counter-clockwise, m².
 double signed_area(const Polygon& p);
 Vec<2> centroid(const Polygon& p);

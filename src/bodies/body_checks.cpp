@@ -83,6 +83,14 @@ void body_problems(const BodyDef& b, std::size_t index, const WorldDef& w, const
                                                       b.vertices.size())});
             return;
         }
+        if (b.vertices.size() > max_polygon_corners) {
+            out.push_back({path + ".vertices",
+                           format("a polygon may have at most %zu corners, got %zu (simplify the "
+                                  "outline: corners much closer than a particle spacing add "
+                                  "nothing to its boundary particles)",
+                                  max_polygon_corners, b.vertices.size())});
+            return;
+        }
         Polygon poly;
         for (const Vec3d& v : b.vertices) poly.push_back(Vec<2>(float(v[0]), float(v[1])));
         if (const auto crossing = crossing_edges(poly)) {

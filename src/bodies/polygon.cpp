@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <numbers>
 
 namespace seiche {
@@ -71,20 +72,45 @@ double polar_moment(const Polygon& p) {
 
 std::optional<std::pair<std::size_t, std::size_t>> crossing_edges(const Polygon& p) {
     const std::size_t n = p.size();
-    for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t j = i + 1; j < n; ++j) {
-            const bool adjacent = j == i + 1 || (i == 0 && j == n - 1);
-            const V a = p[i], b = p[(i + 1) % n], c = p[j], d = p[(j + 1) % n];
-            if (adjacent) {
-                // Neighbours share a corner; they may not fold back onto each other.
-                const V shared = j == i + 1 ? b : a;
-                const V u = (j == i + 1 ? a : b) - shared, w = (j == i + 1 ? d : c) - shared;
-                if (cross(u, w) == 0 && glm::dot(u, w) > 0) return std::pair{i, j};
-                continue;
-            }
-            if (segments_meet(a, b, c, d)) return std::pair{i, j};
+    // Edges i < j: true when they cross or, as neighbours, fold back onto each other.
+    auto meet = [&](std::size_t i, std::size_t j) {
+        const V a = p[i], b = p[(i + 1) % n], c = p[j], d = p[(j + 1) % n];
+        if (j == i + 1 || (i == 0 && j == n - 1)) {
+            // Neighbours share a corner; they may not fold back onto each other.
+            const V shared = j == i + 1 ? b : a;
+            const V u = (j == i + 1 ? a : b) - shared, w = (j == i + 1 ? d : c) - shared;
+            return cross(u, w) == 0 && glm::dot(u, w) > 0;
         }
-    return std::nullopt;
+        return segments_meet(a, b, c, d);
+    };
+    // Only edges that share a cell of a grid over the corners' bounding box can meet: about
+    // √n × √n cells, each edge listed in the cells its bounding box covers, so an outline of
+    // many short edges is checked in time about linear in n instead of n².
+    V lo = p[0], hi = p[0];
+    for (const V& v : p) lo = glm::min(lo, v), hi = glm::max(hi, v);
+    const int cells = std::clamp(int(std::sqrt(double(n))), 1, 1024);
+    const V extent = glm::max(hi - lo, V(1e-30f));
+    auto cell = [&](float x, float l, float e) {
+        return std::clamp(int(double(x - l) / e * cells), 0, cells - 1);
+    };
+    std::vector<std::vector<std::uint32_t>> grid(std::size_t(cells) * cells);
+    for (std::size_t i = 0; i < n; ++i) {
+        const V a = p[i], b = p[(i + 1) % n];
+        const int x0 = cell(std::min(a.x, b.x), lo.x, extent.x), x1 = cell(std::max(a.x, b.x), lo.x, extent.x);
+        const int y0 = cell(std::min(a.y, b.y), lo.y, extent.y), y1 = cell(std::max(a.y, b.y), lo.y, extent.y);
+        for (int y = y0; y <= y1; ++y)
+            for (int x = x0; x <= x1; ++x) grid[std::size_t(y) * cells + x].push_back(std::uint32_t(i));
+    }
+    // The first pair in (i, j) order, whichever cell finds it.
+    std::optional<std::pair<std::size_t, std::size_t>> first;
+    for (const auto& list : grid)
+        for (std::size_t a = 0; a < list.size(); ++a)
+            for (std::size_t b = a + 1; b < list.size(); ++b) {
+                const std::size_t i = std::min(list[a], list[b]), j = std::max(list[a], list[b]);
+                if (first && std::pair{i, j} >= *first) continue;
+                if (meet(i, j)) first = std::pair{i, j};
+            }
+    return first;
 }
 
 OutlinePoint nearest_on_outline(const Polygon& p, const V& x) {

@@ -194,8 +194,8 @@ std::span<const Param<BodyDef>> body_params() {
         number_param<B, &B::height>("height", "m", closed(0, 1e6),
                                     "cylinder: its length along its own y axis"),
         points_param<B, &B::vertices>("vertices", "m", closed(-1e6, 1e6),
-                                      "polygon (2D): its corners in order (either way round), at "
-                                      "least 3, edges not crossing; the shape is moved so that its "
+                                      "polygon (2D): its corners in order (either way round), 3 "
+                                      "to 2,000, edges not crossing; the shape is moved so that its "
                                       "centroid is at position"),
         text_param<B, &B::mesh_file>("mesh", "mesh: a closed triangle mesh, OBJ or STL, in m, "
                                              "its path relative to the scene file; placed by "
