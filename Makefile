@@ -77,7 +77,8 @@ BLENDER_RUN = out/blender_check
 blender-check: build
 	@scripts/install-deps.sh --blender
 	$(BUILD_DIR)/seiche run scenes/dam_break_3d.json -o $(BLENDER_RUN) -q --end-time 0.2 --mesh \
-		--set particle_radius=0.02 --set output.mesh_obj=true --overwrite
+		--set particle_radius=0.02 --set output.mesh_obj=true --overwrite \
+		--set 'sinks=[{"min": [0, 0, 0], "max": [0.1, 0.1, 0.6]}]'
 	blender --background --factory-startup --python tools/blender/check_import.py -- $(BLENDER_RUN)
 
 ASAN_CONFIGURE = cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSEICHE_NATIVE=OFF -DSEICHE_BUILD_TESTS=ON \

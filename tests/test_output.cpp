@@ -74,13 +74,26 @@ TEST(Output, VtpPlyAndPvdReadBack) {
     EXPECT_NE(ply.find("format binary_little_endian 1.0"), std::string::npos);
     EXPECT_NE(ply.find("element vertex 2\n"), std::string::npos);
     const std::size_t body = end + std::strlen("end_header\n");
-    ASSERT_EQ(ply.size() - body, 2 * 7 * sizeof(float));
+    // Seven floats and the uint creation id per row (issue 46: the id column was missing, so
+    // ids were row numbers once a sink had removed particles; the size was 7 floats a row).
+    EXPECT_NE(ply.find("property float density\nproperty uint id\nend_header"), std::string::npos);
+    ASSERT_EQ(ply.size() - body, 2 * 8 * sizeof(float));
     float row[7];
-    std::memcpy(row, ply.data() + body + 7 * sizeof(float), sizeof row);
+    std::memcpy(row, ply.data() + body + 8 * sizeof(float), sizeof row);
     EXPECT_EQ(row[0], -1.0f);
     EXPECT_EQ(row[1], 2.0f);
     EXPECT_EQ(row[5], 0.5f);
     EXPECT_EQ(row[6], 987.5f);
+    std::uint32_t id = 0;
+    std::memcpy(&id, ply.data() + body + 15 * sizeof(float), sizeof id);
+    EXPECT_EQ(id, 1u);  // no ids given: the row number
+    // Given ids are written, and read back with the frame.
+    f.id = {7, 4000000000u};
+    io::write_ply(dir / "ids.ply", f);
+    const io::FrameData back = io::read_frame(dir / "ids.ply");
+    EXPECT_EQ(back.id, f.id);
+    EXPECT_EQ(back.density, f.density);
+    EXPECT_EQ(back.velocity, f.velocity);
 
     const std::string pvd = slurp(dir / "s.pvd");
     EXPECT_NE(pvd.find(R"(timestep="0.5" group="" part="0" file="b.vtp")"), std::string::npos);

@@ -27,7 +27,7 @@ def read_ply_positions(path):
     end = data.index(b"end_header\n") + len(b"end_header\n")
     header = data[:end].decode().splitlines()
     count = next(int(l.split()[2]) for l in header if l.startswith("element vertex"))
-    props = [l.split()[2] for l in header if l.startswith("property float")]
+    props = [l.split()[2] for l in header if l.startswith("property ")]  # 4 bytes each
     stride = 4 * len(props)
     out = []
     for i in range(count):

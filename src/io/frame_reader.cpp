@@ -171,7 +171,11 @@ FrameData read_ply(const std::string& s, const std::filesystem::path& path) {
         } else if (key == "property" && in_vertex) {
             std::string type, name;
             w >> type >> name;
-            if (type != "float" && type != "float32") bad(path, "expected float properties");
+            // Four-byte properties: floats, and the creation id as an unsigned or signed int.
+            const bool is_float = type == "float" || type == "float32";
+            const bool is_id = name == "id" && (type == "uint" || type == "uint32" ||
+                                                type == "int" || type == "int32");
+            if (!is_float && !is_id) bad(path, "expected float properties (and a uint id)");
             props.push_back(name);
         }
     }
@@ -188,6 +192,8 @@ FrameData read_ply(const std::string& s, const std::filesystem::path& path) {
     f.density.assign(n, 0.0f);
     const bool has_v = col.count("vx") && col.count("vy") && col.count("vz");
     if (has_v) f.velocity.resize(3 * n);
+    const bool has_id = col.count("id") > 0;
+    if (has_id) f.id.resize(n);
     std::vector<float> row(k);
     for (std::uint64_t i = 0; i < n; ++i) {
         std::memcpy(row.data(), &s[body + i * k * sizeof(float)], k * sizeof(float));
@@ -196,6 +202,7 @@ FrameData read_ply(const std::string& s, const std::filesystem::path& path) {
             if (has_v) f.velocity[3 * i + a] = row[col[std::string("v") + char('x' + a)]];
         }
         if (col.count("density")) f.density[i] = row[col["density"]];
+        if (has_id) std::memcpy(&f.id[i], &row[col["id"]], sizeof(std::uint32_t));
     }
     return f;
 }

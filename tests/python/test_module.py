@@ -12,13 +12,14 @@ from conftest import small_scene_2d
 
 
 def read_ply(path):
-    """seiche's binary PLY frame: x y z vx vy vz density per particle, creation order."""
+    """seiche's binary PLY frame: x y z vx vy vz density (float) and id (uint) per particle, in
+    creation order; the seven floats of each row."""
     data = pathlib.Path(path).read_bytes()
     end = data.index(b"end_header\n") + len(b"end_header\n")
     header = data[:end].decode()
     n = int(header.split("element vertex ")[1].split()[0])
-    rows = np.frombuffer(data[end:], dtype="<f4").reshape(n, 7)
-    return rows
+    rows = np.frombuffer(data[end:], dtype="<f4").reshape(n, 8)
+    return rows[:, :7]
 
 
 def test_version_and_build_tree_import():

@@ -3,7 +3,8 @@ what a user relies on. blender --background --factory-startup --python check_imp
 
   - the frame range and rate follow the run;
   - at the first and last frame the point cloud holds the frame's particles, in Blender's z-up
-    axes, with the attributes velocity, speed, density and id;
+    axes, with the attributes velocity, speed, density and id, the id the creation id of the
+    PLY frame (make blender-check runs a sink, so that ids and row numbers differ);
   - the surface mesh agrees with the particles (every vertex within 3 particle radii of one);
   - the particles move between the first and the last frame.
 Exits 1 with the failed checks listed.
@@ -43,7 +44,7 @@ check(scene.frame_start == 0 and scene.frame_end == len(plys) - 1,
 check(abs(scene.render.fps / scene.render.fps_base - settings["time"]["frame_rate"]) < 1e-6,
       f"frame rate {scene.render.fps / scene.render.fps_base:g} = the run's")
 
-positions = {}
+positions, ids = {}, {}
 for k in (0, len(plys) - 1):
     scene.frame_set(k)
     mesh = particles.data
@@ -53,12 +54,17 @@ for k in (0, len(plys) - 1):
     mesh.vertices.foreach_get("co", co)
     co = co.reshape(-1, 3)
     positions[k] = co
+    ids[k] = ply["id"] if "id" in ply else np.arange(n)
     check(len(co) == n, f"frame {k}: {len(co)} points for {n} particles")
     expected = np.stack([ply["x"], -ply["z"], ply["y"]], axis=1)  # y-up -> z-up
     check(np.allclose(co, expected, atol=1e-6), f"frame {k}: positions in z-up axes")
     for name, size in (("velocity", 3), ("speed", 1), ("density", 1), ("id", 1)):
         present = name in mesh.attributes and len(mesh.attributes[name].data) == n
         check(present, f"frame {k}: attribute {name} on every point")
+    if "id" in mesh.attributes and "id" in ply:
+        got = np.empty(n, dtype=np.int32)
+        mesh.attributes["id"].data.foreach_get("value", got)
+        check(np.array_equal(got, ply["id"].astype(np.int32)), f"frame {k}: id is the creation id")
     if "density" in mesh.attributes:
         d = np.empty(n, dtype=np.float32)
         mesh.attributes["density"].data.foreach_get("value", d)
@@ -71,7 +77,13 @@ for k in (0, len(plys) - 1):
         nearest = np.sqrt(((sv[:, None, :] - co[None, :, :]) ** 2).sum(axis=2)).min(axis=1)
         check(len(sv) > 0 and nearest.max() < 3 * radius,
               f"frame {k}: surface vertices within {nearest.max() / radius:.2f} r of a particle (< 3 r)")
-check(not np.allclose(positions[0], positions[len(plys) - 1]), "the particles move over the run")
+# The same particles (by id: the sink removes some) stand elsewhere at the end.
+last = len(plys) - 1
+common, first_rows, last_rows = np.intersect1d(ids[0], ids[last], return_indices=True)
+check(len(common) > 0 and len(ids[last]) < len(ids[0]) if "id" in ply else len(common) > 0,
+      f"{len(ids[0]) - len(ids[last])} particles left through the sink, {len(common)} stayed")
+check(len(common) > 0 and not np.allclose(positions[0][first_rows], positions[last][last_rows]),
+      "the particles move over the run")
 # z is up: the resting column stands on z = 0, as high as the scene's block.
 block_top = settings["fluid"][0]["max"][1]
 check(abs(positions[0][:, 2].min() - radius) < 0.5 * radius and

@@ -39,15 +39,19 @@ _runs = {}  # run directory -> what the frame handler needs
 
 
 def read_ply(path):
-    """seiche's binary PLY: a header, then float32 rows (x y z vx vy vz density)."""
+    """seiche's binary PLY frame: a header, then rows of float32 x y z vx vy vz density and the
+    uint32 creation id (frames of older runs have no id)."""
     with open(path, "rb") as f:
         data = f.read()
     end = data.index(b"end_header\n") + len(b"end_header\n")
     header = data[:end].decode("ascii")
     n = int(re.search(r"element vertex (\d+)", header).group(1))
-    names = re.findall(r"property float (\w+)", header)
-    rows = np.frombuffer(data[end:end + 4 * n * len(names)], dtype="<f4").reshape(n, len(names))
-    return {name: rows[:, k] for k, name in enumerate(names)}
+    types = {"float": "<f4", "float32": "<f4", "uint": "<u4", "uint32": "<u4", "int": "<i4",
+             "int32": "<i4"}
+    dtype = np.dtype([(name, types[kind]) for kind, name in
+                      re.findall(r"property (\w+) (\w+)", header.split("element vertex")[1])])
+    rows = np.frombuffer(data[end:end + dtype.itemsize * n], dtype=dtype, count=n)
+    return {name: rows[name] for name in dtype.names}
 
 
 def read_obj(path):
@@ -109,7 +113,8 @@ def set_points(mesh, frame):
         "velocity": ("FLOAT_VECTOR", "vector", v.astype(np.float32).ravel()),
         "speed": ("FLOAT", "value", np.linalg.norm(v, axis=1).astype(np.float32)),
         "density": ("FLOAT", "value", frame["density"].astype(np.float32)),
-        "id": ("INT", "value", np.arange(n, dtype=np.int32)),
+        "id": ("INT", "value", frame["id"].astype(np.int32) if "id" in frame
+               else np.arange(n, dtype=np.int32)),
     }
     for name, (kind, field, values) in attributes.items():
         if name in mesh.attributes:
