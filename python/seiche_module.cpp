@@ -20,6 +20,7 @@
 #include "run/body_frames.hpp"
 #include "run/run_dir.hpp"
 #include "run/run_output.hpp"
+#include "seiche/io/readers.hpp"
 #include "seiche/io/scene_loader.hpp"
 #include "seiche/io/writers.hpp"
 #include "seiche/parallel.hpp"
@@ -791,6 +792,63 @@ void bind_render(py::module_& m) {
         "{\"width\": 640, \"color_by\": \"density\"}.");
 }
 
+[[noreturn]] void raise_file_not_found(const std::string& path) {
+    PyErr_SetObject(PyExc_FileNotFoundError,
+                    py::make_tuple(ENOENT, "No such file or directory", path).ptr());
+    throw py::error_already_set();
+}
+
+// seiche.read_frame, seiche.read_pvd: what a finished run wrote, through the program's readers
+// (seiche.read_run in __init__.py builds on them).
+void bind_readers(py::module_& m) {
+    m.def(
+        "read_frame",
+        [](const std::string& path) {
+            if (!std::filesystem::exists(path)) raise_file_not_found(path);
+            io::FrameData f;
+            try {
+                f = io::read_frame(path);
+            } catch (const std::runtime_error& e) {
+                throw py::value_error(e.what());
+            }
+            const std::size_t n = f.position.size() / 3;
+            py::dict out;
+            out["position"] = py::array_t<float>({n, std::size_t(3)}, f.position.data());
+            if (f.velocity.size() == 3 * n)
+                out["velocity"] = py::array_t<float>({n, std::size_t(3)}, f.velocity.data());
+            out["density"] = py::array_t<float>(n, f.density.data());
+            if (f.id.size() == n) {
+                out["id"] = py::array_t<std::uint32_t>(n, f.id.data());
+            } else {  // a frame without ids: rows are in creation order, as seiche writes them
+                py::array_t<std::uint32_t> id(n);
+                for (std::size_t i = 0; i < n; ++i) id.mutable_at(i) = std::uint32_t(i);
+                out["id"] = id;
+            }
+            return out;
+        },
+        py::arg("path"),
+        "One particle frame (.vtp, .ply or legacy .vtk) as a dict of NumPy arrays: position and "
+        "velocity (n × 3, m and m/s; x y z even in 2D), density (kg/m³) and id (the creation "
+        "id). Raises FileNotFoundError, or ValueError naming what is wrong with the file.");
+    m.def(
+        "read_pvd",
+        [](const std::string& path) {
+            if (!std::filesystem::exists(path)) raise_file_not_found(path);
+            std::vector<io::PvdEntry> entries;
+            try {
+                entries = io::read_pvd(path);
+            } catch (const std::runtime_error& e) {
+                throw py::value_error(e.what());
+            }
+            py::list out;
+            for (const io::PvdEntry& e : entries) out.append(py::make_tuple(e.time, e.file));
+            return out;
+        },
+        py::arg("path"),
+        "The (time in s, file) entries of a .pvd collection, in file order; the files relative to "
+        "the .pvd's directory as written there.");
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_seiche, m) {
@@ -803,6 +861,7 @@ PYBIND11_MODULE(_seiche, m) {
     bind_world(m);
     bind_mesh(m);
     bind_render(m);
+    bind_readers(m);
 }
 
 }  // namespace seiche::python

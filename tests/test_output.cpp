@@ -94,6 +94,8 @@ TEST(Output, VtpPlyAndPvdReadBack) {
     EXPECT_EQ(back.id, f.id);
     EXPECT_EQ(back.density, f.density);
     EXPECT_EQ(back.velocity, f.velocity);
+    io::write_vtp(dir / "ids.vtp", f);  // and from the VTP frames, compressed
+    EXPECT_EQ(io::read_frame(dir / "ids.vtp").id, f.id);
 
     const std::string pvd = slurp(dir / "s.pvd");
     EXPECT_NE(pvd.find(R"(timestep="0.5" group="" part="0" file="b.vtp")"), std::string::npos);

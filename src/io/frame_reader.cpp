@@ -14,6 +14,8 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 #include "seiche/io/readers.hpp"
 #include "seiche/io/input_file.hpp"
@@ -79,8 +81,12 @@ FrameData read_vtp(const std::string& s, const std::filesystem::path& path) {
         std::memcpy(&v, &s[at], 8);
         return v;
     };
-    auto read_array = [&](const std::string& tag, std::vector<float>& out, std::uint64_t count) {
-        if (attribute(tag, "type") != "Float32") bad(path, "expected Float32 in " + tag);
+    // Float32 arrays into floats, the UInt32 creation ids into ids: four bytes a value either way.
+    auto read_array = [&](const std::string& tag, auto& out, std::uint64_t count) {
+        using T = typename std::decay_t<decltype(out)>::value_type;
+        static_assert(sizeof(T) == sizeof(float));
+        const char* type = std::is_same_v<T, float> ? "Float32" : "UInt32";
+        if (attribute(tag, "type") != type) bad(path, std::string("expected ") + type + " in " + tag);
         const std::string offset = attribute(tag, "offset");
         if (offset.empty() || offset.size() > 18 ||
             offset.find_first_not_of("0123456789") != std::string::npos)
@@ -132,6 +138,7 @@ FrameData read_vtp(const std::string& s, const std::filesystem::path& path) {
         if (name == "Points") read_array(tag, f.position, 3 * n);
         if (name == "velocity") read_array(tag, f.velocity, 3 * n);
         if (name == "density") read_array(tag, f.density, n);
+        if (name == "id") read_array(tag, f.id, n);
     }
     if (f.position.size() != 3 * n) bad(path, "no Points array");
     if (f.density.empty()) f.density.assign(n, 0.0f);  // size() counts particles by density

@@ -282,6 +282,45 @@ def test_write_frame_makes_a_run_directory_the_tools_read(tmp_path, binary):
     assert (other / "notes.txt").read_text() == "keep"
 
 
+def test_read_run_gives_back_what_the_program_wrote(tmp_path, source, binary):
+    # The 2D dam break for 0.1 s with a sink in the column's corner: VTP and PLY frames, and a
+    # run with PLY frames only; both read the same, ids are creation ids.
+    scene = f"{source}/scenes/dam_break_2d.json"
+    sink = ["--set", 'sinks=[{"min": [0, 0], "max": [0.05, 0.05]}]']
+    for name, sets in (("both", []), ("ply", ["--set", "output.vtk=false"])):
+        subprocess.run([binary, "run", scene, "-q", "-o", str(tmp_path / name), "--end-time", "0.1",
+                        *sink, *sets], check=True, stdout=subprocess.DEVNULL)
+    assert not (tmp_path / "ply" / "particles.pvd").exists()
+    both, ply = seiche.read_run(tmp_path / "both"), seiche.read_run(tmp_path / "ply")
+    assert len(both) == len(ply) == 4  # t = 0, 1/30, 2/30, 3/30 s
+    np.testing.assert_allclose(both.times, [0, 1 / 30, 2 / 30, 0.1], atol=1e-9)
+    np.testing.assert_allclose(ply.times, both.times, atol=1e-9)
+    for a, b in zip(both, ply):
+        assert a["time"] == pytest.approx(b["time"])
+        for key in ("position", "velocity", "density", "id"):
+            np.testing.assert_array_equal(a[key], b[key])
+    first, last = both.frame(0), both.frame(-1)
+    assert last["position"].shape == (len(last["id"]), 3) and last["density"].dtype == np.float32
+    assert len(last["id"]) < len(first["id"])  # the sink took some
+    assert not np.array_equal(last["id"], np.arange(len(last["id"])))
+    assert np.all(np.diff(last["id"].astype(np.int64)) > 0)  # creation order
+    rows = read_ply(tmp_path / "ply" / "frames" / "frame_000003.ply")
+    np.testing.assert_array_equal(rows[:, 0:3], last["position"])
+    assert both.frame_at(0.04)["time"] == pytest.approx(1 / 30)
+    # The tables: a row per step up to the end, no bodies.
+    stats = both.stats
+    assert stats["time"][-1] == pytest.approx(0.1) and len(stats["step"]) == stats["step"][-1]
+    assert stats["particles"][-1] == len(last["id"])
+    assert both.bodies is None
+    with pytest.raises(FileNotFoundError):
+        seiche.read_run(tmp_path / "missing")
+    with pytest.raises(FileNotFoundError):
+        seiche.read_frame(str(tmp_path / "missing.vtp"))
+    (tmp_path / "bad.ply").write_bytes(b"ply\nformat ascii 1.0\nend_header\n")
+    with pytest.raises(ValueError, match="bad.ply"):
+        seiche.read_frame(str(tmp_path / "bad.ply"))
+
+
 def test_mesh_of_a_block_encloses_its_volume():
     # A 3D block of 0.1 m at rest, r = 5 mm: the marching-cubes surface is closed and holds
     # about the block's volume (the iso level sits about r outside the outer centres).
