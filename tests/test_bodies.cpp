@@ -505,6 +505,12 @@ TEST(Bodies, BadBodiesAreRefusedWithTheirPath) {
     std::swap(d.bodies[0].vertices[10], d.bodies[0].vertices[500]);
     EXPECT_TRUE(first_problem(d).starts_with("bodies[0].vertices: edges 9 and 500 cross"))
         << first_problem(d);
+    // A million metres across: refused by its size before its outline is sampled.
+    d.bodies[0].vertices = {{0, 0, 0}, {1e6, 0, 0}, {1e6, 1e6, 0}};
+    EXPECT_TRUE(first_problem(d).starts_with("bodies[0].vertices: the polygon (1414213.") &&
+                first_problem(d).find("m across its corners) is larger than the container") !=
+                    std::string::npos)
+        << first_problem(d);
     d.bodies[0].vertices = {{0, 0, 0}, {0.2, 0, 0}, {0.2, 0.004, 0}};  // a sliver
     EXPECT_TRUE(first_problem(d).starts_with("bodies[0].vertices: the polygon is too thin"))
         << first_problem(d);
@@ -748,6 +754,25 @@ TEST(Emitters, BadEmittersAreRefusedWithTheirPath) {
     d = def;
     d.sinks = {{{0.5, 0, 0}, {0.4, 0.1, 0}}};
     EXPECT_TRUE(first_problem(d).starts_with("sinks[0]: max must be greater than min on axis x"));
+    // An opening a million metres wide is refused by its site count before any site is made
+    // (listing them took the run's memory and time); in 3D a square one, 10¹⁴ sites.
+    d = def;
+    d.emitters[0].width = 1e6;
+    EXPECT_TRUE(first_problem(d).starts_with("emitters[0]: the opening holds 10000000") &&
+                first_problem(d).find(" particle sites, at most 1000000 (0.01 m particles") !=
+                    std::string::npos)
+        << first_problem(d);
+    WorldDef d3 = def;
+    d3.dimension = 3;
+    d3.gravity = {0, -9.81, 0};
+    d3.container_max[2] = 0.2;
+    d3.fluid[0].max[2] = 0.2;
+    d3.emitters[0].position[2] = 0.1;
+    d3.emitters[0].width = 1e6;
+    d3.emitters[0].height = 1e6;
+    EXPECT_TRUE(first_problem(d3).starts_with("emitters[0]: the opening holds 1.00000") &&
+                first_problem(d3).find("e+16 particle sites") != std::string::npos)
+        << first_problem(d3);
 }
 
 }  // namespace
@@ -963,6 +988,12 @@ TEST(MeshBodies, WaterStaysInsideTheRockingTank) {
     EXPECT_TRUE(error({"fluid[0].min=[0.1,0.19,0.1]"}).starts_with(
         "bodies[0]: fluid[0] is not inside the body that holds the fluid"))
         << error({"fluid[0].min=[0.1,0.19,0.1]"});
+    // A block wholly beside the tank (x beyond its 0.65 m), inside the container: it was
+    // accepted, as only the sites within the tank's bounds were tested.
+    const std::vector<std::string> beside = {"fluid[0].min=[0.67,0.0,0.0]", "fluid[0].max=[0.79,0.1,0.1]"};
+    EXPECT_TRUE(error(beside).starts_with(
+        "bodies[0]: fluid[0] is not inside the body that holds the fluid"))
+        << error(beside);
     EXPECT_EQ(error({"bodies[0].shape=sphere", "bodies[0].radius=0.1"}),
               "bodies[0].inside: only a mesh body can hold the fluid inside it (for a box, use the container)");
 }

@@ -21,6 +21,12 @@ struct EmitterSites {
 template <int D>
 EmitterSites<D> emitter_sites(const Emitter& e, float spacing);
 
+// The number of sites emitter_sites lists, counted without listing them (at most one more for a
+// circle), so that an opening a million metres wide is refused before its sites are made.
+double emitter_site_count(const Emitter& e, int dimension, float spacing);
+// The most sites one opening may have: a 1,000 × 1,000 lattice.
+inline constexpr double max_emitter_sites = 1.0e6;
+
 // Particles an emitter adds per second at full flow: its sites times speed / d.
 template <int D>
 double emitter_rate(const Emitter& e, float spacing);

@@ -100,6 +100,21 @@ void body_problems(const BodyDef& b, std::size_t index, const WorldDef& w, const
                                   crossing->first, crossing->second)});
             return;
         }
+        // Wider than the container on an axis (turned or not, its diagonal bounds it): it cannot
+        // fit, and sampling it first would cost the work and memory of its whole outline (a
+        // million metres wide listed 10⁸ samples).
+        Vec<2> plo = poly[0], phi = poly[0];
+        for (const Vec<2>& v : poly) plo = glm::min(plo, v), phi = glm::max(phi, v);
+        const double diagonal = glm::length(glm::dvec2(phi - plo)),
+                     room = std::sqrt(std::pow(w.container_max[0] - w.container_min[0], 2) +
+                                      std::pow(w.container_max[1] - w.container_min[1], 2));
+        if (diagonal > room * (1 + 1e-6)) {
+            out.push_back({path + ".vertices",
+                           format("the polygon (%s m across its corners) is larger than the "
+                                  "container (%s m across)",
+                                  num(diagonal).c_str(), num(room).c_str())});
+            return;
+        }
         if (signed_area(poly) < 0) std::reverse(poly.begin(), poly.end());
         if (sample_polygon(poly, WallSampling::for_kernel(w.kernel, float(d))).empty()) {
             out.push_back({path + ".vertices", format("the polygon is too thin: no part of it is more "
@@ -201,23 +216,29 @@ void body_problems(const BodyDef& b, std::size_t index, const WorldDef& w, const
         }
     }
     // No fluid particle may start inside the solid: the lattice sites of each block within the
-    // body's bounds, tested against its signed distance.
+    // body's bounds, tested against its signed distance. A body that holds the fluid inside it
+    // tests every site, and a site beyond its bounds is outside it (a block wholly outside the
+    // tank was accepted, and its fluid fell through the tank's walls).
     for (std::size_t j = 0; j < w.fluid.size(); ++j) {
         const FluidBlock& f = w.fluid[j];
         std::array<int, D> k0{}, k1{};
         bool any = true;
         for (int a = 0; a < D; ++a) {
             const int n = particles_along(f.min[a], f.max[a], d);
-            k0[a] = std::max(0, int(std::floor((lo[a] - f.min[a]) / d - 0.5)));
-            k1[a] = std::min(n - 1, int(std::ceil((hi[a] - f.min[a]) / d - 0.5)));
+            k0[a] = b.inside ? 0 : std::max(0, int(std::floor((lo[a] - f.min[a]) / d - 0.5)));
+            k1[a] = b.inside ? n - 1 : std::min(n - 1, int(std::ceil((hi[a] - f.min[a]) / d - 0.5)));
             any = any && k0[a] <= k1[a];
         }
         if (!any) continue;
         std::array<int, D> k = k0;
         for (;;) {
             Vec<D> x;
-            for (int a = 0; a < D; ++a) x[a] = float(f.min[a] + (k[a] + 0.5) * d);
-            if (o.signed_distance(x) < 0) {
+            bool beyond = false;
+            for (int a = 0; a < D; ++a) {
+                x[a] = float(f.min[a] + (k[a] + 0.5) * d);
+                beyond = beyond || x[a] < lo[a] || x[a] > hi[a];
+            }
+            if ((b.inside && beyond) || o.signed_distance(x) < 0) {
                 out.push_back({path, format(b.inside ? "fluid[%zu] is not inside the body that "
                                                        "holds the fluid (a particle at %s starts "
                                                        "outside it)"

@@ -50,6 +50,17 @@ EmitterSites<D> emitter_sites(const Emitter& e, float d) {
     return s;
 }
 
+double emitter_site_count(const Emitter& e, int dimension, float d) {
+    auto along = [&](double side) { return std::max(1.0, std::floor(side / d + 1e-4)); };
+    if (dimension == 2) return along(e.width);
+    if (e.shape == EmitterShape::circle) {
+        // Lattice sites within reach of the centre: about π (reach/d)², and (2n + 1)² at most.
+        const double n = std::floor(std::max(0.0, e.radius - 0.5 * d) / d + 1e-4);
+        return std::min((2 * n + 1) * (2 * n + 1), 3.1416 * (n + 1) * (n + 1) + 1);
+    }
+    return along(e.width) * along(e.height > 0 ? e.height : e.width);
+}
+
 template <int D>
 double emitter_rate(const Emitter& e, float d) {
     return double(emitter_sites<D>(e, d).x.size()) * e.speed / d;

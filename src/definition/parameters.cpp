@@ -469,6 +469,13 @@ void emitter_problems(const Emitter& e, const WorldDef& w, const std::string& pa
                                               num(e.start).c_str(), num(e.stop).c_str())});
         return;
     }
+    if (const double sites = emitter_site_count(e, D, float(d)); sites > max_emitter_sites) {
+        out.push_back({path, format("the opening holds %s particle sites, at most %s (%s m "
+                                    "particles; a narrower opening, or larger particles)",
+                                    num(sites).c_str(), num(max_emitter_sites).c_str(),
+                                    num(d).c_str())});
+        return;
+    }
     for (const Vec<D>& x : emitter_sites<D>(e, float(d)).x)
         for (int a = 0; a < D; ++a)
             if (x[a] < w.container_min[a] + 0.5 * d * (1 - 1e-4) ||
