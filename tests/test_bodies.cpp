@@ -754,6 +754,17 @@ TEST(Emitters, BadEmittersAreRefusedWithTheirPath) {
     d = def;
     d.sinks = {{{0.5, 0, 0}, {0.4, 0.1, 0}}};
     EXPECT_TRUE(first_problem(d).starts_with("sinks[0]: max must be greater than min on axis x"));
+    // An opening inside a static box: refused, naming the site and the body (the emitted fluid
+    // was thrown out of the box in its first steps); beside the box it is accepted.
+    d = def;
+    BodyDef block;
+    block.size = {0.2, 0.1, 0};
+    block.position = {0.3, 0.5, 0};
+    d.bodies = {block};
+    EXPECT_EQ(first_problem(d), "emitters[0]: a site at (0.255, 0.5) is inside bodies[0]; fluid "
+                                "cannot be emitted into a solid");
+    d.bodies[0].position = {0.3, 0.3, 0};
+    EXPECT_EQ(first_problem(d), "accepted");
     // An opening a million metres wide is refused by its site count before any site is made
     // (listing them took the run's memory and time); in 3D a square one, 10¹⁴ sites.
     d = def;

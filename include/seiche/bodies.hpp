@@ -48,6 +48,10 @@ void append_surface(const BoundaryObject<D>& solid, SurfaceMesh& mesh);
 template <int D>
 void append_outline(const BoundaryObject<D>& solid, std::vector<float>& segments);
 
+// The world-axis bounds of a solid at its pose (of its corners, turned).
+template <int D>
+Box<D> solid_bounds(const BoundaryObject<D>& solid);
+
 // The problems of bodies[index] of a definition (validate() calls it for every body), each
 // with its key path under `path` ("bodies[2]").
 template <int D>

@@ -20,6 +20,29 @@ using problem_text::format;
 using problem_text::num;
 
 template <int D>
+Box<D> solid_bounds(const BoundaryObject<D>& o) {
+    // From its corners (meshes, polygons) or those of its own bounds, turned.
+    Box<D> box{Vec<D>(1e30f), Vec<D>(-1e30f)};
+    auto extend = [&](const Vec<D>& local) {
+        box.min = glm::min(box.min, o.to_world(local));
+        box.max = glm::max(box.max, o.to_world(local));
+    };
+    if constexpr (D == 3)
+        if (o.kind == ShapeKind::mesh)
+            for (const auto& v : o.mesh->vertices) extend(Vec<3>(v[0], v[1], v[2]));
+    if constexpr (D == 2)
+        if (o.kind == ShapeKind::polygon)
+            for (const Vec<2>& v : *o.polygon) extend(v);
+    if (o.kind != ShapeKind::mesh && o.kind != ShapeKind::polygon)
+        for (int c = 0; c < (1 << D); ++c) {
+            Vec<D> corner;
+            for (int a = 0; a < D; ++a) corner[a] = (c >> a) & 1 ? o.shape.max[a] : o.shape.min[a];
+            extend(corner);
+        }
+    return box;
+}
+
+template <int D>
 void body_problems(const BodyDef& b, std::size_t index, const WorldDef& w, const std::string& path,
                    std::vector<Problem>& out) {
     const double d = 2.0 * w.particle_radius;
@@ -186,25 +209,8 @@ void body_problems(const BodyDef& b, std::size_t index, const WorldDef& w, const
         return;
     }
     const BoundaryObject<D> o = body_object<D>(b, index);
-    // The bounds of the turned shape: from its corners (meshes, polygons) or those of its own
-    // bounds.
-    Vec<D> lo(1e30f), hi(-1e30f);
-    auto extend = [&](const Vec<D>& local) {
-        lo = glm::min(lo, o.to_world(local));
-        hi = glm::max(hi, o.to_world(local));
-    };
-    if constexpr (D == 3)
-        if (o.kind == ShapeKind::mesh)
-            for (const auto& v : o.mesh->vertices) extend(Vec<3>(v[0], v[1], v[2]));
-    if constexpr (D == 2)
-        if (o.kind == ShapeKind::polygon)
-            for (const Vec<2>& v : *o.polygon) extend(v);
-    if (o.kind != ShapeKind::mesh && o.kind != ShapeKind::polygon)
-        for (int c = 0; c < (1 << D); ++c) {
-            Vec<D> corner;
-            for (int a = 0; a < D; ++a) corner[a] = (c >> a) & 1 ? o.shape.max[a] : o.shape.min[a];
-            extend(corner);
-        }
+    const Box<D> bounds = solid_bounds(o);
+    const Vec<D> lo = bounds.min, hi = bounds.max;
     for (int a = 0; a < D; ++a) {
         const double slack = 1e-6 * std::max(1.0, std::abs(w.container_max[a] - w.container_min[a]));
         if (lo[a] < w.container_min[a] - slack || hi[a] > w.container_max[a] + slack) {
@@ -260,6 +266,8 @@ void body_problems(const BodyDef& b, std::size_t index, const WorldDef& w, const
     }
 }
 
+template Box<2> solid_bounds<2>(const BoundaryObject<2>&);
+template Box<3> solid_bounds<3>(const BoundaryObject<3>&);
 template void body_problems<2>(const BodyDef&, std::size_t, const WorldDef&, const std::string&,
                                std::vector<Problem>&);
 template void body_problems<3>(const BodyDef&, std::size_t, const WorldDef&, const std::string&,

@@ -476,7 +476,8 @@ void emitter_problems(const Emitter& e, const WorldDef& w, const std::string& pa
                                     num(d).c_str())});
         return;
     }
-    for (const Vec<D>& x : emitter_sites<D>(e, float(d)).x)
+    const std::vector<Vec<D>> sites = emitter_sites<D>(e, float(d)).x;
+    for (const Vec<D>& x : sites)
         for (int a = 0; a < D; ++a)
             if (x[a] < w.container_min[a] + 0.5 * d * (1 - 1e-4) ||
                 x[a] > w.container_max[a] - 0.5 * d * (1 - 1e-4)) {
@@ -487,6 +488,27 @@ void emitter_problems(const Emitter& e, const WorldDef& w, const std::string& pa
                                             num(w.container_max[a] - 0.5 * d).c_str())});
                 return;
             }
+    // No site inside a body's solid (or, for a tank that holds the fluid, outside it): fluid
+    // emitted there is thrown out of the solid in its first steps. Checked once the bodies are
+    // valid; only sites within a body's bounds are measured.
+    if (!out.empty()) return;
+    for (std::size_t k = 0; k < w.bodies.size(); ++k) {
+        const BoundaryObject<D> o = body_object<D>(w.bodies[k], k);
+        const Box<D> box = solid_bounds(o);
+        for (const Vec<D>& x : sites) {
+            bool near = true;
+            for (int a = 0; a < D; ++a) near = near && box.min[a] <= x[a] && x[a] <= box.max[a];
+            if ((near || o.fluid_inside) && o.signed_distance(x) < 0) {
+                std::string at = "(";
+                for (int a = 0; a < D; ++a) at += (a ? ", " : "") + num(std::round(x[a] * 1e4) / 1e4);
+                out.push_back({path, format("a site at %s) is %s bodies[%zu]; fluid cannot be "
+                                            "emitted into a solid",
+                                            at.c_str(), o.fluid_inside ? "outside the tank of" : "inside",
+                                            k)});
+                return;
+            }
+        }
+    }
 }
 
 double physical_memory_bytes() {
