@@ -80,6 +80,11 @@ blender-check: build
 		--set particle_radius=0.02 --set output.mesh_obj=true --overwrite \
 		--set 'sinks=[{"min": [0, 0, 0], "max": [0.1, 0.1, 0.6]}]'
 	blender --background --factory-startup --python tools/blender/check_import.py -- $(BLENDER_RUN)
+	blender --background $(BLENDER_RUN)/check.blend -y --factory-startup \
+		--python tools/blender/check_reopen.py -- $(BLENDER_RUN)
+	rm -rf $(BLENDER_RUN)/blender_render
+	blender --background $(BLENDER_RUN)/check.blend -y --factory-startup -a > /dev/null
+	tools/blender/check_render.sh $(BLENDER_RUN)/blender_render
 
 ASAN_CONFIGURE = cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSEICHE_NATIVE=OFF -DSEICHE_BUILD_TESTS=ON \
 	-DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" > /dev/null

@@ -69,8 +69,8 @@ for k in (0, len(plys) - 1):
         d = np.empty(n, dtype=np.float32)
         mesh.attributes["density"].data.foreach_get("value", d)
         check(np.allclose(d, ply["density"]), f"frame {k}: density values from the frame")
-    if addon._runs[os.path.abspath(run)]["surface"]:
-        surface = bpy.data.objects[addon._runs[os.path.abspath(run)]["surface"]].data
+    if particles["seiche_surface"]:
+        surface = bpy.data.objects[particles["seiche_surface"]].data
         sv = np.empty(3 * len(surface.vertices), dtype=np.float32)
         surface.vertices.foreach_get("co", sv)
         sv = sv.reshape(-1, 3)[::max(1, len(surface.vertices) // 300)]
@@ -101,7 +101,7 @@ if surface_files:
     iv = np.empty(3 * len(imported.data.vertices), dtype=np.float32)
     imported.data.vertices.foreach_get("co", iv)
     iv = iv.reshape(-1, 3) @ world[:3, :3].T + world[:3, 3]
-    ours = bpy.data.objects[addon._runs[os.path.abspath(run)]["surface"]].data
+    ours = bpy.data.objects[particles["seiche_surface"]].data
     ov = np.empty(3 * len(ours.vertices), dtype=np.float32)
     ours.vertices.foreach_get("co", ov)
     ov = ov.reshape(-1, 3)
@@ -112,5 +112,26 @@ group = particles.modifiers["seiche points"].node_group
 to_points = next(n for n in group.nodes if n.bl_idname == "GeometryNodeMeshToPoints")
 check(abs(to_points.inputs["Radius"].default_value - radius) < 1e-9,
       f"points of the particle radius {radius} m (Geometry Nodes)")
+# Saved for the second half (check_reopen.py, and a render from the command line): the frames
+# must follow the timeline in a fresh Blender that opens the file, without the add-on.
+check(addon.TEXT_NAME in bpy.data.texts and bpy.data.texts[addon.TEXT_NAME].use_module,
+      "the frame handler is in the .blend, as a text block registered as a module")
+if "Cube" in bpy.data.objects:  # the factory scene's cube would hide the fluid from the camera
+    bpy.data.objects.remove(bpy.data.objects["Cube"])
+scene.render.engine = "CYCLES"
+scene.cycles.samples = 1
+scene.cycles.use_denoising = False  # Debian's Blender is built without OpenImageDenoise
+scene.cycles.device = "CPU"
+scene.render.resolution_x, scene.render.resolution_y, scene.render.resolution_percentage = 96, 64, 100
+scene.render.image_settings.file_format = "BMP"  # no metadata: equal frames give equal files
+scene.render.filepath = os.path.join(os.path.abspath(run), "blender_render", "frame_")
+camera_data = bpy.data.cameras.new("seiche check camera")
+camera = bpy.data.objects.new("seiche check camera", camera_data)
+scene.collection.objects.link(camera)
+camera.location = (0.8, -2.5, 0.6)
+camera.rotation_euler = (1.45, 0.0, 0.0)
+scene.camera = camera
+scene.frame_set(0)
+bpy.ops.wm.save_as_mainfile(filepath=os.path.join(os.path.abspath(run), "check.blend"))
 print(f"blender-check: {len(failures)} failed" if failures else "blender-check: all passed")
 sys.exit(1 if failures else 0)

@@ -15,6 +15,8 @@ range follow the run.
 
 Install: Edit > Preferences > Add-ons > Install..., pick this file, enable "Import-Export:
 seiche run". Without installing: blender --python tools/blender/seiche_blender.py -- RUN_DIR
+A saved .blend keeps animating: the objects hold their run in custom properties and the file
+holds this script as a registered text block (it runs when scripts may auto-run: `blender -y`).
 """
 import json
 import os
@@ -173,27 +175,76 @@ def new_object(name, collection):
     return obj
 
 
-def show_frame(run, frame):
-    r = _runs[run]
-    k = min(max(frame - r["first"], 0), len(r["ply"]) - 1)
-    if r["shown"] == k:
+def run_files(run):
+    """The run's frame files (particles, surface, bodies), listed once per session."""
+    if run not in _runs:
+        _runs[run] = {"ply": frame_files(run, "frame", "ply"), "shown": {}}
+        for key in ("surface", "bodies"):
+            # The binary PLY seiche writes by default, else the OBJ.
+            _runs[run][key] = frame_files(run, key, "ply") or frame_files(run, key, "obj")
+    return _runs[run]
+
+
+def show_frame(particles, frame):
+    """Loads the frame of the timeline into a particle object and its surface and bodies. What
+    to load is stored on the object itself (custom properties seiche_run, seiche_surface,
+    seiche_bodies), so it survives saving the .blend."""
+    run = particles["seiche_run"]
+    files = run_files(run)
+    if not files["ply"]:
         return
-    r["shown"] = k
-    set_points(bpy.data.objects[r["particles"]].data, read_ply(r["ply"][k]))
+    k = min(max(frame - int(particles.get("seiche_first", 0)), 0), len(files["ply"]) - 1)
+    if files["shown"].get(particles.name) == k:
+        return
+    files["shown"][particles.name] = k
+    set_points(particles.data, read_ply(files["ply"][k]))
     for key in ("surface", "bodies"):
-        if r[key] and k < len(r[key + "_files"]):
-            set_mesh(bpy.data.objects[r[key]].data, r[key + "_files"][k])
+        name = particles.get("seiche_" + key, "")
+        if name and name in bpy.data.objects and k < len(files[key]):
+            set_mesh(bpy.data.objects[name].data, files[key][k])
 
 
-def on_frame_change(scene, *args):
-    for run in list(_runs):
-        show_frame(run, scene.frame_current)
+@bpy.app.handlers.persistent
+def seiche_on_frame_change(scene, *args):
+    for obj in scene.objects:
+        if "seiche_run" in obj:
+            show_frame(obj, scene.frame_current)
+
+
+@bpy.app.handlers.persistent
+def seiche_on_load(*args):
+    _runs.clear()  # another file: its objects show their frames afresh
+
+
+def install_handlers():
+    """The frame handler, once (a module run again replaces its older copy)."""
+    for handlers, fn in ((bpy.app.handlers.frame_change_pre, seiche_on_frame_change),
+                         (bpy.app.handlers.load_post, seiche_on_load)):
+        for h in list(handlers):
+            if getattr(h, "__name__", "") == fn.__name__:
+                handlers.remove(h)
+        handlers.append(fn)
+
+
+TEXT_NAME = "seiche_run_handler.py"
+
+
+def embed_handler():
+    """Puts this file into the .blend as a text block registered as a module, so that a saved
+    file animates when opened on a machine without the add-on (Blender runs it when scripts may
+    auto-run: Preferences > Save & Load > Auto Run, or `blender -y`)."""
+    text = bpy.data.texts.get(TEXT_NAME) or bpy.data.texts.new(TEXT_NAME)
+    with open(os.path.abspath(__file__)) as f:
+        # Blender runs it as __main__: the first line tells it from a command-line run.
+        text.from_string("SEICHE_FROM_BLEND = True\n" + f.read())
+    text.use_module = True
 
 
 def import_run(run):
     """Imports RUN (a seiche run directory); returns the particle object."""
     run = os.path.abspath(run)
-    ply = frame_files(run, "frame", "ply")
+    files = run_files(run)
+    ply = files["ply"]
     if not ply:
         raise RuntimeError(f"{run}: no frames/frame_NNNNNN.ply (seiche writes them with output.ply)")
     with open(os.path.join(run, "scene.json")) as f:
@@ -208,21 +259,18 @@ def import_run(run):
     top = float(np.percentile(speed, 99)) if len(speed) else 1.0
     modifier = particles.modifiers.new("seiche points", "NODES")
     modifier.node_group = particle_material(radius, max(top, 0.1))
-    entry = {"ply": ply, "first": 0, "shown": None, "particles": particles.name}
-    for key, prefix in (("surface", "surface"), ("bodies", "bodies")):
-        # The binary PLY seiche writes by default, else the OBJ.
-        files = frame_files(run, prefix, "ply") or frame_files(run, prefix, "obj")
-        entry[key + "_files"] = files
-        entry[key] = new_object("seiche " + key, collection).name if files else None
-    _runs[run] = entry
+    particles["seiche_run"] = run
+    particles["seiche_first"] = 0
+    for key in ("surface", "bodies"):
+        particles["seiche_" + key] = new_object("seiche " + key, collection).name if files[key] else ""
     scene = bpy.context.scene
     scene.render.fps = max(1, int(round(fps)))
     scene.render.fps_base = scene.render.fps / fps
     scene.frame_start = 0
     scene.frame_end = len(ply) - 1
-    if on_frame_change not in bpy.app.handlers.frame_change_post:
-        bpy.app.handlers.frame_change_post.append(on_frame_change)
-    show_frame(run, scene.frame_current)
+    install_handlers()
+    embed_handler()
+    show_frame(particles, scene.frame_current)
     return particles
 
 
@@ -254,6 +302,7 @@ def menu_entry(self, context):
 def register():
     bpy.utils.register_class(ImportSeicheRun)
     bpy.types.TOPBAR_MT_file_import.append(menu_entry)
+    install_handlers()
 
 
 def unregister():
@@ -261,7 +310,10 @@ def unregister():
     bpy.utils.unregister_class(ImportSeicheRun)
 
 
-if __name__ == "__main__":
+if globals().get("SEICHE_FROM_BLEND"):
+    # Run from the text block of a saved .blend as it opens: the frames follow the timeline.
+    install_handlers()
+elif __name__ == "__main__":
     # blender --python seiche_blender.py -- RUN_DIR: import it now (and offer the menu entry).
     register()
     if "--" in sys.argv and len(sys.argv) > sys.argv.index("--") + 1:
