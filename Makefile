@@ -85,6 +85,9 @@ blender-check: build
 	rm -rf $(BLENDER_RUN)/blender_render
 	blender --background $(BLENDER_RUN)/check.blend -y --factory-startup -a > /dev/null
 	tools/blender/check_render.sh $(BLENDER_RUN)/blender_render
+	$(BUILD_DIR)/seiche run scenes/floating_crates_3d.json -o $(BLENDER_RUN)_bodies -q --end-time 0.3 \
+		--set particle_radius=0.02 --overwrite
+	blender --background --factory-startup --python tools/blender/check_bodies.py -- $(BLENDER_RUN)_bodies
 
 ASAN_CONFIGURE = cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSEICHE_NATIVE=OFF -DSEICHE_BUILD_TESTS=ON \
 	-DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" > /dev/null

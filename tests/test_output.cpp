@@ -5,6 +5,8 @@
 #include "cli_helpers.hpp"
 
 #include <algorithm>
+#include <array>
+#include <map>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -12,6 +14,8 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
+
+#include <glm/gtc/quaternion.hpp>
 
 #include "seiche/io/readers.hpp"
 #include "seiche/io/scene_loader.hpp"
@@ -278,6 +282,73 @@ TEST(Output, RunWritesFramesStatsAndResolvedScene) {
     for (const auto& e : fs::recursive_directory_iterator(dir))
         EXPECT_NE(e.path().extension(), ".part") << e.path();
     fs::remove_all(dir);
+}
+
+// Each body's mesh in its own frame, written once (frames/bodies_local_NNN.ply): turned and moved
+// by its pose in bodies.csv it is that body's part of the frame's mesh of all bodies, at the
+// first and the last frame (what the Blender add-on keyframes).
+TEST(Output, EachBodysOwnMeshWithItsPoseIsTheFramesMesh) {
+    const fs::path dir = test::fresh_dir("seiche_test_body_meshes") / "run";
+    ASSERT_EQ(run_cli("run " + std::string(SEICHE_SOURCE_DIR) + "/scenes/floating_crates_3d.json -o " +
+                          dir.string() + " -q --end-time 0.1 --set particle_radius=0.02 " +
+                          "--set output.preview=false",
+                      dir.string() + ".log"),
+              0)
+        << slurp(dir.string() + ".log");
+    // bodies.csv: time, body, x y z, qw qx qy qz, ... per body per frame.
+    struct Pose {
+        std::array<float, 3> position;
+        std::array<float, 4> quaternion;
+    };
+    std::map<double, std::vector<Pose>> poses;
+    {
+        std::istringstream csv(slurp(dir / "bodies.csv"));
+        std::string line;
+        std::getline(csv, line);
+        while (std::getline(csv, line)) {
+            std::vector<std::string> c;
+            std::stringstream row(line);
+            for (std::string cell; std::getline(row, cell, ',');) c.push_back(cell);
+            ASSERT_GE(c.size(), 9u) << line;
+            poses[std::stod(c[0])].push_back(
+                {{std::stof(c[2]), std::stof(c[3]), std::stof(c[4])},
+                 {std::stof(c[5]), std::stof(c[6]), std::stof(c[7]), std::stof(c[8])}});
+        }
+    }
+    ASSERT_EQ(poses.size(), 4u);  // t = 0, 1/30, 2/30, 0.1
+    std::vector<SurfaceMesh> own;
+    for (int b = 0; b < 3; ++b) {
+        const fs::path path = dir / "frames" / ("bodies_local_00" + std::to_string(b) + ".ply");
+        ASSERT_TRUE(fs::exists(path)) << path;
+        own.push_back(io::read_mesh_ply(path));
+    }
+    EXPECT_FALSE(fs::exists(dir / "frames" / "bodies_local_003.ply"));
+    int frame = 0;
+    bool moved = false;
+    for (const auto& [time, bodies] : poses) {
+        const SurfaceMesh all = io::read_mesh_ply(
+            dir / "frames" / (std::string("bodies_00000") + std::to_string(frame++) + ".ply"));
+        ASSERT_EQ(bodies.size(), 3u);
+        std::size_t at = 0;
+        for (std::size_t b = 0; b < 3; ++b) {
+            const auto& q = bodies[b].quaternion;
+            const glm::quat r(q[0], q[1], q[2], q[3]);
+            const glm::vec3 p(bodies[b].position[0], bodies[b].position[1], bodies[b].position[2]);
+            for (std::size_t v = 0; v < own[b].vertex_count(); ++v, ++at) {
+                const glm::vec3 local(own[b].position[3 * v], own[b].position[3 * v + 1],
+                                      own[b].position[3 * v + 2]);
+                const glm::vec3 world = r * local + p;
+                for (int a = 0; a < 3; ++a)
+                    ASSERT_NEAR(world[a], all.position[3 * at + a], 2e-5) << "t " << time << ", body " << b;
+            }
+        }
+        EXPECT_EQ(at, all.vertex_count());
+    }
+    // The crates float: their poses change, so the test compares more than one pose.
+    for (std::size_t b = 0; b < 3; ++b)
+        moved = moved || poses.begin()->second[b].position != poses.rbegin()->second[b].position;
+    EXPECT_TRUE(moved);
+    fs::remove_all(dir.parent_path());
 }
 
 // The summary's output line names what the run wrote, as its settings ask: each file it lists is

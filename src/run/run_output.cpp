@@ -244,6 +244,19 @@ void RunOutput::bodies(const World<D>& w, int index, const fs::path& dir, io::Fr
             force[0], force[1], force[2], torque[0], torque[1], torque[2]);
         ++body_row_count_;
     }
+    // Each body's surface in its own frame, once (frames/bodies_local_NNN.ply, NNN its index in
+    // the scene): with bodies.csv's poses, one object per body that a renderer moves (the
+    // Blender add-on keyframes them) instead of a mesh rebuilt every frame.
+    if (scene_.output.ply)
+        for (std::size_t b = 0; b < n; ++b) {
+            const fs::path local = dir / "frames" / fmt::format("bodies_local_{:03}.ply", b);
+            if (fs::exists(local)) continue;
+            BoundaryObject<D> o = w.boundary_objects()[w.body_object(b)];
+            o.set_pose(Vec<D>(0.0f), Mat<D>(1.0f));
+            SurfaceMesh own;
+            append_surface<D>(o, own);
+            io::write_mesh_ply(local, own);
+        }
     append_body_outlines<D>(scene_, poses, f.solid_edges);
     io::write_file_atomic(dir / "bodies.csv",
                           [&](std::ostream& out) { out << bodies_header << "\n" << body_rows_; });

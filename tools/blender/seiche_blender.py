@@ -8,7 +8,9 @@ Imports a run directory of `seiche run` as animated objects that follow the time
     in Cycles);
   - "seiche surface": the fluid's surface from frames/surface_NNNNNN.ply (or .obj; `run
     --mesh`, `seiche mesh`), when the run has them;
-  - "seiche bodies": the rigid bodies from frames/bodies_NNNNNN.ply (or .obj), when there are any.
+  - "seiche body NAME": one object per rigid body, its mesh once (frames/bodies_local_NNN.ply)
+    and its pose keyframed at every frame from bodies.csv (runs written before those meshes:
+    "seiche bodies", all bodies as one mesh from frames/bodies_NNNNNN.ply, rebuilt each frame).
 seiche is y-up in metres; Blender is z-up: (x, y, z) becomes (x, -z, y) for every object, as
 Blender's OBJ importer does, so particles and meshes agree. The scene's frame rate and frame
 range follow the run.
@@ -226,6 +228,60 @@ def install_handlers():
         handlers.append(fn)
 
 
+def read_body_rows(path):
+    """bodies.csv: (time, name, position, quaternion w x y z) per row, seiche's axes."""
+    rows = []
+    with open(path) as f:
+        header = f.readline().strip().split(",")
+        col = {name: k for k, name in enumerate(header)}
+        for line in f:
+            c = line.strip().split(",")
+            if len(c) < len(header):
+                continue
+            rows.append((float(c[col["time"]]), c[col["body"]],
+                         [float(c[col[a]]) for a in ("x", "y", "z")],
+                         [float(c[col[a]]) for a in ("qw", "qx", "qy", "qz")]))
+    return rows
+
+
+def import_bodies(run, collection, fps):
+    """One object per body: its mesh once (frames/bodies_local_NNN.ply, in its own frame) and its
+    pose keyframed at every frame from bodies.csv, so it can be selected, shaded and motion-
+    blurred on its own. Returns the objects ([] for runs written before these meshes)."""
+    local = frame_files(run, "bodies_local", "ply")
+    csv_path = os.path.join(run, "bodies.csv")
+    if not local or not os.path.exists(csv_path):
+        return []
+    rows = read_body_rows(csv_path)
+    names = list(dict.fromkeys(name for _, name, _, _ in rows))
+    objects = []
+    for k, path in enumerate(local):
+        name = names[k] if k < len(names) else f"body_{k}"
+        obj = new_object("seiche body " + name, collection)
+        set_mesh(obj.data, path)
+        obj.rotation_mode = "QUATERNION"
+        obj["seiche_body"] = name
+        objects.append(obj)
+    by_name = {o["seiche_body"]: o for o in objects}
+    for time, name, x, q in rows:
+        obj = by_name.get(name)
+        if obj is None:
+            continue
+        frame = int(round(time * fps))
+        # seiche's y-up pose in Blender's z-up axes: A p, and A R A^-1 as a quaternion (A, +90
+        # degrees about x, turns the quaternion's vector part as it turns points).
+        obj.location = (x[0], -x[2], x[1])
+        obj.rotation_quaternion = (q[0], q[1], -q[3], q[2])
+        obj.keyframe_insert("location", frame=frame)
+        obj.keyframe_insert("rotation_quaternion", frame=frame)
+    for obj in objects:  # straight between frames, as the run's own frames are samples
+        if obj.animation_data and obj.animation_data.action:
+            for curve in obj.animation_data.action.fcurves:
+                for point in curve.keyframe_points:
+                    point.interpolation = "LINEAR"
+    return objects
+
+
 TEXT_NAME = "seiche_run_handler.py"
 
 
@@ -261,8 +317,11 @@ def import_run(run):
     modifier.node_group = particle_material(radius, max(top, 0.1))
     particles["seiche_run"] = run
     particles["seiche_first"] = 0
+    bodies = import_bodies(run, collection, fps)
     for key in ("surface", "bodies"):
-        particles["seiche_" + key] = new_object("seiche " + key, collection).name if files[key] else ""
+        # The bodies as one mesh rebuilt every frame only for runs without their own meshes.
+        wanted = files[key] and not (key == "bodies" and bodies)
+        particles["seiche_" + key] = new_object("seiche " + key, collection).name if wanted else ""
     scene = bpy.context.scene
     scene.render.fps = max(1, int(round(fps)))
     scene.render.fps_base = scene.render.fps / fps
