@@ -97,6 +97,19 @@ TEST(MeshFiles, SurfacePlyReadsBackExactly) {
     EXPECT_EQ(r.position, m.position);
     EXPECT_EQ(r.normal, m.normal);
     EXPECT_EQ(r.index, m.index);
+    EXPECT_TRUE(r.velocity.empty());
+    // With the fluid's velocity at the vertices: three more properties, read back, and a
+    // velocity array in the VTP.
+    SurfaceMesh mv = m;
+    for (std::size_t i = 0; i < mv.position.size(); ++i) mv.velocity.push_back(0.5f * float(i));
+    io::write_mesh_ply(dir / "mv.ply", mv);
+    EXPECT_NE(slurp(dir / "mv.ply").find("property float nz\nproperty float vx\nproperty float vy\n"
+                                         "property float vz\n"),
+              std::string::npos);
+    EXPECT_EQ(io::read_mesh_ply(dir / "mv.ply").velocity, mv.velocity);
+    io::write_mesh_vtp(dir / "mv.vtp", mv);
+    EXPECT_NE(slurp(dir / "mv.vtp").find("Name=\"velocity\" NumberOfComponents=\"3\""),
+              std::string::npos);
 
     const std::string bytes = slurp(dir / "m.ply");
     {
@@ -157,6 +170,19 @@ TEST(MeshCli, MeshesAreBinaryPlyByDefault) {
     EXPECT_EQ(other, 0);
     EXPECT_FALSE(fs::exists(dir / "run" / "surface.pvd"));
     EXPECT_EQ(slurp(dir / "run" / "frames" / "surface_000001.ply").rfind("ply\nformat binary_little_endian", 0), 0u);
+    // The run's surfaces carry the fluid's velocity: still at t = 0, falling at t = 1/30 s (the
+    // column's top, where the surface is, drops at up to g t = 0.33 m/s).
+    const SurfaceMesh still = io::read_mesh_ply(dir / "run" / "frames" / "surface_000000.ply");
+    const SurfaceMesh falling = io::read_mesh_ply(dir / "run" / "frames" / "surface_000001.ply");
+    ASSERT_EQ(still.velocity.size(), still.position.size());
+    ASSERT_EQ(falling.velocity.size(), falling.position.size());
+    float fastest_still = 0, lowest = 0;
+    for (float c : still.velocity) fastest_still = std::max(fastest_still, std::abs(c));
+    for (std::size_t i = 1; i < falling.velocity.size(); i += 3)
+        lowest = std::min(lowest, falling.velocity[i]);
+    EXPECT_EQ(fastest_still, 0.0f);
+    EXPECT_LT(lowest, -0.1f);
+    EXPECT_GT(lowest, -0.5f);
 }
 
 TEST(MeshCli, RunWithMeshAndMeshCommandWriteAMeshPerFrame) {

@@ -162,6 +162,37 @@ TEST(Surface, TwoSeparateBlobsGiveTwoComponents) {
     EXPECT_EQ(components(m), 2);
 }
 
+// The fluid's velocity at the vertices: two separate balls, one still and one moving with
+// (1, −2, 0.5) m/s, each vertex takes its own ball's velocity exactly (a normalised average of
+// equal values); a shear v = (y, 0, 0) across one ball gives each vertex about its own height.
+TEST(Surface, VertexVelocityIsTheFluidsNearby) {
+    auto x = ball(Vec<3>(0.0f), 5 * d);
+    const std::size_t first = x.size();
+    const auto y = ball(Vec<3>(20 * d, 0.0f, 0.0f), 4 * d);
+    x.insert(x.end(), y.begin(), y.end());
+    std::vector<Vec<3>> v(x.size(), Vec<3>(0.0f));
+    for (std::size_t i = first; i < x.size(); ++i) v[i] = Vec<3>(1.0f, -2.0f, 0.5f);
+    SurfaceMesh m = reconstruct_surface<3>(x, r, {});
+    interpolate_velocity<3>(m, x, v, r, {});
+    ASSERT_EQ(m.velocity.size(), m.position.size());
+    int moving = 0;
+    for (std::uint32_t i = 0; i < m.vertex_count(); ++i) {
+        const Vec<3> u(m.velocity[3 * i], m.velocity[3 * i + 1], m.velocity[3 * i + 2]);
+        const Vec<3> expected = vertex(m, i).x > 10 * d ? Vec<3>(1.0f, -2.0f, 0.5f) : Vec<3>(0.0f);
+        ASSERT_LT(glm::length(u - expected), 1e-5f) << i;
+        moving += vertex(m, i).x > 10 * d;
+    }
+    EXPECT_GT(moving, 100);
+    // Shear: within a third of a spacing of the vertex's own height (the average leans inward
+    // at the surface, where the particles are all on one side).
+    for (std::size_t i = 0; i < x.size(); ++i) v[i] = Vec<3>(x[i].y, 0.0f, 0.0f);
+    interpolate_velocity<3>(m, x, v, r, {});
+    float worst = 0;
+    for (std::uint32_t i = 0; i < m.vertex_count(); ++i)
+        worst = std::max(worst, std::abs(m.velocity[3 * i] - vertex(m, i).y));
+    EXPECT_LT(worst, 2 * d) << "m/s against heights of ±" << 5 * d << " m";
+}
+
 TEST(Surface, NarrowBandGivesTheFullFieldMeshAndIsThreadIndependent) {
     // A jittered block large enough to have deep-interior blocks.
     std::mt19937 rng(7);

@@ -23,18 +23,28 @@ namespace {
 
 using clock_type = std::chrono::steady_clock;
 
+// x y z per particle as the world's vectors.
 template <int D>
-std::vector<Vec<D>> positions(const io::FrameData& f) {
-    std::vector<Vec<D>> x(f.position.size() / 3);
+std::vector<Vec<D>> vectors(const std::vector<float>& xyz) {
+    std::vector<Vec<D>> x(xyz.size() / 3);
     for (std::size_t i = 0; i < x.size(); ++i)
-        for (int a = 0; a < D; ++a) x[i][a] = f.position[3 * i + a];
+        for (int a = 0; a < D; ++a) x[i][a] = xyz[3 * i + a];
     return x;
 }
 
-SurfaceMesh mesh_frame(const io::FrameData& f, const Scene& s, SurfaceStats* stats = nullptr) {
+// The surface of a frame, with the fluid's velocity at its vertices when the frame has velocities.
+template <int D>
+SurfaceMesh mesh_of(const io::FrameData& f, const Scene& s, SurfaceStats* stats) {
     const float r = float(s.particle_radius);
-    if (s.dimension == 2) return reconstruct_surface<2>(positions<2>(f), r, s.surface, stats);
-    return reconstruct_surface<3>(positions<3>(f), r, s.surface, stats);
+    const std::vector<Vec<D>> x = vectors<D>(f.position);
+    SurfaceMesh m = reconstruct_surface<D>(x, r, s.surface, stats);
+    if (f.velocity.size() == f.position.size())
+        interpolate_velocity<D>(m, x, vectors<D>(f.velocity), r, s.surface);
+    return m;
+}
+
+SurfaceMesh mesh_frame(const io::FrameData& f, const Scene& s, SurfaceStats* stats = nullptr) {
+    return s.dimension == 2 ? mesh_of<2>(f, s, stats) : mesh_of<3>(f, s, stats);
 }
 
 }  // namespace

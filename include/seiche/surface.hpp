@@ -27,6 +27,7 @@ struct SurfaceMesh {
     std::vector<float> position;       //!< x y z per vertex, m
     std::vector<float> normal;         //!< unit outward normal per vertex (from the field)
     std::vector<std::uint32_t> index;  //!< 3 per triangle (3D), 2 per segment (2D)
+    std::vector<float> velocity;       //!< x y z per vertex, m/s: the fluid's (empty: not known)
 
     std::size_t vertex_count() const { return position.size() / 3; }
     std::size_t face_count() const { return index.size() / std::size_t(dimension == 3 ? 3 : 2); }
@@ -43,6 +44,12 @@ struct SurfaceStats {
 template <int D>
 SurfaceMesh reconstruct_surface(std::span<const Vec<D>> x, float particle_radius,
                                 const SurfaceParams& params, SurfaceStats* stats = nullptr);
+
+// The fluid's velocity at the mesh's vertices (mesh.velocity): the particles' velocities v,
+// averaged with a smooth kernel over the colour field's support round each vertex.
+template <int D>
+void interpolate_velocity(SurfaceMesh& mesh, std::span<const Vec<D>> x, std::span<const Vec<D>> v,
+                          float particle_radius, const SurfaceParams& params);
 
 // Taubin 1995 λ|μ smoothing (λ = 0.5, μ = −0.53): Laplacian smoothing without the shrinkage.
 void smooth_mesh(SurfaceMesh& mesh, int iterations);

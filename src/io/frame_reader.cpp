@@ -350,6 +350,11 @@ SurfaceMesh read_mesh_ply(const std::filesystem::path& file) {
         for (std::size_t v = 0; v < vertices; ++v)
             for (int a = 0; a < 3; ++a) m.normal[3 * v + a] = rows[v * properties + 3 + a];
     }
+    if (properties >= 9) {  // then the fluid's vx vy vz, when the run interpolated them
+        m.velocity.resize(3 * vertices);
+        for (std::size_t v = 0; v < vertices; ++v)
+            for (int a = 0; a < 3; ++a) m.velocity[3 * v + a] = rows[v * properties + 6 + a];
+    }
     std::vector<char> packed(13 * faces);
     in.read(packed.data(), std::streamsize(packed.size()));
     if (!in) throw std::runtime_error(file.string() + ": truncated");

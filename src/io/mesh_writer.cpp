@@ -51,17 +51,22 @@ void write_obj(const std::filesystem::path& path, const SurfaceMesh& m) {
 
 void write_mesh_ply(const std::filesystem::path& path, const SurfaceMesh& m) {
     const std::size_t n = m.vertex_count();
-    std::vector<float> rows(6 * n);
+    // x y z, nx ny nz, and the fluid's vx vy vz when the mesh has them.
+    const bool velocity = m.velocity.size() == 3 * n && n > 0;
+    const std::size_t k = velocity ? 9 : 6;
+    std::vector<float> rows(k * n);
     for (std::size_t i = 0; i < n; ++i)
         for (int a = 0; a < 3; ++a) {
-            rows[6 * i + a] = m.position[3 * i + a];
-            rows[6 * i + 3 + a] = m.normal[3 * i + a];
+            rows[k * i + a] = m.position[3 * i + a];
+            rows[k * i + 3 + a] = m.normal[3 * i + a];
+            if (velocity) rows[k * i + 6 + a] = m.velocity[3 * i + a];
         }
     write_file_atomic(path, [&](std::ostream& out) {
         out << "ply\nformat binary_little_endian 1.0\ncomment seiche surface mesh, SI units\n"
             << "element vertex " << n << "\n"
             << "property float x\nproperty float y\nproperty float z\n"
             << "property float nx\nproperty float ny\nproperty float nz\n";
+        if (velocity) out << "property float vx\nproperty float vy\nproperty float vz\n";
         if (m.dimension == 3)
             out << "element face " << m.face_count()
                 << "\nproperty list uchar int vertex_indices\n";
@@ -96,13 +101,16 @@ void write_mesh_vtp(const std::filesystem::path& path, const SurfaceMesh& m) {
     const char* cells = m.dimension == 3 ? "Polys" : "Lines";
     // Compressed like the particle frames (vtk_blocks.hpp).
     const bool compress = vtk::can_compress();
+    const bool velocity = m.velocity.size() == 3 * n && n > 0;
     const std::string blocks[] = {
         vtk::encode_block(m.normal.data(), m.normal.size() * sizeof(float), compress),
         vtk::encode_block(m.position.data(), m.position.size() * sizeof(float), compress),
         vtk::encode_block(connectivity.data(), connectivity.size() * sizeof(std::int64_t), compress),
-        vtk::encode_block(offsets.data(), offsets.size() * sizeof(std::int64_t), compress)};
-    std::uint64_t at[4], o = 0;
-    for (int k = 0; k < 4; ++k) at[k] = o, o += blocks[k].size();
+        vtk::encode_block(offsets.data(), offsets.size() * sizeof(std::int64_t), compress),
+        velocity ? vtk::encode_block(m.velocity.data(), m.velocity.size() * sizeof(float), compress)
+                 : std::string()};
+    std::uint64_t at[5], o = 0;
+    for (int k = 0; k < 5; ++k) at[k] = o, o += blocks[k].size();
     write_file_atomic(path, [&](std::ostream& out) {
         out << "<?xml version=\"1.0\"?>\n"
             << "<VTKFile type=\"PolyData\" version=\"1.0\" byte_order=\"LittleEndian\" "
@@ -114,7 +122,12 @@ void write_mesh_vtp(const std::filesystem::path& path, const SurfaceMesh& m) {
             << "      <PointData Normals=\"Normals\">\n"
             << "        <DataArray type=\"Float32\" Name=\"Normals\" NumberOfComponents=\"3\" "
                "format=\"appended\" offset=\""
-            << at[0] << "\"/>\n      </PointData>\n      <Points>\n"
+            << at[0] << "\"/>\n";
+        if (velocity)
+            out << "        <DataArray type=\"Float32\" Name=\"velocity\" NumberOfComponents=\"3\" "
+                   "format=\"appended\" offset=\""
+                << at[4] << "\"/>\n";
+        out << "      </PointData>\n      <Points>\n"
             << "        <DataArray type=\"Float32\" Name=\"Points\" NumberOfComponents=\"3\" "
                "format=\"appended\" offset=\""
             << at[1] << "\"/>\n      </Points>\n      <" << cells << ">\n"

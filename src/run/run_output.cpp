@@ -288,9 +288,11 @@ void RunOutput::frame(const World<D>& w, int index) {
     pictures_.frame(f, index, w.time());
     if (surface_) {
         const auto& x = w.particles().x;
-        surface_->write(index, w.time(),
-                        reconstruct_surface<D>(std::span<const Vec<D>>(x.data(), x.size()),
-                                               float(scene_.particle_radius), scene_.surface));
+        const std::span<const Vec<D>> xs(x.data(), x.size());
+        SurfaceMesh mesh = reconstruct_surface<D>(xs, float(scene_.particle_radius), scene_.surface);
+        interpolate_velocity<D>(mesh, xs, w.particles().v, float(scene_.particle_radius),
+                                scene_.surface);
+        surface_->write(index, w.time(), mesh);
     }
     if (!published_) publish();
 }

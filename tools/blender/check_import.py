@@ -75,6 +75,13 @@ for k in (0, len(plys) - 1):
         surface.vertices.foreach_get("co", sv)
         sv = sv.reshape(-1, 3)[::max(1, len(surface.vertices) // 300)]
         nearest = np.sqrt(((sv[:, None, :] - co[None, :, :]) ** 2).sum(axis=2)).min(axis=1)
+        if k > 0:
+            check("speed" in surface.attributes and "velocity" in surface.attributes,
+                  f"frame {k}: the surface has the fluid's velocity and speed")
+            if "speed" in surface.attributes:
+                sp = np.empty(len(surface.vertices), dtype=np.float32)
+                surface.attributes["speed"].data.foreach_get("value", sp)
+                check(sp.max() > 0.1, f"frame {k}: the surface moves (top speed {sp.max():.2f} m/s)")
         check(len(sv) > 0 and nearest.max() < 3 * radius,
               f"frame {k}: surface vertices within {nearest.max() / radius:.2f} r of a particle (< 3 r)")
 # The same particles (by id: the sink removes some) stand elsewhere at the end.

@@ -7,7 +7,8 @@ Imports a run directory of `seiche run` as animated objects that follow the time
     points of the particle radius with a material coloured by speed (points render as spheres
     in Cycles);
   - "seiche surface": the fluid's surface from frames/surface_NNNNNN.ply (or .obj; `run
-    --mesh`, `seiche mesh`), when the run has them;
+    --mesh`, `seiche mesh`), when the run has them, with the fluid's `velocity` and `speed` at
+    its vertices (PLY);
   - "seiche body NAME": one object per rigid body, its mesh once (frames/bodies_local_NNN.ply)
     and its pose keyframed at every frame from bodies.csv (runs written before those meshes:
     "seiche bodies", all bodies as one mesh from frames/bodies_NNNNNN.ply, rebuilt each frame).
@@ -127,10 +128,35 @@ def set_points(mesh, frame):
     mesh.update()
 
 
+def mesh_velocity(path):
+    """The fluid's velocity at a surface PLY's vertices (vx vy vz after the normals), or None."""
+    if not path.endswith(".ply"):
+        return None
+    with open(path, "rb") as f:
+        data = f.read()
+    end = data.index(b"end_header\n") + len(b"end_header\n")
+    header = data[:end].decode("ascii")
+    names = re.findall(r"property float (\w+)", header.split("element vertex")[1].split("element")[0])
+    if not {"vx", "vy", "vz"} <= set(names):
+        return None
+    n = int(re.search(r"element vertex (\d+)", header).group(1))
+    rows = np.frombuffer(data[end:end + 4 * n * len(names)], dtype="<f4").reshape(n, len(names))
+    return np.stack([rows[:, names.index(a)] for a in ("vx", "vy", "vz")], axis=1)
+
+
 def set_mesh(mesh, path):
     vertices, faces = read_any_mesh(path)
     mesh.clear_geometry()
     mesh.from_pydata(z_up(vertices).tolist(), [], faces)
+    v = mesh_velocity(path)
+    if v is not None and len(v) == len(mesh.vertices):  # a surface: colour it by speed
+        v = z_up(v)
+        for name, kind, field, values in (
+                ("velocity", "FLOAT_VECTOR", "vector", v.astype(np.float32).ravel()),
+                ("speed", "FLOAT", "value", np.linalg.norm(v, axis=1).astype(np.float32))):
+            if name in mesh.attributes:
+                mesh.attributes.remove(mesh.attributes[name])
+            mesh.attributes.new(name, kind, "POINT").data.foreach_set(field, values)
     mesh.update()
 
 
