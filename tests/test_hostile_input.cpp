@@ -250,6 +250,20 @@ TEST(HostileInput, PvdWithABadTimestepOrAPathOutside) {
     EXPECT_NE(refusal(R"(<DataSet timestep="0" file="/etc/passwd"/>)").find("outside"),
               std::string::npos);
     EXPECT_EQ(refusal(R"(<DataSet timestep="0.5" file="frames/a.vtp"/>)"), "accepted");
+    // One frame listed 100,000 times (seiche render set to work for hours on it), or entries out
+    // of time order: refused, naming the entry.
+    std::string many;
+    for (int k = 0; k < 100000; ++k)
+        many += "<DataSet timestep=\"" + std::to_string(0.001 * k) + "\" file=\"frames/a.vtp\"/>";
+    EXPECT_NE(refusal(many).find("\"frames/a.vtp\" is listed twice (entry 2)"), std::string::npos)
+        << refusal(many);
+    EXPECT_NE(refusal(R"(<DataSet timestep="0.5" file="frames/a.vtp"/><DataSet timestep="0.25" )"
+                      R"(file="frames/b.vtp"/>)")
+                  .find("entry 2 (timestep 0.25) comes before"),
+              std::string::npos);
+    EXPECT_EQ(refusal(R"(<DataSet timestep="0" file="frames/a.vtp"/><DataSet timestep="0.5" )"
+                      R"(file="frames/b.vtp"/>)"),
+              "accepted");
 }
 
 TEST(HostileInput, FramesWithoutVelocityOrWithABadCount) {

@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <unordered_set>
 #include <vector>
 
 #include "seiche/io/readers.hpp"
@@ -294,6 +295,7 @@ std::vector<PvdEntry> read_pvd(const std::filesystem::path& path) {
 
 std::vector<PvdEntry> parse_pvd(const std::string& s, const std::filesystem::path& path) {
     std::vector<PvdEntry> out;
+    std::unordered_set<std::string> listed;
     const std::regex re("<DataSet[^>]*>");
     for (auto it = std::sregex_iterator(s.begin(), s.end(), re); it != std::sregex_iterator();
          ++it) {
@@ -307,6 +309,14 @@ std::vector<PvdEntry> parse_pvd(const std::string& s, const std::filesystem::pat
         const std::filesystem::path f(file);
         if (f.is_absolute() || std::find(f.begin(), f.end(), "..") != f.end())
             bad(path, "file \"" + file.substr(0, 60) + "\" is outside the run directory");
+        // A series in time order, each file once (as seiche writes them): a list that repeats
+        // one file 100,000 times set `seiche render` to work for hours on one frame.
+        if (!out.empty() && time < out.back().time)
+            bad(path, "entry " + std::to_string(out.size() + 1) + " (timestep " + t.substr(0, 20) +
+                          ") comes before the entry above it: the entries must be in time order");
+        if (!listed.insert(file).second)
+            bad(path, "file \"" + file.substr(0, 60) + "\" is listed twice (entry " +
+                          std::to_string(out.size() + 1) + "): each frame once");
         out.push_back({time, file});
     }
     return out;
