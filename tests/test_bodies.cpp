@@ -466,6 +466,15 @@ TEST(Bodies, BadBodiesAreRefusedWithTheirPath) {
     WorldDef d = def;
     d.bodies[0].density = 0;
     EXPECT_EQ(first_problem(d), "bodies[0].density: a dynamic body needs a positive density (kg/m³), got 0");
+    // A hundred dynamic boxes on one point: refused at the second (they flew apart in the first
+    // steps); beside each other, accepted.
+    d = def;
+    d.bodies.assign(100, def.bodies[0]);
+    EXPECT_EQ(first_problem(d), "bodies[1]: the body overlaps bodies[0] (the centre of one is inside "
+                                "the other); bodies cannot start inside each other");
+    d.bodies.resize(2);
+    d.bodies[1].position[0] -= 0.15;
+    EXPECT_EQ(first_problem(d), "accepted") << "the box is " << def.bodies[0].size[0] << " m wide";
     d = def;
     d.bodies[0].position = {0.3, 0.25, 0};  // half under the water's surface
     EXPECT_TRUE(first_problem(d).starts_with("bodies[0]: the body overlaps fluid[0]")) << first_problem(d);

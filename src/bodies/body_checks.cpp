@@ -221,6 +221,22 @@ void body_problems(const BodyDef& b, std::size_t index, const WorldDef& w, const
             return;
         }
     }
+    // A dynamic body may not start with its centre inside an earlier body's solid, nor hold an
+    // earlier dynamic body's centre in its own (a hundred stacked on one point were accepted
+    // and flew apart in the first steps).
+    for (std::size_t j = 0; j < index; ++j) {
+        const BodyDef& other = w.bodies[j];
+        if (b.motion != BodyMotion::dynamic && other.motion != BodyMotion::dynamic) continue;
+        if (b.inside || other.inside) continue;  // a tank holds what is inside it
+        const BoundaryObject<D> p = body_object<D>(other, j);
+        const Vec<D> mine = o.to_world(Vec<D>(0.0f)), theirs = p.to_world(Vec<D>(0.0f));
+        if (p.signed_distance(mine) < 0 || o.signed_distance(theirs) < 0) {
+            out.push_back({path, format("the body overlaps bodies[%zu] (the centre of one is inside "
+                                        "the other); bodies cannot start inside each other",
+                                        j)});
+            return;
+        }
+    }
     // No fluid particle may start inside the solid: the lattice sites of each block within the
     // body's bounds, tested against its signed distance. A body that holds the fluid inside it
     // tests every site, and a site beyond its bounds is outside it (a block wholly outside the
