@@ -275,6 +275,10 @@ TEST(Checkpoint, ImpossibleValuesWithAValidChecksumAreRefused) {
     EXPECT_NE(why.find("emitters[0]"), std::string::npos) << why;
     why = refusal(fresh, forged(good, l.time + 3 * 8, std::uint64_t(5)));  // 5 emitted, none here
     EXPECT_NE(why.find("particle counts disagree"), std::string::npos) << why;
+    // A step count near 2^63 (the next steps' counter overflowed under UBSan).
+    why = refusal(fresh, forged(good, l.time + 8, std::int64_t(9223372036854775000)));
+    EXPECT_NE(why.find("step count 9223372036854775000 is beyond any run's"), std::string::npos)
+        << why;
 
     EXPECT_TRUE(same_bits<2>(fresh.particles().x, before));
     EXPECT_EQ(fresh.time(), 0.0);

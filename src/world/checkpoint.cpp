@@ -346,6 +346,10 @@ RestoreResult World<D>::restore(std::istream& in) {
     }
     if (r.left() != 0 || !std::isfinite(time) || time < 0 || steps < 0)
         throw CheckpointError("it is damaged");
+    // 2^53 steps would take a billion years at a microsecond each; near 2^63 the counter of the
+    // next steps overflowed (UBSan).
+    if (steps > (std::int64_t(1) << 53))
+        throw CheckpointError("its step count " + std::to_string(steps) + " is beyond any run's");
     check_restored_values(p, objects, travel, emitted, removed);
 
     p_ = std::move(p);
