@@ -4,27 +4,16 @@ its mesh read once, whose keyframed pose puts its vertices where the run's frame
 (frames/bodies_NNNNNN.ply, all bodies at their poses) have them, at the first and the last frame,
 and that the bodies move. Exits 1 with the failed checks listed.
 """
-import importlib.util
 import os
 import sys
 
 import bpy
 import numpy as np
 
-here = os.path.dirname(os.path.abspath(__file__))
-spec = importlib.util.spec_from_file_location("seiche_blender", os.path.join(here, "seiche_blender.py"))
-addon = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(addon)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import check, finish, load_addon, run  # noqa: E402
 
-run = os.path.abspath(sys.argv[sys.argv.index("--") + 1])
-failures = []
-
-
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        failures.append(what)
-
+addon = load_addon()
 
 particles = addon.import_run(run)
 scene = bpy.context.scene
@@ -52,6 +41,4 @@ check(any(not np.allclose(a, b) for a, b in where.values()), "the bodies move ov
 check(all(o.animation_data and o.animation_data.action and
           len(o.animation_data.action.fcurves) == 7 for o in objects),
       "each body's location and rotation are keyframed (7 curves)")
-print(f"blender-check (bodies): {len(failures)} failed" if failures else
-      "blender-check (bodies): all passed")
-sys.exit(1 if failures else 0)
+finish("blender-check (bodies)")

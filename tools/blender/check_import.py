@@ -9,7 +9,6 @@ what a user relies on. blender --background --factory-startup --python check_imp
   - the particles move between the first and the last frame.
 Exits 1 with the failed checks listed.
 """
-import importlib.util
 import json
 import os
 import sys
@@ -17,20 +16,10 @@ import sys
 import bpy
 import numpy as np
 
-here = os.path.dirname(os.path.abspath(__file__))
-spec = importlib.util.spec_from_file_location("seiche_blender", os.path.join(here, "seiche_blender.py"))
-addon = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(addon)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import check, finish, load_addon, run  # noqa: E402
 
-run = sys.argv[sys.argv.index("--") + 1]
-failures = []
-
-
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        failures.append(what)
-
+addon = load_addon()
 
 addon.register()
 particles = addon.import_run(run)
@@ -140,5 +129,4 @@ camera.rotation_euler = (1.45, 0.0, 0.0)
 scene.camera = camera
 scene.frame_set(0)
 bpy.ops.wm.save_as_mainfile(filepath=os.path.join(os.path.abspath(run), "check.blend"))
-print(f"blender-check: {len(failures)} failed" if failures else "blender-check: all passed")
-sys.exit(1 if failures else 0)
+finish("blender-check")

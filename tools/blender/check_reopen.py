@@ -10,14 +10,8 @@ import sys
 import bpy
 import numpy as np
 
-run = sys.argv[sys.argv.index("--") + 1]
-failures = []
-
-
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        failures.append(what)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import check, finish, run  # noqa: E402
 
 
 def read_ply(path):
@@ -56,6 +50,4 @@ for k in (scene.frame_end, scene.frame_start):
 check(len(seen[scene.frame_start]) != len(seen[scene.frame_end]) or
       not np.allclose(seen[scene.frame_start], seen[scene.frame_end]),
       "the points move between the first and the last frame")
-print(f"blender-check (reopened): {len(failures)} failed" if failures else
-      "blender-check (reopened): all passed")
-sys.exit(1 if failures else 0)
+finish("blender-check (reopened)")
