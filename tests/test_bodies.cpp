@@ -846,6 +846,30 @@ TEST(MeshBodies, PouringIntoAGlassFillsItThroughNoWall) {
 
 // A tessellated sphere collides like the analytic one it approximates: no particle centre
 // closer to its centre than the inscribed radius.
+// The signed distance grid takes the winding number only near the surface and spreads the sign
+// elsewhere: at every node of the glass's grid (thin walls, a hollow inside, cells of 4 mm) the
+// sign is the winding number's, and the magnitude the exact distance.
+TEST(MeshBodies, SdfGridSignsAreTheWindingNumbers) {
+    const MeshData mesh = io::read_mesh(std::string(SEICHE_SOURCE_DIR) + "/scenes/meshes/glass.obj");
+    const auto grid = build_sdf(mesh, 0.004f, 0.016f);
+    std::size_t inside = 0, checked = 0;
+    for (int z = 0; z < grid->n[2]; ++z)
+        for (int y = 0; y < grid->n[1]; ++y)
+            for (int x = 0; x < grid->n[0]; ++x) {
+                const Vec<3> p = grid->origin + grid->cell * Vec<3>(float(x), float(y), float(z));
+                const float v = grid->value[(std::size_t(z) * grid->n[1] + y) * grid->n[0] + x];
+                ASSERT_NEAR(std::abs(v), mesh_distance(mesh, p), 1e-6f);  // (fused or not)
+                // On the surface the winding number is 1/2 and the sign a toss-up: only off it.
+                if (std::abs(v) < 1e-5f) continue;
+                const bool in = inside_mesh(mesh, p);
+                ASSERT_EQ(v < 0, in) << x << " " << y << " " << z << ": " << v;
+                inside += in;
+                ++checked;
+            }
+    EXPECT_GT(inside, 100u);
+    EXPECT_GT(checked - inside, 100u);  // both signs, far and near
+}
+
 TEST(MeshBodies, ObjSphereKeepsTheFluidOut) {
     // An icosphere-like UV sphere of radius 0.05 m, written as OBJ and read back.
     const std::filesystem::path file = std::filesystem::temp_directory_path() / "seiche_test_sphere.obj";
