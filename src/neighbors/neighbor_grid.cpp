@@ -7,6 +7,7 @@
 #include "brute_force.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -350,11 +351,21 @@ void build_chunked(std::size_t items, std::size_t queries, std::size_t chunk, Ne
     parallel_for(
         chunks,
         [&](std::size_t c) {
-            // Per thread, grown once: a warm step allocates nothing (test_allocation.cpp).
+            // Per thread, grown once: a warm step allocates nothing (test_allocation.cpp). Which
+            // chunks a thread runs varies from step to step (more so on a busy machine), so each
+            // thread's buffer follows the largest any chunk has needed on any thread, with a
+            // quarter more: grown by its own chunks alone, a thread handed a larger chunk than
+            // it had seen allocated in a warm step (1 run in 4 beside two busy processes).
+            static std::atomic<std::size_t> most{0};
             thread_local IndexBuffer lists;
             lists.clear();
+            if (const std::size_t m = most.load(std::memory_order_relaxed); lists.capacity() < m)
+                lists.reserve_more(m + m / 4);
             for (std::size_t it = c * chunk; it < std::min(items, (c + 1) * chunk); ++it)
                 collect(it, lists, out.offset);
+            for (std::size_t m = most.load(std::memory_order_relaxed);
+                 lists.size() > m && !most.compare_exchange_weak(m, lists.size());) {
+            }
             lists.reserve_more(lanes);  // append_group_rows reads up to 7 entries past a list
             const std::size_t q_begin = first_query(c * chunk);
             const std::size_t q_end = c + 1 < chunks ? first_query((c + 1) * chunk) : queries;
