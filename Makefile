@@ -3,7 +3,7 @@ BUILD_DIR ?= build
 SCENE ?= scenes/dam_break_3d.json
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure build run test test-asan test-tsan python-install-check blender-check bench bench-load microbench bench-mesh validate compare report-check readme-images fuzz clean format
+.PHONY: all deps configure build run test test-asan test-tsan python-install-check blender-check bench bench-load microbench bench-mesh validate compare report-check readme-images readme-figures fuzz clean format
 
 all: build
 
@@ -70,6 +70,9 @@ report-check: build
 # The README's pictures of scenes (docs/images), made again by running each scene (~30 s).
 readme-images: build
 	tools/readme_images.sh $(BUILD_DIR)
+
+readme-figures: build
+	tools/readme_figures.sh $(BUILD_DIR)
 
 # The Blender add-on (tools/blender/seiche_blender.py) on a short 3D run with surface meshes, in
 # Blender's background mode: attributes, axes against Blender's own OBJ importer, frames.
