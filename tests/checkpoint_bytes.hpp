@@ -19,4 +19,32 @@ inline std::string with_checksum(std::string bytes) {
     return bytes;
 }
 
+// Where the front end's state (JSON text, after its 8-byte length) starts in a checkpoint, and
+// where it ends: the time (double) and the step count (int64) follow it.
+struct StateText {
+    std::size_t start = 0, size = 0;
+};
+inline StateText find_state(const std::string& bytes) {
+    const std::size_t key = bytes.find("\"next_frame\":");
+    for (std::size_t p = bytes.rfind('{', key); p != std::string::npos && p >= 8;
+         p = bytes.rfind('{', p - 1)) {
+        std::uint64_t n;
+        std::memcpy(&n, bytes.data() + p - 8, 8);
+        if (p + n > key && p + n <= bytes.size() && bytes[p + n - 1] == '}') return {p, n};
+        if (p == 0) break;
+    }
+    return {};
+}
+
+// The checkpoint with its state text replaced by TEXT, its checksum written anew.
+inline std::string with_state(const std::string& bytes, const std::string& text) {
+    const StateText s = find_state(bytes);
+    std::string out = bytes.substr(0, s.start - 8);
+    const std::uint64_t n = text.size();
+    out.append(reinterpret_cast<const char*>(&n), 8);
+    out += text;
+    out += bytes.substr(s.start + s.size);
+    return with_checksum(out);
+}
+
 }  // namespace seiche::test

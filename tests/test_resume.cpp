@@ -5,7 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstring>
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <string>
 #include <thread>
@@ -179,6 +181,78 @@ TEST(Resume, AFrameCounterThatDisagreesWithTheTimeIsRefused) {
     EXPECT_EQ(run_cli("run --resume " + (dir / "run").string() + " --end-time 0.3", log), 2);
     EXPECT_NE(slurp(log).find("frame counter"), std::string::npos) << slurp(log);
     for (const fs::path& f : files) EXPECT_TRUE(fs::exists(f)) << f;
+    fs::remove_all(dir);
+}
+
+// Every file of a run directory and its bytes.
+std::map<std::string, std::string> run_files(const fs::path& dir) {
+    std::map<std::string, std::string> out;
+    for (const auto& e : fs::recursive_directory_iterator(dir))
+        if (e.is_regular_file()) out[fs::relative(e.path(), dir).string()] = slurp(e.path());
+    return out;
+}
+
+// Checkpoints whose checksum passes but whose front-end state is forged (issue 45): the lists
+// that become particles.pvd and bodies.pvd, the bodies.csv row count, the run's totals, the step
+// count. Each was accepted: the resume rewrote the .pvd without the earlier frames or naming a
+// path outside the run, cut bodies.csv's rows, or wrote a summary of garbage. Each is refused by
+// name, and the run directory is left exactly as it was.
+TEST(Resume, ForgedListsRowCountsAndTotalsAreRefusedAndTheRunKept) {
+    const fs::path dir = fresh_dir("seiche_test_resume_forged");
+    const fs::path log = dir / "log", run = dir / "run";
+    const std::string scene = std::string(SEICHE_SOURCE_DIR) + "/scenes/floating_box_2d.json";
+    ASSERT_EQ(run_cli("run " + scene + " -q -o " + run.string() +
+                          " --end-time 0.1 --set output.checkpoint_every=0.05 --set output.preview=false",
+                      log),
+              0)
+        << slurp(log);
+    const std::string pristine = slurp(run / "checkpoint.bin");
+    const test::StateText at = test::find_state(pristine);
+    ASSERT_GT(at.size, 0u);
+    const auto state = nlohmann::json::parse(pristine.substr(at.start, at.size));
+    ASSERT_EQ(state.at("body_rows").get<int>(), 4);  // 1 body, frames 0..3
+    ASSERT_EQ(state.at("bodies").size(), 4u);
+
+    auto forged = [&](auto edit) {
+        nlohmann::json s = state;
+        edit(s);
+        return test::with_state(pristine, s.dump());
+    };
+    std::string zero_steps = pristine;
+    std::memset(zero_steps.data() + at.start + at.size + 8, 0, 8);  // the step count, after the time
+    zero_steps = test::with_checksum(zero_steps);
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {forged([](auto& s) { s["frames"] = nlohmann::json::object(); }), "list of frames"},
+        {forged([](auto& s) { s["frames"].erase(1); }), "list of frames"},
+        {forged([](auto& s) { s["frames"][1][1] = "frames/../../../x/frame_000001.vtp"; }), "list of frames"},
+        {forged([](auto& s) { s["bodies"].erase(3); }), "bodies_000003.vtp is on disk but not in it"},
+        {forged([](auto& s) { s["body_rows"] = -1; }), "bodies.csv row count"},
+        {forged([](auto& s) { s["body_rows"] = 1; }), "bodies.csv row count"},
+        {forged([](auto& s) { s["body_rows"] = std::uint64_t(1) << 63; }), "bodies.csv row count"},
+        {forged([](auto& s) { s["iterations"] = "x"; }), "run total iterations"},
+        {forged([](auto& s) { s["wall_time"] = -5.0; }), "run total wall_time"},
+        {zero_steps, "step count (0) disagrees with its time"},
+    };
+    for (const auto& [bytes, message] : cases) {
+        SCOPED_TRACE(message);
+        std::ofstream(run / "checkpoint.bin", std::ios::binary | std::ios::trunc) << bytes;
+        const auto before = run_files(run);
+        EXPECT_EQ(run_cli("run --resume " + run.string() + " -q --end-time 0.2", log), 2) << slurp(log);
+        EXPECT_NE(slurp(log).find(message), std::string::npos) << slurp(log);
+        EXPECT_TRUE(run_files(run) == before) << "the refused resume changed the run directory";
+    }
+    // bodies.csv shorter than the checkpoint's frames wrote (a user's edit): resuming would have
+    // dropped the missing rows for good.
+    std::ofstream(run / "checkpoint.bin", std::ios::binary | std::ios::trunc) << pristine;
+    const std::string csv = slurp(run / "bodies.csv");
+    std::ofstream(run / "bodies.csv", std::ios::trunc) << csv.substr(0, csv.find('\n', csv.find('\n') + 1) + 1);
+    const auto before = run_files(run);
+    EXPECT_EQ(run_cli("run --resume " + run.string() + " -q --end-time 0.2", log), 2) << slurp(log);
+    EXPECT_NE(slurp(log).find("bodies.csv has 1 of the 4 rows"), std::string::npos) << slurp(log);
+    EXPECT_TRUE(run_files(run) == before);
+    // The pristine checkpoint and bodies.csv resume.
+    std::ofstream(run / "bodies.csv", std::ios::trunc) << csv;
+    EXPECT_EQ(run_cli("run --resume " + run.string() + " -q --end-time 0.2", log), 0) << slurp(log);
     fs::remove_all(dir);
 }
 

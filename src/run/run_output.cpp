@@ -7,6 +7,7 @@
 #include <fstream>
 #include <algorithm>
 #include <regex>
+#include <set>
 #include <sstream>
 
 
@@ -109,9 +110,47 @@ nlohmann::json entries_json(const std::vector<io::PvdEntry>& entries) {
     return out;
 }
 
-std::vector<io::PvdEntry> entries_from(const nlohmann::json& j) {
+// A checkpoint's list of the run's frames of one kind (frames/STEM_NNNNNN.vtp), which the
+// resume writes back as the .pvd: it must name this run's own files, in frame order at
+// non-decreasing times, below the frame counter, and every such file the run has; a list that
+// named other paths would send ParaView elsewhere, a shorter one would drop frames from it.
+std::vector<io::PvdEntry> listed_frames(const fs::path& dir, const nlohmann::json& j,
+                                        const std::string& stem, int next_frame, const char* key) {
+    auto damaged = [&](const std::string& why) {
+        return CheckpointError(fmt::format("its list of {} is damaged ({}); the file was damaged or "
+                                           "edited", key, why));
+    };
+    if (!j.is_array()) throw damaged("not a list");
+    const std::regex name("frames/" + stem + "_([0-9]{6,9})\\.vtp");
     std::vector<io::PvdEntry> out;
-    for (const auto& e : j) out.push_back({e.at(0).get<double>(), e.at(1).get<std::string>()});
+    std::set<long> listed;
+    long last = -1;
+    for (std::size_t k = 0; k < j.size(); ++k) {
+        const auto& e = j[k];
+        std::smatch m;
+        std::string file;
+        if (!e.is_array() || e.size() != 2 || !e[0].is_number() || !e[1].is_string() ||
+            !std::regex_match(file = e[1].get<std::string>(), m, name))
+            throw damaged(fmt::format("entry {} is not [time, \"frames/{}_NNNNNN.vtp\"]", k, stem));
+        const long index = std::stol(m[1].str());
+        const double t = e[0].get<double>();
+        if (index <= last || index >= next_frame || !std::isfinite(t) || t < 0 ||
+            (!out.empty() && t < out.back().time))
+            throw damaged(fmt::format("entry {}: {} at t = {} s out of order or past frame {}", k,
+                                      file, t, next_frame - 1));
+        last = index;
+        listed.insert(index);
+        out.push_back({t, file});
+    }
+    const std::regex on_disk(stem + "_([0-9]{6,9})\\.vtp");
+    if (fs::is_directory(dir / "frames"))
+        for (const auto& f : fs::directory_iterator(dir / "frames")) {
+            std::smatch m;
+            const std::string file = f.path().filename().string();
+            if (std::regex_match(file, m, on_disk) && std::stol(m[1].str()) < next_frame &&
+                !listed.count(std::stol(m[1].str())))
+                throw damaged("frames/" + file + " is on disk but not in it");
+        }
     return out;
 }
 
@@ -162,6 +201,20 @@ RunOutput::RunOutput(const Scene& s, fs::path dir, const RunResume* resume)
     if (resume) {
         // Read before anything in the run is touched: a damaged stats.csv refuses the resume.
         stats_rows_ = stats_rows_until(dir_ / "stats.csv", resume->steps);
+        // bodies.csv: the rows of the frames up to the checkpoint, all of them there.
+        if (resume->body_rows > 0) {
+            std::ifstream in =
+                io::open_input(dir_ / "bodies.csv", "the run's bodies.csv", 1024 * io::MiB);
+            std::string line;
+            std::getline(in, line);
+            int k = 0;
+            for (; k < resume->body_rows && std::getline(in, line); ++k) body_rows_ += line + "\n";
+            if (k < resume->body_rows)
+                throw CheckpointError(fmt::format(
+                    "{} has {} of the {} rows the checkpoint's frames wrote: resuming would lose the rest",
+                    (dir_ / "bodies.csv").string(), k, resume->body_rows));
+        }
+        body_row_count_ = resume->body_rows;
         remove_temporaries(dir_);
         fs::remove(dir_ / "summary.json");  // written again at the end: no summary = running
         remove_frames_from(dir_, resume->next_frame);
@@ -171,12 +224,6 @@ RunOutput::RunOutput(const Scene& s, fs::path dir, const RunResume* resume)
             io::write_pvd(dir_ / "surface.pvd", resume->surfaces);
         body_frames_ = resume->bodies;
         if (!body_frames_.empty()) io::write_pvd(dir_ / "bodies.pvd", body_frames_);
-        // bodies.csv: the rows of the frames up to the checkpoint.
-        std::ifstream in = io::open_input(dir_ / "bodies.csv", "the run's bodies.csv", 1024 * io::MiB);
-        std::string line;
-        std::getline(in, line);
-        for (int k = 0; k < resume->body_rows && std::getline(in, line); ++k) body_rows_ += line + "\n";
-        body_row_count_ = resume->body_rows;
     }
     io::write_file_atomic(staging_ / "scene.json", [&](std::ostream& out) {
         out << io::scene_to_json(s).dump(2) << "\n";
@@ -348,10 +395,25 @@ RunResume restore_run(World<D>& w, const fs::path& dir) {
                 "its frame counter ({} frames written) disagrees with its time (t = {} s, frame "
                 "{} is at {} s); the file was damaged or edited",
                 r.next_frame, w.time(), r.next_frame - 1, last));
-        r.frames = entries_from(r.state.at("frames"));
-        r.surfaces = entries_from(r.state.at("surfaces"));
-        r.bodies = entries_from(r.state.value("bodies", nlohmann::json::array()));
-        r.body_rows = r.state.value("body_rows", 0);
+        r.frames = listed_frames(dir, r.state.at("frames"), "frame", r.next_frame, "frames");
+        r.surfaces = listed_frames(dir, r.state.at("surfaces"), "surface", r.next_frame, "surfaces");
+        r.bodies = listed_frames(dir, r.state.value("bodies", nlohmann::json::array()), "bodies",
+                                 r.next_frame, "bodies");
+        // Each frame wrote one bodies.csv row per body.
+        const std::size_t n_bodies = w.definition().bodies.size();
+        const auto rows = r.state.value("body_rows", std::int64_t(0));
+        if (rows < 0 || std::uint64_t(rows) != std::uint64_t(r.next_frame) * n_bodies)
+            throw CheckpointError(fmt::format(
+                "its bodies.csv row count ({}) is not one row per body ({}) for each of its {} "
+                "frames; the file was damaged or edited", rows, n_bodies, r.next_frame));
+        r.body_rows = int(rows);
+        // The run's totals for its summary.
+        for (const char* key : {"iterations", "density_error_mean_sum", "density_error_max", "wall_time"})
+            if (r.state.contains(key) &&
+                !(r.state[key].is_number() && std::isfinite(r.state[key].get<double>()) &&
+                  r.state[key].get<double>() >= 0))
+                throw CheckpointError(std::string("its run total ") + key +
+                                      " is damaged (expected a number >= 0)");
     } catch (const CheckpointError& e) {
         throw CheckpointError(file.string() + ": " + e.what());
     } catch (const nlohmann::json::exception& e) {

@@ -350,6 +350,11 @@ RestoreResult World<D>::restore(std::istream& in) {
     // next steps overflowed (UBSan).
     if (steps > (std::int64_t(1) << 53))
         throw CheckpointError("its step count " + std::to_string(steps) + " is beyond any run's");
+    // Every step advances the time: none taken means none passed, and the other way round.
+    if ((steps == 0) != (time == 0))
+        throw CheckpointError("its step count (" + std::to_string(steps) +
+                              ") disagrees with its time (t = " + std::to_string(time) +
+                              " s); the file was damaged or edited");
     check_restored_values(p, objects, travel, emitted, removed);
 
     p_ = std::move(p);
