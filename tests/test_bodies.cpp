@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include "seiche/world.hpp"
@@ -1183,6 +1184,24 @@ TEST(MeshBodies, MissingOpenOrDynamicMeshesAreRefused) {
     const std::string open = error({"bodies[0].mesh=" + open_file.string()});
     EXPECT_TRUE(open.starts_with("bodies[0].mesh: ") && open.find("is not closed") != std::string::npos) << open;
     std::filesystem::remove(open_file);
+    // A binary STL with a NaN corner: it reached the welder (whose map NaN breaks) and was
+    // called "not closed" (issue 45). Refused by the triangle.
+    const std::filesystem::path stl = std::filesystem::temp_directory_path() / "seiche_nan_glass.stl";
+    {
+        std::ofstream out(stl, std::ios::binary);
+        out << std::string(80, ' ');
+        const std::uint32_t n = 2;
+        out.write(reinterpret_cast<const char*>(&n), 4);
+        const float nan = std::numeric_limits<float>::quiet_NaN();
+        const float tris[2][12] = {{0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0}, {0, 0, 0, 0, 0, 0, 1, 0, 0, nan, 1, 0}};
+        for (const auto& t : tris) {
+            out.write(reinterpret_cast<const char*>(t), 48);
+            out.write("\0\0", 2);
+        }
+    }
+    const std::string nan_corner = error({"bodies[0].mesh=" + stl.string()});
+    EXPECT_TRUE(nan_corner.find("triangle 2: a corner is not finite") != std::string::npos) << nan_corner;
+    std::filesystem::remove(stl);
 }
 
 }  // namespace
@@ -1236,6 +1255,12 @@ TEST(Keyframes, KinematicBodyFollowsItsKeyframes) {
               "bodies[0].keyframes: keyframes out of order: keyframe 3 at 0.2 s is not after "
               "keyframe 2 at 0.3 s");
     EXPECT_TRUE(error("0,0.2,0.35\n").find("line 1: expected 7 numbers") != std::string::npos);
+    // A cell with more after its number was read as the number (issue 45).
+    EXPECT_TRUE(error("0,0.2,0.35,0.15,0,0,0\n0.3,0.3,0.35,0.15,0,0,0 1 1\n").find("line 2: expected 7 numbers") !=
+                std::string::npos);
+    EXPECT_TRUE(error("0,0.2,0.35,0.15,0,0,0\n0.3,0.3,0.35,0.15,0,0,0.5abc\n").find("line 2: expected 7 numbers") !=
+                std::string::npos);
+    EXPECT_EQ(error("time,x,y,z,rx,ry,rz\r\n0,0.2,0.35,0.15,0,0,0\r\n0.3, 0.3,0.35,0.15,0,0,0 \r\n"), "accepted");
     EXPECT_EQ(error(""), "bodies[0].keyframes: no keyframes were read from " + (dir / "paddle.csv").string());
     try {
         io::load_scene(dir / "scene.json", {"bodies[0].keyframes=missing.csv"});

@@ -2,6 +2,7 @@
 #include "seiche/io/mesh_reader.hpp"
 #include "seiche/io/input_file.hpp"
 
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -10,6 +11,10 @@
 namespace seiche::io {
 
 namespace {
+
+bool finite(const std::array<float, 3>& v) {
+    return std::isfinite(v[0]) && std::isfinite(v[1]) && std::isfinite(v[2]);
+}
 
 [[noreturn]] void fail(const std::filesystem::path& file, const std::string& what) {
     throw std::runtime_error(file.string() + ": " + what);
@@ -27,6 +32,7 @@ MeshData read_obj(const std::filesystem::path& file, std::istream& in) {
         if (tag == "v") {
             std::array<float, 3> v{};
             if (!(s >> v[0] >> v[1] >> v[2])) fail(file, "line " + std::to_string(number) + ": a vertex needs x y z");
+            if (!finite(v)) fail(file, "line " + std::to_string(number) + ": a vertex is not finite");
             m.vertices.push_back(v);
         } else if (tag == "f") {
             std::vector<std::uint32_t> face;
@@ -69,6 +75,9 @@ MeshData read_stl(const std::filesystem::path& file, const std::string& bytes) {
                 for (int k = 0; k < 3; ++k) {
                     std::array<float, 3> v;
                     std::memcpy(v.data(), rec + 12 * k, 12);
+                    // NaN would also break the welder's ordering.
+                    if (!finite(v))
+                        fail(file, "triangle " + std::to_string(t + 1) + ": a corner is not finite");
                     tri[k] = w.add(v);
                 }
                 w.m.triangles.push_back(tri);
@@ -84,6 +93,7 @@ MeshData read_stl(const std::filesystem::path& file, const std::string& bytes) {
         if (word != "vertex") continue;
         std::array<float, 3> v{};
         if (!(s >> v[0] >> v[1] >> v[2])) fail(file, "a vertex needs x y z");
+        if (!finite(v)) fail(file, "a vertex is not finite");
         corners.push_back(w.add(v));
         if (corners.size() == 3) {
             w.m.triangles.push_back({corners[0], corners[1], corners[2]});

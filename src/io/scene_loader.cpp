@@ -568,7 +568,9 @@ std::vector<Keyframe> read_keyframes(const std::filesystem::path& file) {
             const std::string cell = line.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
             char* end = nullptr;
             const double d = std::strtod(cell.c_str(), &end);
-            numbers = numbers && end != cell.c_str();
+            // The whole cell, spaces aside: "1.5 2" or "1.5abc" is not the number 1.5.
+            while (*end == ' ' || *end == '\t' || *end == '\r') ++end;
+            numbers = numbers && end != cell.c_str() && *end == '\0';
             v.push_back(d);
             if (comma == std::string::npos) break;
             start = comma + 1;
