@@ -41,24 +41,49 @@ namespace {
 // itself, or one nested 100,000 deep, is refused here instead of exhausting the C++ stack.
 constexpr int max_depth = 64;
 
+// A Python str as UTF-8; one that cannot be (a lone surrogate, as os.fsdecode makes of bad
+// bytes) is refused by its key path instead of pybind11's bare cast error.
+std::string utf8(py::handle o, const std::string& where) {
+    Py_ssize_t n = 0;
+    const char* text = PyUnicode_AsUTF8AndSize(o.ptr(), &n);
+    if (!text) {
+        PyErr_Clear();
+        throw io::SceneError(where, "expected text that is valid Unicode, got a string with a lone "
+                                    "surrogate (undecodable bytes?)");
+    }
+    return std::string(text, std::size_t(n));
+}
+
 nlohmann::json to_json(py::handle o, const std::string& where, int depth = 0) {
     if (depth > max_depth)
         throw io::SceneError(where, "expected a value nested at most " + std::to_string(max_depth) +
                                         " deep (does a list or dict contain itself?)");
     if (o.is_none()) return nullptr;
     if (py::isinstance<py::bool_>(o)) return o.cast<bool>();
-    if (PyLong_Check(o.ptr())) return o.cast<long long>();
+    if (PyLong_Check(o.ptr())) {
+        int overflow = 0;
+        const long long v = PyLong_AsLongLongAndOverflow(o.ptr(), &overflow);
+        if (!overflow) return v;
+        // Beyond 64 bits: the number it is, as a scene file's 1e30 is (its key's range decides).
+        const double d = PyLong_AsDouble(o.ptr());
+        if (d == -1.0 && PyErr_Occurred()) {
+            PyErr_Clear();
+            throw io::SceneError(where, "expected a finite number, got an integer beyond any "
+                                        "floating-point number");
+        }
+        return d;
+    }
     if (PyFloat_Check(o.ptr())) {
         const double v = o.cast<double>();
         if (!std::isfinite(v))
             throw io::SceneError(where, "expected a finite number, got " + std::string(py::str(o)));
         return v;
     }
-    if (py::isinstance<py::str>(o)) return o.cast<std::string>();
+    if (py::isinstance<py::str>(o)) return utf8(o, where);
     if (py::isinstance<py::dict>(o)) {
         nlohmann::json j = nlohmann::json::object();
         for (auto [k, v] : o.cast<py::dict>()) {
-            const std::string key = py::str(k);
+            const std::string key = utf8(py::str(k), where);
             j[key] = to_json(v, where.empty() ? key : where + "." + key, depth + 1);
         }
         return j;

@@ -150,6 +150,25 @@ def test_values_that_contain_themselves_or_nest_too_deep_raise_and_the_world_goe
     w.step()  # the world is still usable
 
 
+def test_huge_integers_and_lone_surrogates_raise_scene_errors_naming_the_key():
+    # Found by `make fuzz`'s Python cases (issue 45): both came out as pybind11's bare
+    # "RuntimeError: Unable to cast Python instance to C++ type", naming nothing.
+    w = seiche.World(seiche.Scene.from_dict(small_scene_2d()))
+    with pytest.raises(seiche.SceneError, match=r"solver.xsph: expected a number in \[0, 1\]"):
+        w.set("solver.xsph", 2**63)
+    with pytest.raises(seiche.SceneError, match="solver.xsph: expected a finite number"):
+        w.set("solver.xsph", 10**400)
+    with pytest.raises(seiche.SceneError, match="solver.type: expected text that is valid Unicode"):
+        w.set("solver.type", "pbf\udcff")
+    d = small_scene_2d()
+    d["name"] = "bad\udcff"
+    with pytest.raises(seiche.SceneError, match="name: expected text that is valid Unicode"):
+        seiche.Scene.from_dict(d)
+    w.set("time.end_time", 2**40 // 2**30)  # an int that fits is still an int
+    assert w.get("time.end_time") == 1024
+    w.step()
+
+
 def test_set_positions_outside_the_container_is_refused_by_the_row():
     w = seiche.World(seiche.Scene.from_dict(small_scene_2d()))
     x = w.positions_in_creation_order()
