@@ -476,6 +476,17 @@ TEST(Bodies, BadBodiesAreRefusedWithTheirPath) {
     d.bodies.resize(2);
     d.bodies[1].position[0] -= 0.15;
     EXPECT_EQ(first_problem(d), "accepted") << "the box is " << def.bodies[0].size[0] << " m wide";
+    // Cutting into each other with both centres clear (issue 45): refused at a point inside
+    // both; side by side, touching, accepted.
+    const double width = def.bodies[0].size[0];
+    d.bodies[1].position = def.bodies[0].position;
+    d.bodies[1].position[0] -= 0.6 * width;
+    d.bodies[1].position[1] += 0.3 * def.bodies[0].size[1];
+    EXPECT_TRUE(first_problem(d).starts_with("bodies[1]: the body overlaps bodies[0] (the point ("))
+        << first_problem(d);
+    d.bodies[1].position = def.bodies[0].position;
+    d.bodies[1].position[0] -= width;
+    EXPECT_EQ(first_problem(d), "accepted");
     d = def;
     d.bodies[0].position = {0.3, 0.25, 0};  // half under the water's surface
     EXPECT_TRUE(first_problem(d).starts_with("bodies[0]: the body overlaps fluid[0]")) << first_problem(d);

@@ -236,6 +236,37 @@ void body_problems(const BodyDef& b, std::size_t index, const WorldDef& w, const
                                         j)});
             return;
         }
+        // Solids that cut into each other with both centres clear (two crates half on top of
+        // each other): a point more than half a particle spacing inside both, sought on a
+        // lattice over the overlap of their bounds, at most 48 points along an axis. Bodies
+        // that only touch are fine.
+        const Box<D> other_bounds = solid_bounds(p);
+        Vec<D> l, h;
+        std::array<int, D> n{};
+        bool apart = false;
+        for (int a = 0; a < D; ++a) {
+            l[a] = std::max(lo[a], other_bounds.min[a]);
+            h[a] = std::min(hi[a], other_bounds.max[a]);
+            apart = apart || !(h[a] - l[a] > d);
+            n[a] = std::min(48, int(std::ceil((h[a] - l[a]) / (0.5 * d)))) + 1;
+        }
+        if (apart) continue;
+        std::array<int, D> k{};
+        for (;;) {
+            Vec<D> x;
+            for (int a = 0; a < D; ++a) x[a] = l[a] + (h[a] - l[a]) * float(k[a]) / float(n[a] - 1);
+            if (o.signed_distance(x) < -0.5f * float(d) && p.signed_distance(x) < -0.5f * float(d)) {
+                std::string at = "(";
+                for (int a = 0; a < D; ++a) at += (a ? ", " : "") + num(std::round(x[a] * 1e4) / 1e4);
+                out.push_back({path, format("the body overlaps bodies[%zu] (the point %s is inside "
+                                            "both); bodies cannot start inside each other",
+                                            j, (at + ")").c_str())});
+                return;
+            }
+            int a = 0;
+            while (a < D && ++k[a] >= n[a]) k[a] = 0, ++a;
+            if (a == D) break;
+        }
     }
     // No fluid particle may start inside the solid: the lattice sites of each block within the
     // body's bounds, tested against its signed distance. A body that holds the fluid inside it
