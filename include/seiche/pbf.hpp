@@ -29,6 +29,7 @@ struct PbfConstants {
     float omega;         //!< over-relaxation ω of each Jacobi correction
     float s_corr_scale;  //!< k / S'_rest, m² (0 when the tensile correction is off)
     float s_corr_n;
+    int s_corr_power = 0;  //!< s_corr_n when it is a whole number (products, not pow), else 0
     float s_corr_w_dq;  //!< W(|Δq|), 1/m^D
 };
 
