@@ -861,9 +861,13 @@ TEST(MeshBodies, PouringIntoAGlassFillsItThroughNoWall) {
 // The signed distance grid takes the winding number only near the surface and spreads the sign
 // elsewhere: at every node of the glass's grid (thin walls, a hollow inside, cells of 4 mm) the
 // sign is the winding number's, and the magnitude the exact distance.
+// The grid's signs (near the surface from the nearest feature's pseudo-normal, spread beyond)
+// are the winding numbers', node by node, for each shipped mesh.
 TEST(MeshBodies, SdfGridSignsAreTheWindingNumbers) {
-    const MeshData mesh = io::read_mesh(std::string(SEICHE_SOURCE_DIR) + "/scenes/meshes/glass.obj");
-    const auto grid = build_sdf(mesh, 0.004f, 0.016f);
+  for (const char* file : {"glass.obj", "tank.obj"}) {
+    SCOPED_TRACE(file);
+    const MeshData mesh = io::read_mesh(std::string(SEICHE_SOURCE_DIR) + "/scenes/meshes/" + file);
+    const auto grid = build_sdf(mesh, file[0] == 'g' ? 0.004f : 0.01f, file[0] == 'g' ? 0.016f : 0.04f);
     std::size_t inside = 0, checked = 0;
     for (int z = 0; z < grid->n[2]; ++z)
         for (int y = 0; y < grid->n[1]; ++y)
@@ -880,6 +884,7 @@ TEST(MeshBodies, SdfGridSignsAreTheWindingNumbers) {
             }
     EXPECT_GT(inside, 100u);
     EXPECT_GT(checked - inside, 100u);  // both signs, far and near
+  }
 }
 
 TEST(MeshBodies, ObjSphereKeepsTheFluidOut) {
@@ -1157,6 +1162,40 @@ TEST(MeshBodies, TumblingMeshKeepsItsAngularMomentum) {
     EXPECT_NEAR(e1, e0, 0.01 * e0);
     EXPECT_GT(glm::length(glm::dvec3(b.angular_velocity) - glm::dvec3(1, 2, 3)), 0.1);  // it tumbles
     EXPECT_NEAR(glm::length(glm::dvec3(b.position) - glm::dvec3(0.6)), 0.0, 1e-4);  // about its centre
+}
+
+// A closed mesh whose triangles turn inward (as exported with flipped normals) was a body with no
+// inside: its winding number is −1 there, read as "outside" everywhere, so it had no boundary
+// particles and the fluid passed through it, silently (issue 45). Either turn is the same solid.
+TEST(MeshBodies, AMeshTurnedInsideOutIsTheSameSolid) {
+    const std::string source = std::string(SEICHE_SOURCE_DIR) + "/scenes/meshes/glass.obj";
+    const std::filesystem::path flipped = std::filesystem::temp_directory_path() / "seiche_glass_inward.obj";
+    {
+        std::ifstream in(source);
+        std::ofstream out(flipped);
+        std::string line;
+        while (std::getline(in, line)) {
+            if (line.starts_with("f ")) {
+                std::istringstream f(line.substr(2));
+                std::string a, b, c;
+                f >> a >> b >> c;
+                line = "f " + a + " " + c + " " + b;
+            }
+            out << line << "\n";
+        }
+    }
+    const MeshData inward = io::read_mesh(flipped);
+    const Vec<3> inside_wall(0.06f, 0.08f, 0.0f);  // in the glass's wall (radii 0.05 to 0.07)
+    EXPECT_TRUE(inside_mesh(inward, inside_wall));
+    EXPECT_FALSE(inside_mesh(inward, Vec<3>(0.0f, 0.08f, 0.0f)));  // in the cup, not the solid
+    const std::string scene = std::string(SEICHE_SOURCE_DIR) + "/scenes/pour_into_glass_3d.json";
+    World<3> as_made(io::load_scene(scene));
+    World<3> turned(io::load_scene(scene, {"bodies[0].mesh=" + flipped.string()}));
+    World<3> without(io::load_scene(scene, {"bodies=[]"}));
+    const std::size_t glass = as_made.boundary().x.size() - without.boundary().x.size();
+    EXPECT_GT(glass, 500u);
+    EXPECT_NEAR(double(turned.boundary().x.size()), double(as_made.boundary().x.size()), 0.01 * glass);
+    std::filesystem::remove(flipped);
 }
 
 TEST(MeshBodies, MissingOpenOrDynamicMeshesAreRefused) {

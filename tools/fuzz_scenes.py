@@ -545,6 +545,7 @@ def main():
     ap.add_argument("--timeout", type=float, default=60)
     ap.add_argument("--keep", help="copy failing cases here")
     a = ap.parse_args()
+    a.seiche = os.path.abspath(a.seiche)  # the viewer cases run in directories of their own
     rng = random.Random(a.seed)
     scenes = sorted(ROOT.glob("scenes/**/*.json"))
     bases = [json.load(open(s)) for s in scenes]
@@ -723,7 +724,7 @@ def main():
         xvfb.terminate()
 
     # The Python module: batches of 25 cases, each batch in its own interpreter.
-    module = a.python_module or str(ROOT / "build/python")
+    module = os.path.abspath(a.python_module) if a.python_module else str(ROOT / "build/python")
     child_env = dict(os.environ, PYTHONPATH=module, OMP_NUM_THREADS="2",
                      ASAN_OPTIONS="detect_leaks=0:abort_on_error=0", UBSAN_OPTIONS="print_stacktrace=1")
     if a.python > 0 and not (pathlib.Path(module) / "seiche").exists():

@@ -37,7 +37,7 @@ MeshData shifted(const MeshData& mesh, const std::array<double, 3>& offset);
 
 // Exact distance from p to the nearest triangle, m.
 float mesh_distance(const MeshData& mesh, const Vec<3>& p);
-// p inside the closed mesh: winding number above one half.
+// p inside the closed mesh: winding number above one half in magnitude (either turn).
 bool inside_mesh(const MeshData& mesh, const Vec<3>& p);
 
 // Signed distance on a regular grid, positive outside the solid, m.
