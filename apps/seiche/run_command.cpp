@@ -48,7 +48,18 @@ std::string remedy(const Scene& scene) {
 template <int D>
 int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
     using clock = std::chrono::steady_clock;
+    // A large mesh takes seconds to set up (its signed-distance grid): said before, timed after.
+    std::size_t triangles = 0;
+    for (const BodyDef& b : scene.bodies)
+        if (b.mesh) triangles += b.mesh->triangles.size();
+    const bool say_setup = !o.quiet && triangles >= 100000;
+    const auto setup_start = clock::now();
+    if (say_setup)
+        std::fprintf(stderr, "seiche: setting up the bodies' meshes (%zu triangles)...\n", triangles);
     World<D> world(scene);
+    if (say_setup)
+        std::fprintf(stderr, "seiche: set up in %.1f s\n",
+                     std::chrono::duration<double>(clock::now() - setup_start).count());
     if (!scene.bodies.empty()) world.track_boundary_forces(true);  // bodies.csv's fluid forces
     std::optional<RunResume> resume;
     if (!o.resume.empty()) {

@@ -236,14 +236,22 @@ double signed_volume(const MeshData& m) {
 }  // namespace
 
 std::size_t open_edges(const MeshData& m) {
-    std::map<std::pair<std::uint32_t, std::uint32_t>, int> uses;
+    // Every triangle's edges as sorted keys; an edge of a closed surface appears exactly twice.
+    std::vector<std::uint64_t> edges;
+    edges.reserve(3 * m.triangles.size());
     for (const auto& t : m.triangles)
         for (int k = 0; k < 3; ++k) {
             const std::uint32_t a = t[k], b = t[(k + 1) % 3];
-            ++uses[{std::min(a, b), std::max(a, b)}];
+            edges.push_back((std::uint64_t(std::min(a, b)) << 32) | std::max(a, b));
         }
+    std::sort(edges.begin(), edges.end());
     std::size_t open = 0;
-    for (const auto& [edge, n] : uses) open += n != 2 ? 1 : 0;
+    for (std::size_t i = 0; i < edges.size();) {
+        std::size_t j = i;
+        while (j < edges.size() && edges[j] == edges[i]) ++j;
+        open += j - i != 2 ? 1 : 0;
+        i = j;
+    }
     return open;
 }
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
-#include <map>
+#include <unordered_map>
 #include <sstream>
 
 namespace seiche::io {
@@ -52,11 +52,26 @@ MeshData read_obj(const std::filesystem::path& file, std::istream& in) {
     return m;
 }
 
-// STL lists every triangle's corners: equal corners become one vertex.
+// STL lists every triangle's corners: equal corners become one vertex, numbered as first met.
+// A hash of the coordinates' bits (−0 made +0, as == has them equal; corners are finite): a
+// tree map took seconds for a million triangles.
 struct Welder {
+    struct Hash {
+        std::size_t operator()(const std::array<float, 3>& v) const {
+            std::uint64_t h = 0xcbf29ce484222325ull;
+            for (const float c : v) {
+                std::uint32_t bits;
+                std::memcpy(&bits, &c, 4);
+                h = (h ^ bits) * 0x100000001b3ull;
+                h ^= h >> 29;
+            }
+            return std::size_t(h);
+        }
+    };
     MeshData m;
-    std::map<std::array<float, 3>, std::uint32_t> index;
-    std::uint32_t add(const std::array<float, 3>& v) {
+    std::unordered_map<std::array<float, 3>, std::uint32_t, Hash> index;
+    std::uint32_t add(std::array<float, 3> v) {
+        for (float& c : v) c += 0.0f;  // −0 → +0
         const auto [it, fresh] = index.emplace(v, std::uint32_t(m.vertices.size()));
         if (fresh) m.vertices.push_back(v);
         return it->second;
