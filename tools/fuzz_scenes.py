@@ -735,8 +735,11 @@ def main():
         so = next((pathlib.Path(module) / "seiche").glob("_seiche*.so"), None)
         libs = subprocess.run(["ldd", str(so)], capture_output=True, text=True).stdout if so else ""
         asan = [w for w in libs.split() if "libasan.so" in w and w.startswith("/")]
+        cxx = [w for w in libs.split() if "libstdc++.so" in w and w.startswith("/")]
         if asan:
-            child_env["LD_PRELOAD"] = asan[0]
+            # libstdc++ too: python3 does not link it, and ASan's __cxa_throw interceptor needs
+            # it there from the start ("CHECK failed: real___cxa_throw" at the first throw).
+            child_env["LD_PRELOAD"] = " ".join(asan[:1] + cxx[:1])
     child = work / "python_child.py"
     child.write_text(PYTHON_CHILD % (EXTREMES[:-1],))
     done = 0

@@ -136,6 +136,7 @@ class Reader {
   private:
     void take(void* out, std::size_t n) {
         if (n > rest_.size()) throw CheckpointError("it is truncated");
+        if (n == 0) return;  // an empty array's data() may be null, which memcpy may not take
         std::memcpy(out, rest_.data(), n);
         rest_.remove_prefix(n);
     }
