@@ -29,7 +29,7 @@ Three parts:
   `KeyError`, `RecursionError` and the like may come out, never a signal, and the world must
   still step.
 A case fails when seiche is killed by a signal, prints a sanitizer report, runs past the time
-limit, exits with a code other than 0 (ran), 1 (I/O error), 2 (refused) or 3 (unstable) — 1 only
+limit, uses more than 2 GiB of memory, exits with a code other than 0 (ran), 1 (I/O error), 2 (refused) or 3 (unstable) — 1 only
 for damaged run directories —, or writes its output directory while refusing the input.
 
 Usage: fuzz_scenes.py SEICHE_BINARY [--cases N] [--rundirs N] [--checkpoints N] [--sidefiles N]
@@ -159,13 +159,31 @@ def check(p, err, allowed):
     return None
 
 
+MEMORY_LIMIT = 2 << 30  # bytes of resident memory a case may use (sanitizer shadow included)
+
+
 def run_case(cmd, env, timeout, allowed):
-    try:
-        p = subprocess.run(cmd, capture_output=True, timeout=timeout, env=env)
-    except subprocess.TimeoutExpired:
-        return None, f"no answer within {timeout:.0f} s", ""
-    err = p.stderr.decode("utf-8", "replace")
-    return p.returncode, check(p, err, allowed), err
+    """Runs one case; returns (exit code, the problem or None, stderr). Its peak resident memory
+    is the kernel's own account of the finished child (wait4), over MEMORY_LIMIT a problem."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err_file:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err_file, env=env, stdin=subprocess.DEVNULL)
+        deadline = time.time() + timeout
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.time() > deadline:
+                proc.kill()
+                os.wait4(proc.pid, 0)
+                return None, f"no answer within {timeout:.0f} s", ""
+            time.sleep(0.02)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        err_file.seek(0)
+        err = err_file.read().decode("utf-8", "replace")
+    problem = check(proc, err, allowed)
+    if not problem and usage.ru_maxrss * 1024 > MEMORY_LIMIT:
+        problem = f"used {usage.ru_maxrss / 1024 / 1024:.1f} GiB of memory"
+    return proc.returncode, problem, err
 
 
 def damage(run, rng):
