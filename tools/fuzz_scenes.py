@@ -593,6 +593,18 @@ def main():
             counts[part][names[code]] += 1
         shutil.rmtree(out, ignore_errors=True)
 
+    def settle(part, name, problem, err, code, directory):
+        """Counts a finished case, or records its failure (a copy of DIRECTORY kept with --keep);
+        then removes DIRECTORY."""
+        if problem:
+            failures.append((name, problem, err[-600:]))
+            if a.keep:
+                shutil.copytree(directory, pathlib.Path(a.keep) / directory.name, dirs_exist_ok=True,
+                                symlinks=True, ignore_dangling_symlinks=True)
+        else:
+            counts[part][names[code]] += 1
+        shutil.rmtree(directory, ignore_errors=True)
+
     # Mutated scenes sit beside a copy of the shipped meshes, so that mesh bodies and keyframes
     # resolve and are mutated too.
     shutil.copytree(ROOT / "scenes/meshes", work / "meshes")
@@ -618,13 +630,7 @@ def main():
         cmd = rng.choice([["render", str(run), "-q"], ["mesh", str(run), "-q"],
                           ["run", "--resume", str(run), "-q", "--end-time", "0.12"]])
         code, problem, err = run_case([a.seiche] + cmd, env, a.timeout, (0, 1, 2, 3))
-        if problem:
-            failures.append((f"{what}; seiche {cmd[0]}", problem, err[-600:]))
-            if a.keep:
-                shutil.copytree(run, pathlib.Path(a.keep) / run.name, dirs_exist_ok=True)
-        else:
-            counts["rundirs"][names[code]] += 1
-        shutil.rmtree(run, ignore_errors=True)
+        settle("rundirs", f"{what}; seiche {cmd[0]}", problem, err, code, run)
 
     # Forged checkpoints: a 2D run with a floating body, one with an emitter.
     bases_ckpt = []
@@ -652,13 +658,7 @@ def main():
             lost = sorted(f for f in before if f.startswith("frames") and f not in after)
             if lost:
                 problem = f"resume lost frames that were there: {lost[:5]}"
-        if problem:
-            failures.append((f"checkpoint {what}; seiche run --resume", problem, err[-600:]))
-            if a.keep:
-                shutil.copytree(run, pathlib.Path(a.keep) / run.name, dirs_exist_ok=True)
-        else:
-            counts["checkpoints"][names[code]] += 1
-        shutil.rmtree(run, ignore_errors=True)
+        settle("checkpoints", f"checkpoint {what}; seiche run --resume", problem, err, code, run)
 
     # Damaged side files: the scenes with a mesh body and keyframes, run from a copy.
     side_scenes = {"pour_into_glass_3d": ["glass.obj"], "sloshing_tank_3d": ["tank.obj", "tank_rocking.csv"]}
@@ -687,16 +687,9 @@ def main():
         code, problem, err = run_case(cmd, env, a.timeout, (0, 1, 2, 3))
         if not problem and code in (1, 2) and out.exists():
             problem = "refused but wrote its output directory"
-        if problem:
-            failures.append((what, problem, err[-600:]))
-            if a.keep:
-                shutil.copytree(case, pathlib.Path(a.keep) / case.name, dirs_exist_ok=True,
-                                ignore_dangling_symlinks=True, symlinks=True)
-        else:
-            counts["sidefiles"][names[code]] += 1
         if f.exists() and stat.S_ISFIFO(os.lstat(f).st_mode):
-            f.unlink()
-        shutil.rmtree(case, ignore_errors=True)
+            f.unlink()  # a copy would wait on it
+        settle("sidefiles", what, problem, err, code, case)
 
     # Viewer scripts, under one Xvfb server.
     xvfb = None
@@ -731,13 +724,7 @@ def main():
         outside = [f for f in (case.parent / "shot.png", ROOT / "etc/shot.png") if f.exists()]
         if not problem and outside:
             problem = f"wrote outside its directory: {outside}"
-        if problem:
-            failures.append((f"viewer script {script.read_text()[:300]}", problem, err[-600:]))
-            if a.keep:
-                shutil.copytree(case, pathlib.Path(a.keep) / case.name, dirs_exist_ok=True)
-        else:
-            counts["scripts"][names[code]] += 1
-        shutil.rmtree(case, ignore_errors=True)
+        settle("scripts", f"viewer script {script.read_text()[:300]}", problem, err, code, case)
     if xvfb:
         xvfb.terminate()
 
