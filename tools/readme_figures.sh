@@ -2,10 +2,14 @@
 # Measures the README's quick figures again on this machine and prints them with the date, the
 # CPU and the load average, to be copied into the README: the time per step of the reference dam
 # break, how fast `seiche render` draws, the live viewer's frames per second (under Xvfb when there
-# is no display). Usage: tools/readme_figures.sh [BUILD_DIR] (`make readme-figures`, about 2
-# minutes on 2 cores). The long figures have their own tools: tools/bench_accuracy.py (against the
+# is no display). Usage: tools/readme_figures.sh [BUILD_DIR] (`make readme-figures`, about 30 s
+# on 2 cores). The long figures have their own tools: tools/bench_accuracy.py (against the
 # reference), `seiche compare`, `seiche validate`.
 set -euo pipefail
+if [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
+  sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
+  exit 0
+fi
 build=${1:-build}
 seiche="$build/seiche"
 [ -x "$seiche" ] || { echo "readme-figures: $seiche not found: build first (make build)" >&2; exit 2; }

@@ -6,7 +6,8 @@ coloured by speed, the surface meshes when the run has them, the timeline of the
     pvpython tools/paraview/open_run.py RUN_DIR --screenshot f.png --time 0.5 --size 1920x1080
     (in ParaView: View > Python Shell > Run Script, after setting RUN_DIR below)
 
-The camera frames the whole run: the particles' bounds over all frames (so a flow that runs
+The camera frames the whole run: the particles' bounds over all frames (up to 120 spread over
+the run, read once for the bounds and the colours; so a flow that runs
 across the tank stays in the picture), with the speed colour bar in a strip of its own at the
 right, never over the fluid. Colours run from 0 to the fastest particle of the run. The surface
 is coloured by the fluid's speed at its vertices from the .vtp meshes (output.mesh_vtk);
@@ -32,25 +33,24 @@ BAR_LEFT = 0.88
 SIZE = (960, 540)
 
 
-def run_bounds(source, times, samples=120):
-    """The bounds of SOURCE over TIMES (all of them, or SAMPLES spread evenly with the last)."""
-    if not times:
-        source.UpdatePipeline()
-        return list(source.GetDataInformation().GetBounds())
+def run_extent(source, times, samples=120):
+    """The bounds of SOURCE and its fastest point over TIMES (all of them, or SAMPLES spread
+    evenly with the last), in one pass over the frames."""
     if len(times) > samples:
         step = (len(times) - 1) / (samples - 1)
         times = [times[round(i * step)] for i in range(samples)]
-    lo, hi = [math.inf] * 3, [-math.inf] * 3
-    for t in times:
-        source.UpdatePipeline(t)
+    lo, hi, fastest = [math.inf] * 3, [-math.inf] * 3, 0.0
+    for t in times or [None]:
+        source.UpdatePipeline() if t is None else source.UpdatePipeline(t)
         b = source.GetDataInformation().GetBounds()
         if b[0] > b[1]:  # an empty frame
             continue
         for k in range(3):
             lo[k], hi[k] = min(lo[k], b[2 * k]), max(hi[k], b[2 * k + 1])
+        fastest = max(fastest, source.PointData["velocity"].GetRange(-1)[1])
     if lo[0] > hi[0]:
-        return [0, 1, 0, 1, 0, 1]
-    return [lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]]
+        return [0, 1, 0, 1, 0, 1], fastest
+    return [lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]], fastest
 
 
 def _sub(a, b):
@@ -159,12 +159,8 @@ def open_run(run, size=SIZE):
     scene_time = pv.GetAnimationScene()
     scene_time.UpdateAnimationUsingDataTimeSteps()
     times = list(particles.TimestepValues) if particles.TimestepValues else []
-    # Colours from 0 to the fastest particle of the run.
-    fastest = 0.0
-    for t in times or [None]:
-        particles.UpdatePipeline(t) if t is not None else particles.UpdatePipeline()
-        info = particles.PointData["velocity"].GetRange(-1)
-        fastest = max(fastest, info[1])
+    # Colours from 0 to the fastest particle of the run; the camera frames all of its frames.
+    bounds, fastest = run_extent(particles, times)
     speed.RescaleTransferFunction(0.0, fastest if fastest > 0 else 1.0)
     speed.AutomaticRescaleRangeMode = "Never"
     bar = pv.GetScalarBar(speed, view)
@@ -189,7 +185,6 @@ def open_run(run, size=SIZE):
     else:
         view.CameraParallelProjection = 1
     view.CameraParallelScale = 1.0
-    bounds = run_bounds(particles, times)
     pad = 1.5 * radius  # the spheres reach a radius past the centres
     bounds = [bounds[i] + (pad if i % 2 else -pad) for i in range(6)]
     centre = [(bounds[2 * k] + bounds[2 * k + 1]) / 2 for k in range(3)]
