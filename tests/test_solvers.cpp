@@ -114,6 +114,32 @@ TEST_P(Solvers, EnergyDoesNotGrowAtRest) {
     EXPECT_LT(second_half / n2, first_half / n1 + 0.01 * unit) << "energy drifts up";
 }
 
+// A column whose particles carry 0.8 of the mass that makes the lattice ρ0 (particle_mass, as
+// SPlisHSPlasH starts its fluid) starts at 0.8 ρ0 and settles to 0.8 of its height: the volume
+// that the mass fills at ρ0.
+TEST_P(Solvers, ALooseStartSettlesToTheVolumeOfItsMass) {
+    Scene s = tank(0.2, 0.2, 0.005);
+    s.particle_mass = 0.8 * lattice_particle_mass(s);
+    World<2> w(s);
+    EXPECT_FLOAT_EQ(w.particles().mass, float(s.particle_mass));
+    const float h0 = top(w);
+    w.refresh_density();
+    double rho = 0;  // the interior's density at the start
+    int n = 0;
+    for (std::size_t i = 0; i < w.particles().size(); ++i) {
+        const auto& x = w.particles().x[i];
+        if (x.x < 0.05f || x.x > 0.15f || x.y < 0.05f || x.y > 0.15f) continue;
+        rho += w.particles().rho[i], ++n;
+    }
+    ASSERT_GT(n, 0);
+    EXPECT_NEAR(rho / n / 1000.0, 0.8, 0.002) << "the lattice starts at 0.8 ρ0";
+    while (w.time() < 1.5 - 1e-9) {
+        const StepStats st = w.step(std::min(w.suggested_dt(), 1.5 - w.time()));
+        ASSERT_FALSE(st.instability) << st.instability->reason;
+    }
+    EXPECT_NEAR(top(w) / h0, 0.8, 0.03) << "settled column height over the start's";
+}
+
 INSTANTIATE_TEST_SUITE_P(All, Solvers,
                          ::testing::ValuesIn(solver_types),
                          [](const auto& info) { return std::string(solver_name(info.param)); });

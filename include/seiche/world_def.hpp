@@ -149,6 +149,11 @@ double max_dt(const WorldDef& def);
 // The speed of sound of the solvers that resolve it (WCSPH, DDR): the solver's speed_of_sound
 // key, or, when that is 0, ten times the largest speed expected (Monaghan's 1% rule), m/s.
 double speed_of_sound(const WorldDef& def);
+// The fluid particle mass that makes a full lattice of spacing 2r exactly ρ0 (seiche's default),
+// kg (2D: kg/m).
+double lattice_particle_mass(const WorldDef& def);
+// The fluid particle mass of a definition: particle_mass, or lattice_particle_mass when it is 0.
+double fluid_particle_mass(const WorldDef& def);
 
 struct WorldDef {
     int dimension = 3;
@@ -156,6 +161,7 @@ struct WorldDef {
     KernelType kernel = KernelType::cubic_spline;
     double support_factor = 4.0;
     double rest_density = 1000.0;
+    double particle_mass = 0.0;  // kg (2D: kg per metre of depth); 0 = lattice_particle_mass
     Vec3d gravity{0.0, -9.81, 0.0};
     Vec3d container_min{0, 0, 0};
     Vec3d container_max{1, 1, 1};

@@ -5,7 +5,9 @@
 #include "seiche/bodies.hpp"
 #include "seiche/emitters.hpp"
 #include "seiche/force_list.hpp"
+#include "seiche/kernels.hpp"
 #include "seiche/mesh_sdf.hpp"
+#include "seiche/sph.hpp"
 
 #include "problem_text.hpp"
 
@@ -14,6 +16,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <type_traits>
+#include <variant>
 
 namespace seiche {
 
@@ -81,6 +85,13 @@ std::span<const Param<WorldDef>> world_params() {
             "by 6–12%, which PBF's Jacobi iterations turn into a blow-up at the first step"),
         number_param<W, &W::rest_density>("rest_density", "kg/m³", closed(1e-3, 1e5),
                                           "ρ0"),
+        with_default_note(
+            number_param<W, &W::particle_mass>(
+                "particle_mass", "kg", closed(0, 1e30),
+                "mass of a fluid particle (2D: per metre of depth); 0 = seiche's, which makes the "
+                "fluid blocks' lattice exactly ρ0. Otherwise 0.5–1.1 times that: less starts the "
+                "blocks loose, as SPlisHSPlasH does (0.8·(2r)³·ρ0)"),
+            "0 (seiche's)"),
         // Gravity restarts the solver: the automatic speed of sound follows it.
         restarts_solver(vector_param<W, &W::gravity>(
             "gravity", "m/s²", closed(-1000, 1000),
@@ -560,6 +571,14 @@ std::vector<Problem> validate(const WorldDef& w) {
         out.push_back({"solver.pbf.min_iterations",
                        format("must not exceed max_iterations (%d), got %d", pbf.max_iterations,
                               pbf.min_iterations)});
+    if (w.particle_mass > 0) {
+        const double m = lattice_particle_mass(w);
+        if (!(w.particle_mass >= 0.5 * m && w.particle_mass <= 1.1 * m))
+            out.push_back({"particle_mass",
+                           format("must be 0 (seiche's: %.6g kg) or 0.5–1.1 times that (a heavier "
+                                  "start is compressed past what the solvers resolve), got %s",
+                                  m, num(w.particle_mass).c_str())});
+    }
     if (w.time.max_dt > 0 && w.time.max_dt < 1e-7)
         out.push_back({"time.max_dt", format("must be 0 (the solver's) or at least 1e-07 s (times "
                                              "are added up in float), got %s",
@@ -673,6 +692,21 @@ std::string join(const std::vector<Problem>& problems) {
 
 DefinitionError::DefinitionError(std::vector<Problem> problems)
     : std::invalid_argument(join(problems)), problems_(std::move(problems)) {}
+
+double lattice_particle_mass(const WorldDef& def) {
+    const float d = float(2.0 * def.particle_radius), h = float(def.support_factor * def.particle_radius);
+    const auto mass = [&](auto dim) {
+        constexpr int D = decltype(dim)::value;
+        return std::visit([&](const auto& k) { return float(def.rest_density) / lattice_sums<D>(k, d).w; },
+                          make_kernel<D>(def.kernel, h));
+    };
+    return def.dimension == 2 ? mass(std::integral_constant<int, 2>{})
+                              : mass(std::integral_constant<int, 3>{});
+}
+
+double fluid_particle_mass(const WorldDef& def) {
+    return def.particle_mass > 0 ? def.particle_mass : lattice_particle_mass(def);
+}
 
 double max_dt(const WorldDef& def) {
     if (def.time.max_dt > 0) return def.time.max_dt;

@@ -241,10 +241,25 @@ void ddr_relax(const DdrConstants& c, const FluidView<D>& f, float dt, const Vec
     parallel_for(x.size(), [&](std::size_t i) { x[i] += s.dx[i]; });
 }
 
+namespace {
+// The relaxation counts neighbours, not mass: with a particle_mass other than the one that makes
+// the lattice ρ0, the fluid at ρ0 is the lattice of spacing d·(mass/lattice mass)^(1/D), and the
+// rest sums are that lattice's.
+template <int D>
+float rest_spacing(const FluidConstants<D>& fluid) {
+    const double lattice_mass = std::visit(
+        [&](const auto& k) { return fluid.rest_density / lattice_sums<D>(k, fluid.spacing).w; },
+        fluid.kernel);
+    if (static_cast<float>(lattice_mass) == fluid.mass) return fluid.spacing;  // the default
+    return static_cast<float>(fluid.spacing * std::pow(fluid.mass / lattice_mass, 1.0 / D));
+}
+}  // namespace
+
 template <int D>
 Ddr<D>::Ddr(const DdrParams& p, const FluidConstants<D>& fluid, std::size_t particles)
     : params(p),
-      constants(ddr_constants<D>(p, fluid.speed_of_sound, fluid.h, fluid.spacing, fluid.kernel,
+      constants(ddr_constants<D>(p, fluid.speed_of_sound, fluid.h, rest_spacing(fluid),
+                                 fluid.kernel,
                                  WallSampling::for_kernel(fluid.kernel_type, fluid.spacing))) {
     state.resize(particles);
 }

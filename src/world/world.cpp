@@ -99,10 +99,9 @@ FluidConstants<D> fluid_constants(const WorldDef& def) {
     const float h = static_cast<float>(def.support_factor * def.particle_radius);
     const AnyKernel<D> kernel = make_kernel<D>(def.kernel, h);
     const float rho0 = static_cast<float>(def.rest_density);
-    // The mass that makes a full rest lattice exactly ρ0 (within 0.1% of ρ0·d^D for the cubic
-    // spline at h = 2d; poly6 over-counts by 1–1.5% there, and this removes that bias).
-    const float mass = std::visit(
-        [&](const auto& k) { return static_cast<float>(rho0 / lattice_sums<D>(k, d).w); }, kernel);
+    // By default the mass that makes a full rest lattice exactly ρ0 (within 0.1% of ρ0·d^D for the
+    // cubic spline at h = 2d; poly6 over-counts by 1–1.5% there, and this removes that bias).
+    const float mass = static_cast<float>(fluid_particle_mass(def));
     return {d, h, mass, rho0, sound_speed_for<D>(def), kernel, def.kernel};
 }
 
