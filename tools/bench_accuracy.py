@@ -6,7 +6,8 @@ particles of radius 0.025 m in a 5 x 3 x 2 m box, XSPH 0.01) with CFL steps to t
 and to t = --short (0.05 s), and prints per setting: whole-process CPU seconds per simulated
 second with the start-up removed ((long - short) / (end - short)), steps and iterations per step
 to the end, and the mean / max density error of the t = --end frame measured by `seiche density`
-(each code with its own particle mass: SPlisHSPlasH's is 0.8 (2r)^3 rho0). Runs are interleaved
+(each code with its own particle mass: SPlisHSPlasH's is 0.8 (2r)^3 rho0, 0.1 kg, which the
+reference scene's particle_mass gives seiche too: both start from the same particles). Runs are interleaved
 setting by setting; --runs N takes the median of N.
 
 Settings (default: all of them):
@@ -64,9 +65,11 @@ def timed(cmd, env, log):
 
 
 def density(seiche, frame, mass=None):
-    cmd = [seiche, "density", str(frame), "--scene", SEICHE_SCENE]
+    # Another code's frame: the reference scene with that code's particle mass; seiche's: the
+    # scene its run wrote (its own particle_mass).
+    cmd = [seiche, "density", str(frame)]
     if mass:
-        cmd += ["--mass", str(mass)]
+        cmd += ["--scene", SEICHE_SCENE, "--mass", str(mass)]
     text = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
     m = re.search(r"density error\s+mean ([0-9.]+)%, max ([0-9.]+)%", text)
     return float(m.group(1)), float(m.group(2))
