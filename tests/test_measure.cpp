@@ -83,5 +83,26 @@ TEST(Validate, PbfPassesTheFrontAndHydrostaticCases) {
     fs::remove_all(dir);
 }
 
+// Lobovsky et al. 2014, sensor 2, with WCSPH (about 15 s): the impact time, the first peak and
+// the plateau meet the experiment's gates; the sensor-2 trace and its 5 ms mean are written.
+TEST(Validate, WcsphMeetsLobovskysWallPressure) {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / "seiche_test_validate_lobovsky";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const int code = test::run_cli(
+        "validate lobovsky --solvers wcsph --no-plots -q -o " + (dir / "out").string(),
+        dir / "log");
+    const std::string verdicts = test::slurp(dir / "out" / "verdicts.csv");
+    EXPECT_EQ(code, 0) << test::slurp(dir / "log") << verdicts;
+    EXPECT_EQ(std::count(verdicts.begin(), verdicts.end(), '\n'), 4) << verdicts;  // header + 3
+    EXPECT_EQ(verdicts.find(",fail,"), std::string::npos) << verdicts;
+    EXPECT_NE(test::slurp(dir / "out" / "lobovsky.csv").find("solver,t,T,p1,p2,p3,p4\nwcsph,"),
+              std::string::npos);
+    EXPECT_NE(test::slurp(dir / "out" / "lobovsky_sensor2_5ms.csv").find("solver,T,p2\nwcsph,"),
+              std::string::npos);
+    fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace seiche

@@ -2,7 +2,8 @@
 """Plots of `seiche validate`: simulation against measurement, one PNG per case.
 
 Usage: plot_validation.py RESULTS_DIR DATA_DIR  (called by seiche validate)
-Reads RESULTS_DIR/{koshizuka,hydrostatic,spheric,surface_tension,verdicts}.csv and DATA_DIR/koshizuka_oka_1996_front.csv.
+Reads RESULTS_DIR/{koshizuka,hydrostatic,spheric,lobovsky,surface_tension,verdicts}.csv and the
+measured data in DATA_DIR.
 """
 import csv
 import os
@@ -14,7 +15,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-COLORS = {"pbf": "tab:blue", "wcsph": "tab:orange", "ddr": "tab:green"}
+COLORS = {"pbf": "tab:blue", "wcsph": "tab:orange", "ddr": "tab:green", "dfsph": "tab:purple"}
 
 
 def rows(path):
@@ -100,6 +101,32 @@ def spheric(out, data, table):
     fig.savefig(os.path.join(out, "spheric.png"))
 
 
+def lobovsky(out, data, table):
+    sim = rows(os.path.join(out, "lobovsky.csv"))
+    smooth = rows(os.path.join(out, "lobovsky_sensor2_5ms.csv"))
+    band = rows(os.path.join(data, "lobovsky_2014_H300_sensor2_percentiles.csv"))
+    band = band[::5]  # 20 kHz: every fifth sample draws the same band
+    T = [float(r["T"]) for r in band]
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), dpi=120)
+    for ax, (lo_T, hi_T) in zip(axes, ((0, 7.2), (2.2, 3.2))):
+        ax.fill_between(T, [float(r["p_2.5"]) for r in band], [float(r["p_97.5"]) for r in band],
+                        color="0.8", label="Lobovsky et al. 2014: 2.5–97.5% of ~100 runs")
+        ax.plot(T, [float(r["p_median"]) for r in band], "k-", lw=1, label="median of the runs")
+        for solver in dict.fromkeys(r["solver"] for r in sim):
+            pts = [(float(r["T"]), float(r["p2"])) for r in sim if r["solver"] == solver]
+            ax.plot(*zip(*pts), color=COLORS.get(solver), lw=0.5, alpha=0.25)
+            pts = [(float(r["T"]), float(r["p2"])) for r in smooth if r["solver"] == solver]
+            ax.plot(*zip(*pts), color=COLORS.get(solver), lw=1.3,
+                    label=label("lobovsky", solver, table) + ", 5 ms mean (faint: each step)")
+        ax.set(xlabel="T = t √(g/H)", ylabel="p / (ρ g H)", xlim=(lo_T, hi_T), ylim=(-0.2, 3.0),
+               title="sensor 2 (15 mm), whole run" if lo_T == 0 else "the first impact")
+        ax.grid(alpha=0.3)
+    axes[0].legend(fontsize=7)
+    fig.suptitle("Lobovsky et al. 2014, H = 300 mm (2D): pressure on the downstream wall")
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "lobovsky.png"))
+
+
 def surface_tension(out, table):
     sim = rows(os.path.join(out, "surface_tension.csv"))
     drops = rows(os.path.join(out, "surface_tension_drops.csv"))
@@ -182,6 +209,8 @@ def main():
         hydrostatic(out, table)
     if os.path.exists(os.path.join(out, "spheric.csv")):
         spheric(out, data, table)
+    if os.path.exists(os.path.join(out, "lobovsky.csv")):
+        lobovsky(out, data, table)
     if os.path.exists(os.path.join(out, "surface_tension_drops.csv")):
         surface_tension(out, table)
 

@@ -1,6 +1,6 @@
 // Measurements on particle sets that experiments report: the surge front of a dam break, the
 // water height at a wave probe (both ignore spray: only particles connected to the bulk count),
-// and the contact angle of a drop resting on a plate.
+// the contact angle of a drop resting on a plate, and the pressure a sensor on a wall reads.
 #pragma once
 
 #include <algorithm>
@@ -74,6 +74,51 @@ double contact_angle(std::span<const Vec<D>> x, float r, float plate_y, float cx
     }
     if (base <= 0) return NAN;
     return 2.0 * std::atan((top - plate_y) / base);
+}
+
+// A pressure sensor on a face of the container: the boundary particles behind the face (beyond
+// `face` along `axis`, on the side `outward`, +1 for a max face and −1 for a min face) whose
+// other coordinates lie inside the container and within `half_size` of the sensor's centre.
+// It reads the fluid's force on them along the outward normal over the patch's area: its sites
+// per layer of wall particles × spacing^(D−1) (2D: per metre of depth), Pa.
+template <int D>
+struct WallSensor {
+    std::vector<std::size_t> particles;
+    double area = 0;  //!< m² (2D: m)
+    int axis = 0;
+    float outward = 1.0f;
+    double pressure(std::span<const Vec<D>> force) const {
+        double f = 0;
+        for (std::size_t k : particles) f += double(force[k][axis]);
+        return area > 0 ? outward * f / area : NAN;
+    }
+};
+
+template <int D>
+WallSensor<D> wall_sensor(std::span<const Vec<D>> bx, const Box<D>& container, int axis,
+                          float outward, const Vec<D>& centre, float half_size, float spacing) {
+    WallSensor<D> s;
+    s.axis = axis;
+    s.outward = outward;
+    const float face = outward > 0 ? container.max[axis] : container.min[axis];
+    std::vector<float> layers;
+    for (std::size_t k = 0; k < bx.size(); ++k) {
+        if (outward * (bx[k][axis] - face) <= 0) continue;
+        bool in = true;
+        for (int a = 0; a < D; ++a)
+            if (a != axis)
+                in = in && bx[k][a] >= container.min[a] && bx[k][a] <= container.max[a] &&
+                     std::abs(bx[k][a] - centre[a]) < half_size;
+        if (!in) continue;
+        s.particles.push_back(k);
+        layers.push_back(bx[k][axis]);
+    }
+    std::sort(layers.begin(), layers.end());
+    layers.erase(std::unique(layers.begin(), layers.end()), layers.end());
+    if (!layers.empty())
+        s.area = double(s.particles.size()) / double(layers.size()) *
+                 std::pow(double(spacing), D - 1);
+    return s;
 }
 
 }  // namespace seiche
