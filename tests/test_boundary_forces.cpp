@@ -137,10 +137,9 @@ TEST(WallSensor, ReadsThePressureOfAForceFieldOnTheWall) {
 }
 
 // Sensors on the floor and the side walls of a settled tank (0.3 m of water), averaged over
-// 0.5 s: the floor reads ρ0 g H within 3%, the walls ρ0 g (H − y) within 20% (DFSPH 1–3%, DDR
-// and WCSPH 1–17%: the 1 s old column still rings). Not PBF: its settled lattice holds shear,
-// so the walls carry a third of the weight as friction and the floor reads 0.67–0.76 ρ0 g H
-// and the walls 0.64–0.77 of ρ0 g (H − y) (docs/solvers.md; issue 47).
+// 0.5 s, the wall's collision counted as the contact force it is: the floor reads ρ0 g H within
+// 4%, the walls ρ0 g (H − y) within 8% (every solver 0.94–1.05). Without the collision's share
+// PBF's floor read 0.67–0.76 ρ0 g H: its clamp carries a third of the column's weight.
 class SettledTank : public ::testing::TestWithParam<SolverType> {};
 
 TEST_P(SettledTank, SensorsReadTheHydrostaticPressure) {
@@ -171,7 +170,8 @@ TEST_P(SettledTank, SensorsReadTheHydrostaticPressure) {
     AdvanceOptions o;
     o.on_step = [&](const StepStats& st) {
         for (std::size_t i = 0; i < sensors.size(); ++i)
-            sum[i] += st.dt * sensors[i].pressure(w.boundary().force);
+            sum[i] += st.dt * sensors[i].pressure(w.boundary().force, w.particles().x,
+                                                  w.container_contact_forces());
         time += st.dt;
         return true;
     };
@@ -179,15 +179,15 @@ TEST_P(SettledTank, SensorsReadTheHydrostaticPressure) {
     const double rho_g = 1000.0 * 9.81, H = 0.3;
     for (std::size_t i = 0; i < 6; ++i) {
         const double y = heights[i / 2], expected = rho_g * (H - y);
-        EXPECT_NEAR(sum[i] / time / expected, 1.0, 0.20)
+        EXPECT_NEAR(sum[i] / time / expected, 1.0, 0.08)
             << "sensor at y = " << y << (i % 2 ? " (right wall)" : " (left wall)");
     }
     for (std::size_t i = 6; i < sensors.size(); ++i)
-        EXPECT_NEAR(sum[i] / time / (rho_g * H), 1.0, 0.03) << "floor sensor " << i - 6;
+        EXPECT_NEAR(sum[i] / time / (rho_g * H), 1.0, 0.04) << "floor sensor " << i - 6;
 }
 
 INSTANTIATE_TEST_SUITE_P(Hydrostatic, SettledTank,
-                         ::testing::Values(SolverType::wcsph, SolverType::ddr, SolverType::dfsph),
+                         ::testing::ValuesIn(solver_types),
                          [](const auto& info) { return std::string(solver_name(info.param)); });
 
 INSTANTIATE_TEST_SUITE_P(All, BoundaryForces,

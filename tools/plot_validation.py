@@ -101,27 +101,61 @@ def spheric(out, data, table):
     fig.savefig(os.path.join(out, "spheric.png"))
 
 
+def window_mean(T, p, half):
+    """Centred mean of p over T ± half (T ascending)."""
+    out, a, b, total = [], 0, 0, 0.0
+    for i, t in enumerate(T):
+        while b < len(T) and T[b] <= t + half:
+            total += p[b]
+            b += 1
+        while T[a] < t - half:
+            total -= p[a]
+            a += 1
+        out.append(total / (b - a))
+    return out
+
+
 def lobovsky(out, data, table):
     sim = rows(os.path.join(out, "lobovsky.csv"))
     smooth = rows(os.path.join(out, "lobovsky_sensor2_5ms.csv"))
     band = rows(os.path.join(data, "lobovsky_2014_H300_sensor2_percentiles.csv"))
     band = band[::5]  # 20 kHz: every fifth sample draws the same band
+    event = rows(os.path.join(data, "lobovsky_2014_H300_pressure_event5.csv"))[::5]
     T = [float(r["T"]) for r in band]
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), dpi=120)
-    for ax, (lo_T, hi_T) in zip(axes, ((0, 7.2), (2.2, 3.2))):
+    solvers = list(dict.fromkeys(r["solver"] for r in sim))
+    fig, axes = plt.subplots(2, 3, figsize=(15, 8), dpi=110)
+    for ax, (lo_T, hi_T) in zip(axes[0], ((0, 7.2), (2.2, 3.2))):
         ax.fill_between(T, [float(r["p_2.5"]) for r in band], [float(r["p_97.5"]) for r in band],
                         color="0.8", label="Lobovsky et al. 2014: 2.5–97.5% of ~100 runs")
         ax.plot(T, [float(r["p_median"]) for r in band], "k-", lw=1, label="median of the runs")
-        for solver in dict.fromkeys(r["solver"] for r in sim):
+        for solver in solvers:
             pts = [(float(r["T"]), float(r["p2"])) for r in sim if r["solver"] == solver]
             ax.plot(*zip(*pts), color=COLORS.get(solver), lw=0.5, alpha=0.25)
             pts = [(float(r["T"]), float(r["p2"])) for r in smooth if r["solver"] == solver]
             ax.plot(*zip(*pts), color=COLORS.get(solver), lw=1.3,
                     label=label("lobovsky", solver, table) + ", 5 ms mean (faint: each step)")
         ax.set(xlabel="T = t √(g/H)", ylabel="p / (ρ g H)", xlim=(lo_T, hi_T), ylim=(-0.2, 3.0),
-               title="sensor 2 (15 mm), whole run" if lo_T == 0 else "the first impact")
+               title="sensor 2 (15 mm), whole run" if lo_T == 0 else "sensor 2, the first impact")
         ax.grid(alpha=0.3)
-    axes[0].legend(fontsize=7)
+    axes[0][0].legend(fontsize=7)
+    # The other sensors against one repetition (event 5): not a gate, the shape of the record.
+    half = 0.5 * 0.005 * (9.81 / 0.3) ** 0.5
+    for ax, (column, record, title) in zip(
+            [axes[0][2], axes[1][0], axes[1][1]],
+            (("p1", "p_s1", "sensor 1 (3 mm)"), ("p3", "p_s3", "sensor 3 (30 mm)"),
+             ("p4", "p_s4", "sensor 4 (80 mm)"))):
+        ax.plot([float(r["T"]) for r in event], [float(r[record]) for r in event], "k-", lw=0.8,
+                label="Lobovsky et al. 2014, one run (event 5)")
+        for solver in solvers:
+            mine = [(float(r["T"]), float(r[column])) for r in sim if r["solver"] == solver]
+            Ts = [t for t, _ in mine]
+            ax.plot(Ts, window_mean(Ts, [p for _, p in mine], half), color=COLORS.get(solver),
+                    lw=1.1, label=solver.upper() + ", 5 ms mean")
+        ax.set(xlabel="T = t √(g/H)", ylabel="p / (ρ g H)", xlim=(2, 7.2), ylim=(-0.2, 3.5),
+               title=title)
+        ax.grid(alpha=0.3)
+    axes[1][0].legend(fontsize=7)
+    axes[1][2].axis("off")
     fig.suptitle("Lobovsky et al. 2014, H = 300 mm (2D): pressure on the downstream wall")
     fig.tight_layout()
     fig.savefig(os.path.join(out, "lobovsky.png"))

@@ -311,7 +311,8 @@ void lobovsky(const fs::path& root, const std::string& solver, std::ostream& csv
     auto sample = [&] {
         std::array<double, 4> p{};
         for (std::size_t s = 0; s < sensors.size(); ++s)
-            p[s] = sensors[s].pressure(w.boundary().force) / unit;
+            p[s] = sensors[s].pressure(w.boundary().force, positions(w),
+                                       w.container_contact_forces()) / unit;
         const double T = w.time() * T_of_t;
         p2.emplace_back(T, p[1]);
         csv << fmt::format("{},{:.6f},{:.5f},{:.5f},{:.5f},{:.5f},{:.5f}\n", solver, w.time(), T,

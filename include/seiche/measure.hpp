@@ -81,15 +81,28 @@ double contact_angle(std::span<const Vec<D>> x, float r, float plate_y, float cx
 // other coordinates lie inside the container and within `half_size` of the sensor's centre.
 // It reads the fluid's force on them along the outward normal over the patch's area: its sites
 // per layer of wall particles × spacing^(D−1) (2D: per metre of depth), Pa.
+// The wall's collision (the clamp keeping centres off it) is a contact force too:
+// pressure(force, x, contact) adds the contact forces of the fluid particles within `reach` of
+// the face over the patch (World::container_contact_forces()).
 template <int D>
 struct WallSensor {
     std::vector<std::size_t> particles;
     double area = 0;  //!< m² (2D: m)
     int axis = 0;
     float outward = 1.0f;
-    double pressure(std::span<const Vec<D>> force) const {
+    float face = 0.0f, half_size = 0.0f, reach = 0.0f;
+    Vec<D> centre{0.0f};
+    double pressure(std::span<const Vec<D>> force, std::span<const Vec<D>> fluid_x = {},
+                    std::span<const Vec<D>> contact = {}) const {
         double f = 0;
         for (std::size_t k : particles) f += double(force[k][axis]);
+        for (std::size_t i = 0; i < contact.size(); ++i) {
+            if (contact[i][axis] == 0.0f || outward * (face - fluid_x[i][axis]) > reach) continue;
+            bool in = true;
+            for (int a = 0; a < D; ++a)
+                if (a != axis) in = in && std::abs(fluid_x[i][a] - centre[a]) < half_size;
+            if (in) f += double(contact[i][axis]);
+        }
         return area > 0 ? outward * f / area : NAN;
     }
 };
@@ -101,6 +114,10 @@ WallSensor<D> wall_sensor(std::span<const Vec<D>> bx, const Box<D>& container, i
     s.axis = axis;
     s.outward = outward;
     const float face = outward > 0 ? container.max[axis] : container.min[axis];
+    s.face = face;
+    s.half_size = half_size;
+    s.reach = spacing;
+    s.centre = centre;
     std::vector<float> layers;
     for (std::size_t k = 0; k < bx.size(); ++k) {
         if (outward * (bx[k][axis] - face) <= 0) continue;

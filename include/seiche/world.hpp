@@ -158,6 +158,11 @@ class World {
     // it per object (BoundaryObject::force, torque). Off by default: it costs a pass over the
     // boundary particles near the fluid.
     void track_boundary_forces(bool on);
+    // With forces tracked: the force the container's wall collision (the clamp that keeps
+    // centres off the walls) exerted on the container through each fluid particle in the last
+    // step, N (2D: N/m); zero for a particle that did not collide with it. The container's force
+    // is the sum of its boundary particles' and these; a pressure sensor on a wall reads both.
+    std::span<const Vec<D>> container_contact_forces() const { return container_contact_; }
     // Moves object `index` to a new pose (its particles follow; they are re-binned every step
     // from now on). rotation: the object's axes in the world, as columns.
     void set_object_pose(std::size_t index, const Vec<D>& position, const Mat<D>& rotation);
@@ -229,6 +234,7 @@ class World {
     static constexpr std::uint32_t no_object = 0xffffffffu;
     mutable std::vector<Vec<D>> collision_push_;  //!< per fluid particle, this step (forces tracked)
     mutable std::vector<std::uint32_t> collision_object_;
+    std::vector<Vec<D>> container_contact_;  //!< per fluid particle, N (forces tracked)
     // The boundary in two grids: the fixed particles [0, first_moving_) built once (with its
     // neighbourhood mask), the moving bodies' particles after them rebuilt every step.
     NeighborGrid<D> fluid_grid_, boundary_grid_, moving_grid_;
