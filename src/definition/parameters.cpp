@@ -575,9 +575,9 @@ std::vector<Problem> validate(const WorldDef& w) {
         const double m = lattice_particle_mass(w);
         if (!(w.particle_mass >= 0.5 * m && w.particle_mass <= 1.1 * m))
             out.push_back({"particle_mass",
-                           format("must be 0 (seiche's: %.6g kg) or 0.5–1.1 times that (a heavier "
+                           format("must be 0 (seiche's: %.6g %s) or 0.5–1.1 times that (a heavier "
                                   "start is compressed past what the solvers resolve), got %s",
-                                  m, num(w.particle_mass).c_str())});
+                                  m, dim == 2 ? "kg/m" : "kg", num(w.particle_mass).c_str())});
     }
     if (w.time.max_dt > 0 && w.time.max_dt < 1e-7)
         out.push_back({"time.max_dt", format("must be 0 (the solver's) or at least 1e-07 s (times "
