@@ -82,15 +82,20 @@ TEST_P(BoundaryForces, ContainerCarriesTheWeightAndTheBoxFeelsBuoyancy) {
     EXPECT_NEAR(a.box_torque, 0.3 * a.box.y, 0.03 * 0.3 * a.box.y);
 }
 
-// Without the box: the floor (the container's only vertical load) carries the water's weight.
-TEST_P(BoundaryForces, ContainerCarriesTheWeightOfATankAtRest) {
+// 0.3 m of water at rest in a 2D tank 0.6 m wide, particles of radius 5 mm.
+WorldDef tank_at_rest(SolverType solver) {
     WorldDef def;
     def.dimension = 2;
     def.particle_radius = 0.005;
     def.container_max = {0.6, 0.5, 0};
     def.fluid = {{{0.0, 0.0, 0}, {0.6, 0.3, 0}, {}}};
-    def.solver.type = GetParam();
-    World<2> w(def);
+    def.solver.type = solver;
+    return def;
+}
+
+// Without the box: the floor (the container's only vertical load) carries the water's weight.
+TEST_P(BoundaryForces, ContainerCarriesTheWeightOfATankAtRest) {
+    World<2> w(tank_at_rest(GetParam()));
     w.track_boundary_forces(true);
     w.advance_to(1.0);
     Vec<2> force(0.0f);
@@ -115,12 +120,7 @@ TEST_P(BoundaryForces, ContainerCarriesTheWeightOfATankAtRest) {
 // sensor reads p at its centre, on either face; a sensor counting one layer's force or both
 // layers' area would read half.
 TEST(WallSensor, ReadsThePressureOfAForceFieldOnTheWall) {
-    WorldDef def;
-    def.dimension = 2;
-    def.particle_radius = 0.005;
-    def.container_max = {0.6, 0.5, 0};
-    def.fluid = {{{0.0, 0.0, 0}, {0.6, 0.3, 0}, {}}};
-    World<2> w(def);
+    World<2> w(tank_at_rest(SolverType::pbf));
     const auto& bx = w.boundary().x;
     const auto p = [](float y) { return 1000.0f * (0.4f - y); };
     for (float side : {-1.0f, 1.0f}) {
@@ -140,16 +140,8 @@ TEST(WallSensor, ReadsThePressureOfAForceFieldOnTheWall) {
 // 0.5 s, the wall's collision counted as the contact force it is: the floor reads ρ0 g H within
 // 4%, the walls ρ0 g (H − y) within 8% (every solver 0.94–1.05). Without the collision's share
 // PBF's floor read 0.67–0.76 ρ0 g H: its clamp carries a third of the column's weight.
-class SettledTank : public ::testing::TestWithParam<SolverType> {};
-
-TEST_P(SettledTank, SensorsReadTheHydrostaticPressure) {
-    WorldDef def;
-    def.dimension = 2;
-    def.particle_radius = 0.005;
-    def.container_max = {0.6, 0.5, 0};
-    def.fluid = {{{0.0, 0.0, 0}, {0.6, 0.3, 0}, {}}};
-    def.solver.type = GetParam();
-    World<2> w(def);
+TEST_P(BoundaryForces, WallSensorsReadTheHydrostaticPressure) {
+    World<2> w(tank_at_rest(GetParam()));
     w.track_boundary_forces(true);
     const std::array<float, 3> heights = {0.05f, 0.15f, 0.25f};
     std::vector<WallSensor<2>> sensors;
@@ -185,10 +177,6 @@ TEST_P(SettledTank, SensorsReadTheHydrostaticPressure) {
     for (std::size_t i = 6; i < sensors.size(); ++i)
         EXPECT_NEAR(sum[i] / time / (rho_g * H), 1.0, 0.04) << "floor sensor " << i - 6;
 }
-
-INSTANTIATE_TEST_SUITE_P(Hydrostatic, SettledTank,
-                         ::testing::ValuesIn(solver_types),
-                         [](const auto& info) { return std::string(solver_name(info.param)); });
 
 INSTANTIATE_TEST_SUITE_P(All, BoundaryForces,
                          ::testing::ValuesIn(solver_types),
