@@ -56,15 +56,27 @@ TEST(Measure, ProbeHeightIsTheTopOfTheStackFromTheFloor) {
     EXPECT_EQ(probe_height<3>(c, r, 0.5f, 0.35f, 1.0f), 0.0);  // 5 r away: not on the line
 }
 
-TEST(Validate, PbfPassesTheFrontAndHydrostaticCases) {
+// `seiche validate ARGS --no-plots -q` into a fresh directory `name` under the temporary one:
+// its exit code and verdicts.csv; the results in dir/out, the log in dir/log.
+struct ValidateRun {
+    std::filesystem::path dir;
+    int code;
+    std::string verdicts;
+};
+ValidateRun run_validate(const std::string& name, const std::string& args) {
     namespace fs = std::filesystem;
-    const fs::path dir = fs::temp_directory_path() / "seiche_test_validate";
+    const fs::path dir = fs::temp_directory_path() / name;
     fs::remove_all(dir);
     fs::create_directories(dir);
     const int code = test::run_cli(
-        "validate koshizuka hydrostatic --solvers pbf --no-plots -q -o " + (dir / "out").string(),
-        dir / "log");
-    const std::string verdicts = test::slurp(dir / "out" / "verdicts.csv");
+        "validate " + args + " --no-plots -q -o " + (dir / "out").string(), dir / "log");
+    return {dir, code, test::slurp(dir / "out" / "verdicts.csv")};
+}
+
+TEST(Validate, PbfPassesTheFrontAndHydrostaticCases) {
+    namespace fs = std::filesystem;
+    const auto [dir, code, verdicts] =
+        run_validate("seiche_test_validate", "koshizuka hydrostatic --solvers pbf");
     EXPECT_EQ(code, 0) << test::slurp(dir / "log");
     EXPECT_EQ(std::count(verdicts.begin(), verdicts.end(), '\n'), 4) << verdicts;  // header + 3
     EXPECT_EQ(verdicts.find(",fail,"), std::string::npos) << verdicts;
@@ -88,13 +100,8 @@ TEST(Validate, PbfPassesTheFrontAndHydrostaticCases) {
 // and its 5 ms mean are written. (The peak and the plateau read high in every solver: docs/solvers.md.)
 TEST(Validate, PbfMeetsLobovskysImpactTime) {
     namespace fs = std::filesystem;
-    const fs::path dir = fs::temp_directory_path() / "seiche_test_validate_lobovsky";
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    const int code = test::run_cli(
-        "validate lobovsky --solvers pbf --no-plots -q -o " + (dir / "out").string(),
-        dir / "log");
-    const std::string verdicts = test::slurp(dir / "out" / "verdicts.csv");
+    const auto [dir, code, verdicts] =
+        run_validate("seiche_test_validate_lobovsky", "lobovsky --solvers pbf");
     EXPECT_TRUE(code == 0 || code == 4) << code << test::slurp(dir / "log");  // 4: a gate failed
     EXPECT_EQ(std::count(verdicts.begin(), verdicts.end(), '\n'), 4) << verdicts;  // header + 3
     EXPECT_NE(verdicts.find("lobovsky,pbf,sensor 2 impact time,"), std::string::npos) << verdicts;
