@@ -2,6 +2,7 @@
 // presses on its container with its weight, and a box held under water feels ρ0·g·V upwards.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -115,25 +116,93 @@ TEST_P(BoundaryForces, ContainerCarriesTheWeightOfATankAtRest) {
     EXPECT_NEAR(force.x, 0.0, 0.01 * weight);  // the side walls' pushes cancel
 }
 
+// The pitch of a boundary lattice along `axis`: the commonest gap between its distinct
+// coordinates (walls are stretched to fit their faces: not quite the spacing d).
+float lattice_pitch(std::span<const Vec<2>> bx, std::size_t first, std::size_t count, int axis) {
+    std::vector<float> c;
+    for (std::size_t k = first; k < first + count; ++k) c.push_back(bx[k][axis]);
+    std::sort(c.begin(), c.end());
+    c.erase(std::unique(c.begin(), c.end()), c.end());
+    std::vector<float> gaps;
+    for (std::size_t i = 1; i < c.size(); ++i) gaps.push_back(c[i] - c[i - 1]);
+    std::nth_element(gaps.begin(), gaps.begin() + gaps.size() / 2, gaps.end());
+    return gaps[gaps.size() / 2];
+}
+
 // A sensor reads the pressure a force field on the wall's particles stands for: each particle
-// behind the face carrying p(y) × its share of the wall (d per layer, 2D), p linear in y, the
-// sensor reads p at its centre, on either face; a sensor counting one layer's force or both
-// layers' area would read half.
+// behind the face carrying p(y) × its share of the wall (the lattice's pitch per layer, 2D), p
+// linear in y, the sensor reads p at its centre, on either face; a sensor counting one layer's
+// force or both layers' area would read half.
 TEST(WallSensor, ReadsThePressureOfAForceFieldOnTheWall) {
     World<2> w(tank_at_rest(SolverType::pbf));
     const auto& bx = w.boundary().x;
+    const float pitch = lattice_pitch(bx, 0, w.boundary_objects()[0].count, 1);
+    EXPECT_NEAR(pitch, 0.01f, 0.0002f);
     const auto p = [](float y) { return 1000.0f * (0.4f - y); };
     for (float side : {-1.0f, 1.0f}) {
         std::vector<Vec<2>> force(bx.size(), Vec<2>(0.0f));
         const float face = side > 0 ? 0.6f : 0.0f;
         for (std::size_t k = 0; k < bx.size(); ++k)
-            if (side * (bx[k].x - face) > 0) force[k].x = side * p(bx[k].y) * 0.01f / 2.0f;
+            if (side * (bx[k].x - face) > 0) force[k].x = side * p(bx[k].y) * pitch / 2.0f;
         for (float y : {0.05f, 0.15f, 0.3f}) {
-            const WallSensor<2> s = wall_sensor<2>(bx, w.container(), 0, side,
+            const WallSensor<2> s = wall_sensor<2>(bx, w.boundary_objects(), 0, 0, side,
                                                    Vec<2>(face, y), 0.01f, 0.01f);
             EXPECT_NEAR(s.pressure(force), p(y), 1e-3 * p(y)) << "y = " << y << ", side " << side;
         }
     }
+}
+
+// The same on the faces of an obstacle (the box of tank_with_box, [0.2, 0.4] × [0.1, 0.3]): its
+// particles within two spacings of a face carry that face's field, p linear along the face; a
+// sensor on each face reads p at its centre and nothing of the other faces' fields.
+TEST(WallSensor, ReadsThePressureOfAForceFieldOnAnObstacle) {
+    World<2> w(tank_with_box(SolverType::pbf));
+    const auto& bx = w.boundary().x;
+    const BoundaryObject<2>& box = w.boundary_objects()[1];
+    const float pitch = lattice_pitch(bx, box.first, box.count, 0);
+    const auto p = [](float along) { return 1000.0f * (1.0f + along); };
+    struct Face {
+        int axis;
+        float outward, at;
+    };
+    for (const Face f : {Face{1, -1.0f, 0.3f}, Face{1, 1.0f, 0.1f}, Face{0, 1.0f, 0.2f},
+                         Face{0, -1.0f, 0.4f}}) {
+        const int other = 1 - f.axis;
+        std::vector<Vec<2>> force(bx.size(), Vec<2>(0.0f));
+        for (std::size_t k = box.first; k < box.first + box.count; ++k) {
+            const float depth = f.outward * (bx[k][f.axis] - f.at);
+            if (depth > 0 && depth < 0.02f) force[k][f.axis] = f.outward * p(bx[k][other]) * pitch / 2;
+            // The opposite face pushes the other way; a sensor must not count it.
+            if (-depth > 0.18f) force[k][f.axis] = -f.outward * 5000.0f;
+        }
+        for (float along : {0.15f, 0.2f, 0.25f}) {
+            Vec<2> centre;
+            centre[f.axis] = f.at;
+            centre[other] = (f.axis == 1 ? 0.1f : 0.0f) + along;
+            const WallSensor<2> s = wall_sensor<2>(bx, w.boundary_objects(), 1, f.axis, f.outward,
+                                                   centre, 0.01f, 0.01f);
+            EXPECT_NEAR(s.pressure(force), p(centre[other]), 2e-3 * p(centre[other]))
+                << "face " << f.axis << " " << f.outward << " at " << centre[other];
+        }
+    }
+}
+
+// A sensor needs a box in its place and a face: anything else is refused by name.
+TEST(WallSensor, RefusesWhatHasNoFlatFace) {
+    WorldDef def = tank_at_rest(SolverType::pbf);
+    BodyDef disc;
+    disc.shape = BodyShape::circle;
+    disc.radius = 0.05;
+    disc.position = {0.3, 0.4, 0};
+    def.bodies = {disc};
+    World<2> w(def);
+    const auto& bx = w.boundary().x;
+    const auto objects = w.boundary_objects();
+    const Vec<2> c(0.3f, 0.4f);
+    EXPECT_THROW(wall_sensor<2>(bx, objects, 1, 0, 1.0f, c, 0.01f, 0.01f), std::invalid_argument);
+    EXPECT_THROW(wall_sensor<2>(bx, objects, 2, 0, 1.0f, c, 0.01f, 0.01f), std::invalid_argument);
+    EXPECT_THROW(wall_sensor<2>(bx, objects, 0, 2, 1.0f, c, 0.01f, 0.01f), std::invalid_argument);
+    EXPECT_THROW(wall_sensor<2>(bx, objects, 0, 0, 0.5f, c, 0.01f, 0.01f), std::invalid_argument);
 }
 
 // Sensors on the floor and the side walls of a settled tank (0.3 m of water), averaged over
@@ -147,14 +216,17 @@ TEST_P(BoundaryForces, WallSensorsReadTheHydrostaticPressure) {
     std::vector<WallSensor<2>> sensors;
     for (float y : heights)
         for (float side : {-1.0f, 1.0f})
-            sensors.push_back(wall_sensor<2>(w.boundary().x, w.container(), 0, side,
+            sensors.push_back(wall_sensor<2>(w.boundary().x, w.boundary_objects(), 0, 0, side,
                                              Vec<2>(side > 0 ? 0.6f : 0.0f, y), 0.01f, 0.01f));
     for (float x : {0.1f, 0.3f, 0.5f})
-        sensors.push_back(wall_sensor<2>(w.boundary().x, w.container(), 1, -1.0f,
+        sensors.push_back(wall_sensor<2>(w.boundary().x, w.boundary_objects(), 0, 1, -1.0f,
                                          Vec<2>(x, 0.0f), 0.01f, 0.01f));
+    const std::size_t wall = w.boundary_objects()[0].count;
+    const float pitch[2] = {lattice_pitch(w.boundary().x, 0, wall, 0),
+                            lattice_pitch(w.boundary().x, 0, wall, 1)};
     for (const auto& s : sensors) {
         ASSERT_EQ(s.particles.size(), 4u) << "two rows of two layers";
-        EXPECT_NEAR(s.area, 0.02, 1e-6);
+        EXPECT_NEAR(s.area, 2 * pitch[1 - s.axis], 1e-6);
     }
     w.advance_to(1.0);
     std::vector<double> sum(sensors.size(), 0.0);
@@ -163,7 +235,7 @@ TEST_P(BoundaryForces, WallSensorsReadTheHydrostaticPressure) {
     o.on_step = [&](const StepStats& st) {
         for (std::size_t i = 0; i < sensors.size(); ++i)
             sum[i] += st.dt * sensors[i].pressure(w.boundary().force, w.particles().x,
-                                                  w.container_contact_forces());
+                                                  w.contact_forces(), w.contact_objects());
         time += st.dt;
         return true;
     };
@@ -176,6 +248,51 @@ TEST_P(BoundaryForces, WallSensorsReadTheHydrostaticPressure) {
     }
     for (std::size_t i = 6; i < sensors.size(); ++i)
         EXPECT_NEAR(sum[i] / time / (rho_g * H), 1.0, 0.04) << "floor sensor " << i - 6;
+}
+
+// Sensors on the faces of an obstacle (the box of tank_with_box, its top 0.2 m under the
+// surface): on its top, its two sides and its underside, each reads ρ0 g (H − y) at its centre
+// averaged over 0.5 s, the box's collision pushes counted, only the box's own.
+TEST_P(BoundaryForces, SensorsOnAnObstacleReadTheHydrostaticPressure) {
+    World<2> w(tank_with_box(GetParam()));
+    w.track_boundary_forces(true);
+    struct Site {
+        int axis;
+        float outward;
+        Vec<2> centre;
+    };
+    const std::vector<Site> sites = {{1, -1.0f, {0.25f, 0.3f}}, {1, -1.0f, {0.35f, 0.3f}},
+                                     {0, 1.0f, {0.2f, 0.15f}},  {0, 1.0f, {0.2f, 0.25f}},
+                                     {0, -1.0f, {0.4f, 0.15f}}, {0, -1.0f, {0.4f, 0.25f}},
+                                     {1, 1.0f, {0.3f, 0.1f}}};
+    std::vector<WallSensor<2>> sensors;
+    for (const Site& s : sites) {
+        sensors.push_back(wall_sensor<2>(w.boundary().x, w.boundary_objects(), 1, s.axis,
+                                         s.outward, s.centre, 0.01f, 0.01f));
+        ASSERT_EQ(sensors.back().particles.size(), 4u) << "two rows of two layers";
+        EXPECT_NEAR(sensors.back().area, 0.02, 0.002);
+    }
+    ASSERT_EQ(w.advance_to(1.0).status, AdvanceResult::Status::reached);
+    std::vector<double> sum(sensors.size(), 0.0);
+    double time = 0;
+    AdvanceOptions o;
+    o.on_step = [&](const StepStats& st) {
+        for (std::size_t i = 0; i < sensors.size(); ++i)
+            sum[i] += st.dt * sensors[i].pressure(w.boundary().force, w.particles().x,
+                                                  w.contact_forces(), w.contact_objects());
+        time += st.dt;
+        return true;
+    };
+    ASSERT_EQ(w.advance_to(1.5, o).status, AdvanceResult::Status::reached);
+    for (std::size_t i = 0; i < sites.size(); ++i) {
+        const double expected = 1000.0 * 9.81 * (0.5 - sites[i].centre.y);
+        std::printf("%s: sensor %zu (axis %d, %+g) at (%.2f, %.2f): %.3f rho0 g (H - y)\n",
+                    std::string(solver_name(GetParam())).c_str(), i, sites[i].axis,
+                    sites[i].outward, sites[i].centre.x, sites[i].centre.y,
+                    sum[i] / time / expected);
+        EXPECT_NEAR(sum[i] / time / expected, 1.0, 0.08)
+            << "sensor " << i << " at (" << sites[i].centre.x << ", " << sites[i].centre.y << ")";
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(All, BoundaryForces,

@@ -2,7 +2,8 @@
 """Plots of `seiche validate`: simulation against measurement, one PNG per case.
 
 Usage: plot_validation.py RESULTS_DIR DATA_DIR  (called by seiche validate)
-Reads RESULTS_DIR/{koshizuka,hydrostatic,spheric,lobovsky,surface_tension,verdicts}.csv and the
+Reads RESULTS_DIR/{koshizuka,hydrostatic,spheric,spheric_pressures,lobovsky,surface_tension,
+verdicts}.csv and the
 measured data in DATA_DIR.
 """
 import csv
@@ -99,6 +100,43 @@ def spheric(out, data, table):
     fig.suptitle("SPHERIC Test 2: 3D dam break with a box, water heights")
     fig.tight_layout()
     fig.savefig(os.path.join(out, "spheric.png"))
+
+
+def spheric_pressures(out, data, table):
+    """The box's sensors: the front face's P1-P4 (checked) and the top's P5-P8, 5 ms means."""
+    sim = rows(os.path.join(out, "spheric_pressures.csv"))
+    exp = [r for r in rows(os.path.join(data, "kleefsman_2005_spheric_test2_pressures.csv"))
+           if float(r["t_s"]) <= 1.6]
+    columns = list(exp[0].keys())[1:9]
+    Te = [float(r["t_s"]) for r in exp]
+    solvers = list(dict.fromkeys(r["solver"] for r in sim))
+    fig, axes = plt.subplots(2, 4, figsize=(17, 7.5), dpi=100)
+    for k, ax in enumerate(axes.flat):
+        name = f"P{k + 1}"
+        ax.plot(Te, [v / 1000 for v in window_mean(Te, [float(r[columns[k]]) for r in exp],
+                                                    0.0025)],
+                "k-", lw=1.1, label="Kleefsman et al. 2005 (MARIN), 5 ms mean")
+        for solver in solvers:
+            mine = [(float(r["t"]), float(r[name])) for r in sim if r["solver"] == solver]
+            Ts = [t for t, _ in mine]
+            marks = [v for v in table if v["case"] == "spheric" and v["solver"] == solver
+                     and v["quantity"].startswith(name + " ")]
+            verdict = ""
+            if marks:
+                verdict = " (" + ", ".join(
+                    f"{v['quantity'].split(' ', 1)[1]} {100 * float(v['deviation']):.0f}%"
+                    for v in marks) + ")"
+            ax.plot(Ts, [v / 1000 for v in window_mean(Ts, [p for _, p in mine], 0.0025)],
+                    color=COLORS.get(solver), lw=1.0, label=solver.upper() + verdict)
+        where = "front face" if k < 4 else "top face"
+        ax.set(xlabel="t (s)", ylabel="p (kPa)", xlim=(0.3, 1.5) if k < 4 else (0.3, 1.5),
+               title=f"{name} ({where})")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=6)
+    fig.suptitle("SPHERIC Test 2: pressure on the box (5 ms means; the front face's impact time "
+                 "and first peak are checked)")
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "spheric_pressures.png"))
 
 
 def window_mean(T, p, half):
@@ -243,6 +281,8 @@ def main():
         hydrostatic(out, table)
     if os.path.exists(os.path.join(out, "spheric.csv")):
         spheric(out, data, table)
+    if os.path.exists(os.path.join(out, "spheric_pressures.csv")):
+        spheric_pressures(out, data, table)
     if os.path.exists(os.path.join(out, "lobovsky.csv")):
         lobovsky(out, data, table)
     if os.path.exists(os.path.join(out, "surface_tension_drops.csv")):

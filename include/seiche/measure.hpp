@@ -4,10 +4,15 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <span>
 #include <vector>
 
+#include "seiche/boundary_object.hpp"
 #include "seiche/vec.hpp"
 
 namespace seiche {
@@ -76,28 +81,36 @@ double contact_angle(std::span<const Vec<D>> x, float r, float plate_y, float cx
     return 2.0 * std::atan((top - plate_y) / base);
 }
 
-// A pressure sensor on a face of the container: the boundary particles behind the face (beyond
-// `face` along `axis`, on the side `outward`, +1 for a max face and −1 for a min face) whose
-// other coordinates lie inside the container and within `half_size` of the sensor's centre.
-// It reads the fluid's force on them along the outward normal over the patch's area: its sites
-// per layer of wall particles × spacing^(D−1) (2D: per metre of depth), Pa.
-// The wall's collision (the clamp keeping centres off it) is a contact force too:
-// pressure(force, x, contact) adds the contact forces of the fluid particles within `reach` of
-// the face over the patch (World::container_contact_forces()).
+// A pressure sensor on a flat face of a box-shaped boundary object (the container, an obstacle):
+// the object's boundary particles behind the face (on the side `outward` along `axis`: +1 where
+// the solid lies beyond the fluid in +axis, −1 in −axis), no deeper than two spacings (the
+// layers a fluid particle's support of 4r reaches), within the face's extent and within
+// `half_size` of the sensor's centre in the other coordinates. It reads the fluid's force on
+// them along `outward` over the patch's area: its sites per layer × the lattice's pitch along
+// each other axis (2D: per metre of depth), Pa.
+// The object's collision (the push keeping centres off it) is a contact force too:
+// pressure(force, x, contact, contact_object) adds the contact forces of the fluid particles
+// within `reach` of the face over the patch that this object pushed (World::contact_forces(),
+// World::contact_objects()).
 template <int D>
 struct WallSensor {
     std::vector<std::size_t> particles;
     double area = 0;  //!< m² (2D: m)
+    std::uint32_t object = 0;  //!< the object's index (0: the container)
     int axis = 0;
     float outward = 1.0f;
     float face = 0.0f, half_size = 0.0f, reach = 0.0f;
     Vec<D> centre{0.0f};
     double pressure(std::span<const Vec<D>> force, std::span<const Vec<D>> fluid_x = {},
-                    std::span<const Vec<D>> contact = {}) const {
+                    std::span<const Vec<D>> contact = {},
+                    std::span<const std::uint32_t> contact_object = {}) const {
         double f = 0;
         for (std::size_t k : particles) f += double(force[k][axis]);
         for (std::size_t i = 0; i < contact.size(); ++i) {
-            if (contact[i][axis] == 0.0f || outward * (face - fluid_x[i][axis]) > reach) continue;
+            // On the fluid's side of this face (a solid has fluid beyond its other faces too).
+            const float gap = outward * (face - fluid_x[i][axis]);
+            if (contact[i][axis] == 0.0f || contact_object[i] != object || gap < 0 || gap > reach)
+                continue;
             bool in = true;
             for (int a = 0; a < D; ++a)
                 if (a != axis) in = in && std::abs(fluid_x[i][a] - centre[a]) < half_size;
@@ -107,34 +120,62 @@ struct WallSensor {
     }
 };
 
+// The sensor on face `outward` along `axis` of objects[index] (an unposed box: the container or
+// an obstacle), centred at `centre` (on the face), its patch 2·half_size across; `spacing` is the
+// particles' 2r. Throws std::invalid_argument for any other object or axis.
 template <int D>
-WallSensor<D> wall_sensor(std::span<const Vec<D>> bx, const Box<D>& container, int axis,
-                          float outward, const Vec<D>& centre, float half_size, float spacing) {
+WallSensor<D> wall_sensor(std::span<const Vec<D>> bx, std::span<const BoundaryObject<D>> objects,
+                          std::size_t index, int axis, float outward, const Vec<D>& centre,
+                          float half_size, float spacing) {
+    if (index >= objects.size() || axis < 0 || axis >= D || (outward != 1.0f && outward != -1.0f))
+        throw std::invalid_argument("wall_sensor: no object " + std::to_string(index) +
+                                    ", axis " + std::to_string(axis) + " or side " +
+                                    std::to_string(outward) + " (+1 or -1)");
+    const BoundaryObject<D>& o = objects[index];
+    if (o.kind != ShapeKind::box || o.posed)
+        throw std::invalid_argument("wall_sensor: " + o.name +
+                                    " is not a box in its place (sensors read flat faces)");
     WallSensor<D> s;
+    s.object = static_cast<std::uint32_t>(index);
     s.axis = axis;
     s.outward = outward;
-    const float face = outward > 0 ? container.max[axis] : container.min[axis];
+    // The container's face at its far side along `outward`; a solid's facing the fluid.
+    const bool high = o.fluid_inside ? outward > 0 : outward < 0;
+    const float face = high ? o.shape.max[axis] : o.shape.min[axis];
     s.face = face;
     s.half_size = half_size;
     s.reach = spacing;
     s.centre = centre;
-    std::vector<float> layers;
-    for (std::size_t k = 0; k < bx.size(); ++k) {
-        if (outward * (bx[k][axis] - face) <= 0) continue;
+    std::array<std::vector<float>, D> coords;
+    for (std::size_t k = o.first; k < o.first + o.count && k < bx.size(); ++k) {
+        const float depth = outward * (bx[k][axis] - face);
+        if (depth <= 0 || depth > 2.0f * spacing) continue;
         bool in = true;
         for (int a = 0; a < D; ++a)
             if (a != axis)
-                in = in && bx[k][a] >= container.min[a] && bx[k][a] <= container.max[a] &&
+                in = in && bx[k][a] >= o.shape.min[a] && bx[k][a] <= o.shape.max[a] &&
                      std::abs(bx[k][a] - centre[a]) < half_size;
         if (!in) continue;
         s.particles.push_back(k);
-        layers.push_back(bx[k][axis]);
+        for (int a = 0; a < D; ++a) coords[a].push_back(bx[k][a]);
     }
-    std::sort(layers.begin(), layers.end());
-    layers.erase(std::unique(layers.begin(), layers.end()), layers.end());
-    if (!layers.empty())
-        s.area = double(s.particles.size()) / double(layers.size()) *
-                 std::pow(double(spacing), D - 1);
+    // Distinct coordinates along each axis: the layers along `axis`, the lattice's pitch along
+    // the others (the wall's lattice is stretched to fit the face; `spacing` when one row).
+    double per_site = 1;
+    std::size_t layers = 0;
+    for (int a = 0; a < D; ++a) {
+        std::vector<float>& c = coords[a];
+        std::sort(c.begin(), c.end());
+        c.erase(std::unique(c.begin(), c.end(), [](float u, float v) { return v - u < 1e-6f; }),
+                c.end());
+        if (a == axis) {
+            layers = c.size();
+        } else {
+            per_site *= c.size() > 1 ? double(c.back() - c.front()) / double(c.size() - 1)
+                                     : double(spacing);
+        }
+    }
+    if (layers > 0) s.area = double(s.particles.size()) / double(layers) * per_site;
     return s;
 }
 

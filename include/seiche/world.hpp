@@ -158,11 +158,14 @@ class World {
     // it per object (BoundaryObject::force, torque). Off by default: it costs a pass over the
     // boundary particles near the fluid.
     void track_boundary_forces(bool on);
-    // With forces tracked: the force the container's wall collision (the clamp that keeps
-    // centres off the walls) exerted on the container through each fluid particle in the last
-    // step, N (2D: N/m); zero for a particle that did not collide with it. The container's force
-    // is the sum of its boundary particles' and these; a pressure sensor on a wall reads both.
-    std::span<const Vec<D>> container_contact_forces() const { return container_contact_; }
+    // With forces tracked: the force an object's collision (the push that keeps centres off its
+    // surface: the container's clamp, an obstacle's or a body's push out) exerted on that object
+    // through each fluid particle in the last step, N (2D: N/m), and which object it was
+    // (no_object: none; a particle pushed by two objects counts for the last). An object's force
+    // is the sum of its boundary particles' and these; a pressure sensor on a face reads both.
+    std::span<const Vec<D>> contact_forces() const { return contact_; }
+    std::span<const std::uint32_t> contact_objects() const { return contact_object_; }
+    static constexpr std::uint32_t no_object = 0xffffffffu;
     // Moves object `index` to a new pose (its particles follow; they are re-binned every step
     // from now on). rotation: the object's axes in the world, as columns.
     void set_object_pose(std::size_t index, const Vec<D>& position, const Mat<D>& rotation);
@@ -231,10 +234,10 @@ class World {
     // The fluid → boundary lists turned around (boundary particle → fluid particles), built in
     // a fixed order so the forces gather deterministically.
     std::vector<std::uint32_t> reaction_offset_, reaction_fluid_;
-    static constexpr std::uint32_t no_object = 0xffffffffu;
     mutable std::vector<Vec<D>> collision_push_;  //!< per fluid particle, this step (forces tracked)
     mutable std::vector<std::uint32_t> collision_object_;
-    std::vector<Vec<D>> container_contact_;  //!< per fluid particle, N (forces tracked)
+    std::vector<Vec<D>> contact_;               //!< per fluid particle, N (forces tracked)
+    std::vector<std::uint32_t> contact_object_;  //!< per fluid particle (forces tracked)
     // The boundary in two grids: the fixed particles [0, first_moving_) built once (with its
     // neighbourhood mask), the moving bodies' particles after them rebuilt every step.
     NeighborGrid<D> fluid_grid_, boundary_grid_, moving_grid_;

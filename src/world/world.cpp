@@ -616,14 +616,15 @@ void World<D>::sum_object_forces(float dt) {
         o.torque = t;
     }
     const float scale = -p_.mass / (dt * dt);
-    container_contact_.assign(p_.size(), Vec<D>(0.0f));
+    contact_.assign(p_.size(), Vec<D>(0.0f));
+    contact_object_.assign(collision_object_.begin(), collision_object_.end());
     for (std::size_t i = 0; i < p_.size(); ++i) {
         if (collision_object_[i] == no_object) continue;
         BoundaryObject<D>& o = objects_[collision_object_[i]];
         const Vec<D> f = scale * collision_push_[i];
         o.force += f;
         add_torque(o.torque, p_.x[i] - o.position, f);
-        if (collision_object_[i] == 0) container_contact_[i] = f;
+        contact_[i] = f;
     }
 }
 
