@@ -161,6 +161,9 @@ def lobovsky(out, data, table):
     event = rows(os.path.join(data, "lobovsky_2014_H300_pressure_event5.csv"))[::5]
     T = [float(r["T"]) for r in band]
     solvers = list(dict.fromkeys(r["solver"] for r in sim))
+    field_path = os.path.join(out, "lobovsky_field.csv")
+    field = rows(field_path) if os.path.exists(field_path) else []
+    half = 0.5 * 0.005 * (9.81 / 0.3) ** 0.5
     fig, axes = plt.subplots(2, 3, figsize=(15, 8), dpi=110)
     for ax, (lo_T, hi_T) in zip(axes[0], ((0, 7.2), (2.2, 3.2))):
         ax.fill_between(T, [float(r["p_2.5"]) for r in band], [float(r["p_97.5"]) for r in band],
@@ -172,12 +175,18 @@ def lobovsky(out, data, table):
             pts = [(float(r["T"]), float(r["p2"])) for r in smooth if r["solver"] == solver]
             ax.plot(*zip(*pts), color=COLORS.get(solver), lw=1.3,
                     label=label("lobovsky", solver, table) + ", 5 ms mean (faint: each step)")
+            if field:  # the same sensor read from WCSPH's pressure field
+                mine = [(float(r["T"]), float(r["p2"])) for r in field if r["solver"] == solver]
+                if mine:
+                    Ts = [t for t, _ in mine]
+                    ax.plot(Ts, window_mean(Ts, [p for _, p in mine], half), "--",
+                            color=COLORS.get(solver), lw=1.0,
+                            label=solver.upper() + " from its pressure field, 5 ms mean")
         ax.set(xlabel="T = t √(g/H)", ylabel="p / (ρ g H)", xlim=(lo_T, hi_T), ylim=(-0.2, 3.0),
                title="sensor 2 (15 mm), whole run" if lo_T == 0 else "sensor 2, the first impact")
         ax.grid(alpha=0.3)
     axes[0][0].legend(fontsize=7)
     # The other sensors against one repetition (event 5): not a gate, the shape of the record.
-    half = 0.5 * 0.005 * (9.81 / 0.3) ** 0.5
     for ax, (column, record, title) in zip(
             [axes[0][2], axes[1][0], axes[1][1]],
             (("p1", "p_s1", "sensor 1 (3 mm)"), ("p3", "p_s3", "sensor 3 (30 mm)"),

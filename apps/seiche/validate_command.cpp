@@ -262,6 +262,9 @@ void spheric(const fs::path& root, const std::string& solver, std::ostream& csv,
     }
     if (sensors.size() != 8) throw std::runtime_error("spheric: " + probes.string() + " has not P1-P8");
     std::vector<std::vector<std::pair<double, double>>> p(sensors.size());  // t, Pa
+    // A solver with a pressure field (WCSPH): the front sensors read from it too.
+    std::vector<std::vector<std::pair<double, double>>> p_field(4);
+    const CubicSpline<3> kernel(w.support_radius());
     std::vector<std::array<double, 3>> sim;  // t, H2, H4
     auto sample = [&] {
         const std::span<const Vec<3>> x(w.particles().x.data(), w.particles().x.size());
@@ -287,6 +290,10 @@ void spheric(const fs::path& root, const std::string& solver, std::ostream& csv,
             pressures << fmt::format(",{:.1f}", p[k].back().second);
         }
         pressures << "\n";
+        if (!w.pressure().empty())
+            for (std::size_t k = 0; k < p_field.size(); ++k)
+                p_field[k].emplace_back(w.time(),
+                                        sensors[k].field_pressure(x, w.pressure(), kernel));
         return true;
     };
     sampling.on_sample = [&](std::int64_t) {
@@ -351,14 +358,22 @@ void spheric(const fs::path& root, const std::string& solver, std::ostream& csv,
         };
         const double t_sim = impact(sim_p), t_exp = impact(exp_p);
         const std::string name = fmt::format("P{}", k + 1);
+        // The pressure field's reading of each figure, after the box's (checked) one.
+        std::string field_impact, field_peak;
+        if (!p_field[k].empty()) {
+            const auto field_p = centred_mean(p_field[k], 0.5 * window);
+            const double t_field = impact(field_p);
+            field_impact = fmt::format("; pressure field {:.3f} s", t_field);
+            field_peak = fmt::format("; pressure field {:.2f} kPa", peak(field_p, t_field) / 1000);
+        }
         checks.push_back({"spheric", solver, name + " impact time", std::abs(t_sim / t_exp - 1), 0.05,
                           fmt::format("5 ms mean first above {:.0f} kPa at {:.3f} s, measured {:.3f} s",
-                                      impact_level / 1000, t_sim, t_exp)});
+                                      impact_level / 1000, t_sim, t_exp) + field_impact});
         const double p_sim = peak(sim_p, t_sim), p_exp = peak(exp_p, t_exp);
         checks.push_back({"spheric", solver, name + " first peak", std::abs(p_sim / p_exp - 1), 0.20,
                           fmt::format("largest 5 ms mean within {} s of the impact {:.2f} kPa, "
                                       "measured {:.2f} kPa",
-                                      first_impact, p_sim / 1000, p_exp / 1000)});
+                                      first_impact, p_sim / 1000, p_exp / 1000) + field_peak});
     }
 }
 
@@ -368,7 +383,8 @@ void spheric(const fs::path& root, const std::string& solver, std::ostream& csv,
 // (p* first above 0.3), the peak of the first impact and the plateau after it (the mean over
 // 3.5 ≤ T ≤ 5.5).
 void lobovsky(const fs::path& root, const std::string& solver, std::ostream& csv,
-              std::ostream& smoothed, std::vector<Check>& checks, bool quiet) {
+              std::ostream& smoothed, std::ostream& field_csv, std::vector<Check>& checks,
+              bool quiet) {
     const Scene scene = load(root / "scenes/validation/lobovsky_2014_2d.json", solver);
     constexpr double H = 0.3, g = 9.81;
     const double rho0 = scene.rest_density, d = 2 * scene.particle_radius;
@@ -385,7 +401,9 @@ void lobovsky(const fs::path& root, const std::string& solver, std::ostream& csv
         if (sensors.back().particles.empty())
             throw std::runtime_error("lobovsky: no wall particles at a sensor");
     }
-    std::vector<std::pair<double, double>> p2;  // T, p* at sensor 2
+    // A solver with a pressure field (WCSPH) is read from it too (WallSensor::field_pressure).
+    const CubicSpline<2> kernel(w.support_radius());
+    std::vector<std::pair<double, double>> p2, p2_field;  // T, p* at sensor 2
     auto sample = [&] {
         std::array<double, 4> p{};
         for (std::size_t s = 0; s < sensors.size(); ++s)
@@ -395,6 +413,12 @@ void lobovsky(const fs::path& root, const std::string& solver, std::ostream& csv
         p2.emplace_back(T, p[1]);
         csv << fmt::format("{},{:.6f},{:.5f},{:.5f},{:.5f},{:.5f},{:.5f}\n", solver, w.time(), T,
                            p[0], p[1], p[2], p[3]);
+        if (w.pressure().empty()) return;
+        for (std::size_t s = 0; s < sensors.size(); ++s)
+            p[s] = sensors[s].field_pressure(positions(w), w.pressure(), kernel) / unit;
+        p2_field.emplace_back(T, p[1]);
+        field_csv << fmt::format("{},{:.6f},{:.5f},{:.5f},{:.5f},{:.5f},{:.5f}\n", solver,
+                                 w.time(), T, p[0], p[1], p[2], p[3]);
     };
     Progress progress(quiet);
     const auto t0 = std::chrono::steady_clock::now();
@@ -415,6 +439,7 @@ void lobovsky(const fs::path& root, const std::string& solver, std::ostream& csv
     constexpr double window = 0.005;
     const double half = 0.5 * window * T_of_t;
     p2 = centred_mean(p2, half);
+    p2_field = centred_mean(p2_field, half);
     for (const auto& [T, p] : p2) smoothed << fmt::format("{},{:.5f},{:.5f}\n", solver, T, p);
     std::vector<std::pair<double, double>> lo, median, hi;
     for (const auto& row :
@@ -442,21 +467,29 @@ void lobovsky(const fs::path& root, const std::string& solver, std::ostream& csv
             if (T >= plateau_from && T <= plateau_to) sum += p, ++n;
         return n ? sum / n : double(NAN);
     };
+    // The pressure field's reading of each figure, after the wall's (checked) one.
+    const auto from_field = [&](auto&& figure, const char* format) {
+        return p2_field.empty() ? std::string()
+                                : fmt::format(fmt::runtime(format), figure(p2_field));
+    };
     const double T_sim = impact(p2), T_exp = impact(median);
     checks.push_back({"lobovsky", solver, "sensor 2 impact time", std::abs(T_sim / T_exp - 1), 0.03,
                       fmt::format("p* first above {} at T = {:.3f}, median of the runs {:.3f}",
-                                  impact_level, T_sim, T_exp)});
+                                  impact_level, T_sim, T_exp) +
+                          from_field(impact, "; pressure field {:.3f}")});
     const double p_sim = peak(p2), p_lo = peak(lo), p_med = peak(median), p_hi = peak(hi);
     // Inside the band: 0; outside it, the distance to it over the median peak.
     const double outside = std::max({0.0, p_lo - p_sim, p_sim - p_hi}) / p_med;
     checks.push_back({"lobovsky", solver, "sensor 2 peak in the band", outside, 0.0,
                       fmt::format("peak p* {:.3f} (T <= {}); runs: 2.5% {:.3f}, median {:.3f}, "
                                   "97.5% {:.3f}",
-                                  p_sim, first_end, p_lo, p_med, p_hi)});
+                                  p_sim, first_end, p_lo, p_med, p_hi) +
+                          from_field(peak, "; pressure field {:.3f}")});
     const double m_sim = mean(p2), m_exp = mean(median);
     checks.push_back({"lobovsky", solver, "sensor 2 plateau", std::abs(m_sim / m_exp - 1), 0.10,
                       fmt::format("mean p* over {} <= T <= {}: {:.3f}, median of the runs {:.3f}",
-                                  plateau_from, plateau_to, m_sim, m_exp)});
+                                  plateau_from, plateau_to, m_sim, m_exp) +
+                          from_field(mean, "; pressure field {:.3f}")});
 }
 
 // The ensembles of the surface-tension case: the γ sweep, the same starts at 4γ (the exact
@@ -702,6 +735,8 @@ int validate_command(const ValidateOptions& o) {
                                              : "solver,z_over_H,quantity,sim,expected\n");
             std::ostringstream lobovsky_smoothed;  // lobovsky: sensor 2 over the 5 ms window
             lobovsky_smoothed << "solver,T,p2\n";
+            std::ostringstream lobovsky_field;  // lobovsky: the sensors read from a pressure field
+            lobovsky_field << "solver,t,T,p1,p2,p3,p4\n";
             std::ostringstream box_pressures;  // spheric: the box's sensors every step
             box_pressures << "solver,t,P1,P2,P3,P4,P5,P6,P7,P8\n";
             std::ostringstream angles;  // surface_tension: contact angle per adhesion
@@ -716,7 +751,8 @@ int validate_command(const ValidateOptions& o) {
                 if (c == "koshizuka") koshizuka(root, solver, csv, checks);
                 if (c == "hydrostatic") hydrostatic(root, solver, csv, checks);
                 if (c == "spheric") spheric(root, solver, csv, box_pressures, checks, o.quiet);
-                if (c == "lobovsky") lobovsky(root, solver, csv, lobovsky_smoothed, checks, o.quiet);
+                if (c == "lobovsky")
+                    lobovsky(root, solver, csv, lobovsky_smoothed, lobovsky_field, checks, o.quiet);
                 if (c == "surface_tension")
                     surface_tension(root, solver, csv, drops, angles, checks,
                                     fmt::format("validate {} with {}", c, solver), o.quiet);
@@ -726,9 +762,13 @@ int validate_command(const ValidateOptions& o) {
             if (c == "spheric")
                 io::write_file_atomic(dir / "spheric_pressures.csv",
                                       [&](std::ostream& out) { out << box_pressures.str(); });
-            if (c == "lobovsky")
+            if (c == "lobovsky") {
                 io::write_file_atomic(dir / "lobovsky_sensor2_5ms.csv",
                                       [&](std::ostream& out) { out << lobovsky_smoothed.str(); });
+                if (std::find(o.solvers.begin(), o.solvers.end(), "wcsph") != o.solvers.end())
+                    io::write_file_atomic(dir / "lobovsky_field.csv",
+                                          [&](std::ostream& out) { out << lobovsky_field.str(); });
+            }
             if (c == "surface_tension") {
                 io::write_file_atomic(dir / "surface_tension_drops.csv",
                                       [&](std::ostream& out) { out << drops.str(); });

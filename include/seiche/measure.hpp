@@ -118,6 +118,27 @@ struct WallSensor {
         }
         return area > 0 ? outward * f / area : NAN;
     }
+    // The same sensor read from a pressure field instead (WCSPH's particle pressures, Pa): the
+    // Shepard mean Σ_j p_j W(y − x_j) / Σ_j W(y − x_j) at y, half a spacing (reach/2, where the
+    // first layer's centres lie) in front of the face's centre, W any kernel of the fluid's
+    // support; 0 when no fluid particle is within its support (a dry sensor).
+    template <class K>
+    double field_pressure(std::span<const Vec<D>> fluid_x, std::span<const float> p,
+                          const K& kernel) const {
+        Vec<D> at = centre;
+        at[axis] = face - outward * 0.5f * reach;
+        const float h2 = kernel.support() * kernel.support();
+        double sum = 0, weight = 0;
+        for (std::size_t i = 0; i < fluid_x.size() && i < p.size(); ++i) {
+            const Vec<D> d = fluid_x[i] - at;
+            const float r2 = glm::dot(d, d);
+            if (r2 >= h2) continue;
+            const double w = kernel.W(std::sqrt(r2));
+            sum += w * p[i];
+            weight += w;
+        }
+        return weight > 0 ? sum / weight : 0.0;
+    }
 };
 
 // The sensor on face `outward` along `axis` of objects[index] (an unposed box: the container or
