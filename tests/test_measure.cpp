@@ -78,7 +78,8 @@ TEST(Validate, PbfPassesTheFrontAndHydrostaticCases) {
     const auto [dir, code, verdicts] =
         run_validate("seiche_test_validate", "koshizuka hydrostatic --solvers pbf");
     EXPECT_EQ(code, 0) << test::slurp(dir / "log");
-    EXPECT_EQ(std::count(verdicts.begin(), verdicts.end(), '\n'), 4) << verdicts;  // header + 3
+    // header + 4: the front; the height, the density and the walls' pressure slope
+    EXPECT_EQ(std::count(verdicts.begin(), verdicts.end(), '\n'), 5) << verdicts;
     EXPECT_EQ(verdicts.find(",fail,"), std::string::npos) << verdicts;
     // Every row has the header's seven fields: the details' commas are inside quotes.
     std::istringstream lines(verdicts);

@@ -58,19 +58,25 @@ def koshizuka(out, data, table):
 
 def hydrostatic(out, table):
     sim = rows(os.path.join(out, "hydrostatic.csv"))
-    fig, (a, b) = plt.subplots(1, 2, figsize=(9, 4.5), dpi=120)
+    fig, (a, b, c) = plt.subplots(1, 3, figsize=(13.5, 4.5), dpi=120)
+    panels = {"p_over_rhogH": a, "rho_over_rho0": b, "wall_p_over_rhogH": c}
     for solver in dict.fromkeys(r["solver"] for r in sim):
-        pts = [(float(r["sim"]), float(r["z_over_H"])) for r in sim if r["solver"] == solver]
-        ax = a if solver == "wcsph" else b
-        ax.plot(*zip(*pts), "o-", color=COLORS.get(solver),
-                label=label("hydrostatic", solver, table))
-    a.plot([1, 0], [0, 1], "k--", label="p = ρg(H − z)")
-    a.set(xlabel="p / (ρ g H)", ylabel="z / H", title="Pressure against depth (WCSPH)")
+        for quantity, ax in panels.items():
+            pts = [(float(r["sim"]), float(r["z_over_H"])) for r in sim
+                   if r["solver"] == solver and r["quantity"] == quantity]
+            if pts:
+                ax.plot(*zip(*pts), "o" if quantity.startswith("wall") else "o-",
+                        color=COLORS.get(solver), label=label("hydrostatic", solver, table))
+    for ax in (a, c):
+        ax.plot([1, 0], [0, 1], "k--", label="p = ρg(H − z)")
+    a.set(xlabel="p / (ρ g H)", ylabel="z / H", title="Particle pressure against depth")
     b.axvline(1.0, color="k", ls="--", label="ρ0")
     b.axvspan(0.98, 1.02, color="0.9", label="±2%")
     b.set(xlabel="ρ / ρ0", ylabel="z / H", title="Density against depth (PBF, DDR)",
           xlim=(0.95, 1.05))
-    for ax in (a, b):
+    c.set(xlabel="p / (ρ g H)", ylabel="z / H",
+          title="Pressure on the side walls (wall sensors)")
+    for ax in (a, b, c):
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
     fig.suptitle("Hydrostatic tank, 2D, averaged over the last 0.5 s of 3 s")

@@ -20,6 +20,8 @@ struct DdrParams {
         .resolves_sound = true,
         .has_pressure = false,
         .default_xsph = 0.0,  // it has its own viscosity impulses; XSPH is an option
+        // No pressure: the relaxation's displacements push on the walls, 3.2% steep at rest.
+        .gates_wall_pressure = false,
     };
     // Its keys, solver.ddr.*, as rows of the world's parameter table
     // (src/solvers/double_density_relaxation.cpp).
