@@ -2,8 +2,8 @@
 """Plots of `seiche validate`: simulation against measurement, one PNG per case.
 
 Usage: plot_validation.py RESULTS_DIR DATA_DIR  (called by seiche validate)
-Reads RESULTS_DIR/{koshizuka,hydrostatic,spheric,spheric_pressures,lobovsky,surface_tension,
-verdicts}.csv and the
+Reads RESULTS_DIR/{koshizuka,hydrostatic,spheric,spheric_pressures,lobovsky,lobovsky_3d,
+surface_tension,verdicts}.csv and the
 measured data in DATA_DIR.
 """
 import csv
@@ -159,15 +159,15 @@ def window_mean(T, p, half):
     return out
 
 
-def lobovsky(out, data, table):
-    sim = rows(os.path.join(out, "lobovsky.csv"))
-    smooth = rows(os.path.join(out, "lobovsky_sensor2_5ms.csv"))
+def lobovsky(out, data, table, case="lobovsky"):
+    sim = rows(os.path.join(out, case + ".csv"))
+    smooth = rows(os.path.join(out, case + "_sensor2_5ms.csv"))
     band = rows(os.path.join(data, "lobovsky_2014_H300_sensor2_percentiles.csv"))
     band = band[::5]  # 20 kHz: every fifth sample draws the same band
     event = rows(os.path.join(data, "lobovsky_2014_H300_pressure_event5.csv"))[::5]
     T = [float(r["T"]) for r in band]
     solvers = list(dict.fromkeys(r["solver"] for r in sim))
-    field_path = os.path.join(out, "lobovsky_field.csv")
+    field_path = os.path.join(out, case + "_field.csv")
     field = rows(field_path) if os.path.exists(field_path) else []
     half = 0.5 * 0.005 * (9.81 / 0.3) ** 0.5
     fig, axes = plt.subplots(2, 3, figsize=(15, 8), dpi=110)
@@ -180,7 +180,7 @@ def lobovsky(out, data, table):
             ax.plot(*zip(*pts), color=COLORS.get(solver), lw=0.5, alpha=0.25)
             pts = [(float(r["T"]), float(r["p2"])) for r in smooth if r["solver"] == solver]
             ax.plot(*zip(*pts), color=COLORS.get(solver), lw=1.3,
-                    label=label("lobovsky", solver, table) + ", 5 ms mean (faint: each step)")
+                    label=label(case, solver, table) + ", 5 ms mean (faint: each step)")
             if field:  # the same sensor read from WCSPH's pressure field
                 mine = [(float(r["T"]), float(r["p2"])) for r in field if r["solver"] == solver]
                 if mine:
@@ -209,9 +209,10 @@ def lobovsky(out, data, table):
         ax.grid(alpha=0.3)
     axes[1][0].legend(fontsize=7)
     axes[1][2].axis("off")
-    fig.suptitle("Lobovsky et al. 2014, H = 300 mm (2D): pressure on the downstream wall")
+    where = "3D, the experiment's 0.15 m tank" if case.endswith("3d") else "2D"
+    fig.suptitle(f"Lobovsky et al. 2014, H = 300 mm ({where}): pressure on the downstream wall")
     fig.tight_layout()
-    fig.savefig(os.path.join(out, "lobovsky.png"))
+    fig.savefig(os.path.join(out, case + ".png"))
 
 
 def surface_tension(out, table):
@@ -298,8 +299,9 @@ def main():
         spheric(out, data, table)
     if os.path.exists(os.path.join(out, "spheric_pressures.csv")):
         spheric_pressures(out, data, table)
-    if os.path.exists(os.path.join(out, "lobovsky.csv")):
-        lobovsky(out, data, table)
+    for case in ("lobovsky", "lobovsky_3d"):
+        if os.path.exists(os.path.join(out, case + ".csv")):
+            lobovsky(out, data, table, case)
     if os.path.exists(os.path.join(out, "surface_tension_drops.csv")):
         surface_tension(out, table)
 

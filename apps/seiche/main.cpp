@@ -263,7 +263,7 @@ Command validate_cli(CLI::App& app) {
     auto val = std::make_shared<seiche::app::ValidateOptions>();
     CLI::App* vcmd = app.add_subcommand(
         "validate", "Compare with experiments and analytic solutions: plots and verdicts");
-    vcmd->add_option("cases", val->cases, "Cases: koshizuka, hydrostatic, spheric, lobovsky, surface_tension (default: all)");
+    vcmd->add_option("cases", val->cases, "Cases: koshizuka, hydrostatic, spheric, lobovsky, lobovsky_3d, surface_tension (default: all)");
     vcmd->add_option("--solvers", val->solvers, solvers_help())
         ->delimiter(',')
         ->check(CLI::IsMember(seiche::solver_names()));

@@ -420,37 +420,49 @@ void spheric(const fs::path& root, const std::string& solver, std::ostream& csv,
     }
 }
 
-// Lobovsky et al. 2014, H = 300 mm (2D): the pressure on the downstream wall at its four sensors,
-// the fluid's force on the wall's boundary particles over each sensor's patch, against the
-// percentile band of about 100 repetitions at sensor 2 (15 mm), over a 5 ms window: the impact
-// (p* first above 0.3), the peak of the first impact and the plateau after it (the mean over
-// 3.5 ≤ T ≤ 5.5).
-void lobovsky(const fs::path& root, const std::string& solver, std::ostream& csv,
-              std::ostream& smoothed, std::ostream& field_csv, std::vector<Check>& checks,
-              bool quiet) {
-    const Scene scene = load(root / "scenes/validation/lobovsky_2014_2d.json", solver);
+// Lobovsky et al. 2014, H = 300 mm, in 2D (lobovsky) or in the experiment's tank, 0.15 m wide
+// (lobovsky_3d, the sensors on its centre line): the pressure on the downstream wall at its four
+// sensors, the fluid's force on the wall's boundary particles over each sensor's patch, against
+// the percentile band of about 100 repetitions at sensor 2 (15 mm), over a 5 ms window: the
+// impact (p* first above 0.3), the peak of the first impact and the plateau after it (the mean
+// over 3.5 ≤ T ≤ 5.5).
+template <int D>
+void lobovsky(const fs::path& root, const std::string& name, const std::string& solver,
+              std::ostream& csv, std::ostream& smoothed, std::ostream& field_csv,
+              std::vector<Check>& checks, bool quiet) {
+    const Scene scene =
+        load(root / (D == 2 ? "scenes/validation/lobovsky_2014_2d.json"
+                            : "scenes/validation/lobovsky_2014_3d.json"),
+             solver);
     constexpr double H = 0.3, g = 9.81;
     const double rho0 = scene.rest_density, d = 2 * scene.particle_radius;
     const double wall = scene.container_max[0], unit = rho0 * g * H, T_of_t = std::sqrt(g / H);
     constexpr std::array<double, 4> heights = {0.003, 0.015, 0.030, 0.080};
-    World<2> w(scene);
+    World<D> w(scene);
     w.track_boundary_forces(true);
-    // A sensor's patch: 2d = 10 mm of the downstream wall around its height (the sensors' faces
-    // are a few mm across).
-    std::vector<WallSensor<2>> sensors;
+    // A sensor's patch: 2d of the downstream wall around its height (the sensors' faces are a few
+    // mm across): 10 mm in 2D, 20 mm square in 3D.
+    std::vector<WallSensor<D>> sensors;
     for (double y : heights) {
-        sensors.push_back(wall_sensor<2>(w.boundary().x, w.boundary_objects(), 0, 0, 1.0f,
-                                         Vec<2>(float(wall), float(y)), float(d), float(d)));
+        Vec<D> centre(0.0f);
+        centre[0] = float(wall);
+        centre[1] = float(y);
+        if constexpr (D == 3) centre[2] = float(0.5 * (scene.container_min[2] + scene.container_max[2]));
+        sensors.push_back(wall_sensor<D>(w.boundary().x, w.boundary_objects(), 0, 0, 1.0f, centre,
+                                         float(d), float(d)));
         if (sensors.back().particles.empty())
-            throw std::runtime_error("lobovsky: no wall particles at a sensor");
+            throw std::runtime_error(name + ": no wall particles at a sensor");
     }
+    const auto positions = [&] {
+        return std::span<const Vec<D>>(w.particles().x.data(), w.particles().x.size());
+    };
     // A solver with a pressure field (WCSPH) is read from it too (WallSensor::field_pressure).
-    const CubicSpline<2> kernel(w.support_radius());
+    const CubicSpline<D> kernel(w.support_radius());
     std::vector<std::pair<double, double>> p2, p2_field;  // T, p* at sensor 2
     auto sample = [&] {
         std::array<double, 4> p{};
         for (std::size_t s = 0; s < sensors.size(); ++s)
-            p[s] = sensors[s].pressure(w.boundary().force, positions(w),
+            p[s] = sensors[s].pressure(w.boundary().force, positions(),
                                        w.contact_forces(), w.contact_objects()) / unit;
         const double T = w.time() * T_of_t;
         p2.emplace_back(T, p[1]);
@@ -458,7 +470,7 @@ void lobovsky(const fs::path& root, const std::string& solver, std::ostream& csv
                            p[0], p[1], p[2], p[3]);
         if (w.pressure().empty()) return;
         for (std::size_t s = 0; s < sensors.size(); ++s)
-            p[s] = sensors[s].field_pressure(positions(w), w.pressure(), kernel) / unit;
+            p[s] = sensors[s].field_pressure(positions(), w.pressure(), kernel) / unit;
         p2_field.emplace_back(T, p[1]);
         field_csv << fmt::format("{},{:.6f},{:.5f},{:.5f},{:.5f},{:.5f},{:.5f}\n", solver,
                                  w.time(), T, p[0], p[1], p[2], p[3]);
@@ -474,7 +486,7 @@ void lobovsky(const fs::path& root, const std::string& solver, std::ostream& csv
         return true;
     };
     if (w.advance_to(end, sampling).status != AdvanceResult::Status::reached)
-        throw std::runtime_error(solver + " went unstable in lobovsky");
+        throw std::runtime_error(solver + " went unstable in " + name);
     progress.finish();
     // The particles' pressure noise comes and goes within steps (the fluid beside the wall is a
     // few particles whose pairs make and break); the sensors average over their faces. Checked
@@ -518,7 +530,7 @@ void lobovsky(const fs::path& root, const std::string& solver, std::ostream& csv
                                 : fmt::format(fmt::runtime(format), figure(p2_field));
     };
     const double T_sim = impact(p2), T_exp = impact(median);
-    checks.push_back({"lobovsky", solver, "sensor 2 impact time", std::abs(T_sim / T_exp - 1), 0.03,
+    checks.push_back({name, solver, "sensor 2 impact time", std::abs(T_sim / T_exp - 1), 0.03,
                       fmt::format("p* first above {} at T = {:.3f}, median of the runs {:.3f}",
                                   impact_level, T_sim, T_exp) +
                           from_field(impact, "; pressure field {:.3f}"),
@@ -526,14 +538,14 @@ void lobovsky(const fs::path& root, const std::string& solver, std::ostream& csv
     const double p_sim = peak(p2), p_lo = peak(lo), p_med = peak(median), p_hi = peak(hi);
     // Inside the band: 0; outside it, the distance to it over the median peak.
     const double outside = std::max({0.0, p_lo - p_sim, p_sim - p_hi}) / p_med;
-    checks.push_back({"lobovsky", solver, "sensor 2 peak in the band", outside, 0.0,
+    checks.push_back({name, solver, "sensor 2 peak in the band", outside, 0.0,
                       fmt::format("peak p* {:.3f} (T <= {}); runs: 2.5% {:.3f}, median {:.3f}, "
                                   "97.5% {:.3f}",
                                   p_sim, first_end, p_lo, p_med, p_hi) +
                           from_field(peak, "; pressure field {:.3f}"),
                       gated});
     const double m_sim = mean(p2), m_exp = mean(median);
-    checks.push_back({"lobovsky", solver, "sensor 2 plateau", std::abs(m_sim / m_exp - 1), 0.10,
+    checks.push_back({name, solver, "sensor 2 plateau", std::abs(m_sim / m_exp - 1), 0.10,
                       fmt::format("mean p* over {} <= T <= {}: {:.3f}, median of the runs {:.3f}",
                                   plateau_from, plateau_to, m_sim, m_exp) +
                           from_field(mean, "; pressure field {:.3f}"),
@@ -755,13 +767,13 @@ int validate_command(const ValidateOptions& o) {
         return 2;
     }
     const std::vector<std::string> all = {"koshizuka", "hydrostatic", "spheric", "lobovsky",
-                                          "surface_tension"};
+                                          "lobovsky_3d", "surface_tension"};
     std::vector<std::string> cases = o.cases.empty() ? all : o.cases;
     for (const auto& c : cases)
         if (std::find(all.begin(), all.end(), c) == all.end()) {
             std::fprintf(stderr,
                          "seiche validate: unknown case \"%s\" (cases: koshizuka, "
-                         "hydrostatic, spheric, lobovsky, surface_tension)\n",
+                         "hydrostatic, spheric, lobovsky, lobovsky_3d, surface_tension)\n",
                          c.c_str());
             return 2;
         }
@@ -778,7 +790,7 @@ int validate_command(const ValidateOptions& o) {
             std::ostringstream csv;
             csv << (c == "koshizuka"         ? "solver,t,T,Z\n"
                     : c == "spheric"         ? "solver,t,H2,H4\n"
-                    : c == "lobovsky"        ? "solver,t,T,p1,p2,p3,p4\n"
+                    : c.starts_with("lobovsky") ? "solver,t,T,p1,p2,p3,p4\n"
                     : c == "surface_tension" ? "solver,dim,gamma,r,t,deformation\n"
                                              : "solver,z_over_H,quantity,sim,expected\n");
             std::ostringstream lobovsky_smoothed;  // lobovsky: sensor 2 over the 5 ms window
@@ -800,7 +812,11 @@ int validate_command(const ValidateOptions& o) {
                 if (c == "hydrostatic") hydrostatic(root, solver, csv, checks);
                 if (c == "spheric") spheric(root, solver, csv, box_pressures, checks, o.quiet);
                 if (c == "lobovsky")
-                    lobovsky(root, solver, csv, lobovsky_smoothed, lobovsky_field, checks, o.quiet);
+                    lobovsky<2>(root, c, solver, csv, lobovsky_smoothed, lobovsky_field, checks,
+                                o.quiet);
+                if (c == "lobovsky_3d")
+                    lobovsky<3>(root, c, solver, csv, lobovsky_smoothed, lobovsky_field, checks,
+                                o.quiet);
                 if (c == "surface_tension")
                     surface_tension(root, solver, csv, drops, angles, checks,
                                     fmt::format("validate {} with {}", c, solver), o.quiet);
@@ -810,12 +826,12 @@ int validate_command(const ValidateOptions& o) {
             if (c == "spheric")
                 io::write_file_atomic(dir / "spheric_pressures.csv",
                                       [&](std::ostream& out) { out << box_pressures.str(); });
-            if (c == "lobovsky") {
-                io::write_file_atomic(dir / "lobovsky_sensor2_5ms.csv",
+            if (c.starts_with("lobovsky")) {
+                io::write_file_atomic(dir / (c + "_sensor2_5ms.csv"),
                                       [&](std::ostream& out) { out << lobovsky_smoothed.str(); });
                 // Only when a solver with a pressure field ran (more than the header).
                 if (lobovsky_field.str().find('\n') + 1 < lobovsky_field.str().size())
-                    io::write_file_atomic(dir / "lobovsky_field.csv",
+                    io::write_file_atomic(dir / (c + "_field.csv"),
                                           [&](std::ostream& out) { out << lobovsky_field.str(); });
             }
             if (c == "surface_tension") {

@@ -85,12 +85,12 @@ double contact_angle(std::span<const Vec<D>> x, float r, float plate_y, float cx
 // the object's boundary particles behind the face (on the side `outward` along `axis`: +1 where
 // the solid lies beyond the fluid in +axis, −1 in −axis), no deeper than two spacings (the
 // layers a fluid particle's support of 4r reaches), within the face's extent and within
-// `half_size` of the sensor's centre in the other coordinates. It reads the fluid's force on
+// `half_size` of the sensor's centre in the other coordinates (a site exactly that far counts). It reads the fluid's force on
 // them along `outward` over the patch's area: its sites per layer × the lattice's pitch along
 // each other axis (2D: per metre of depth), Pa.
 // The object's collision (the push keeping centres off it) is a contact force too:
 // pressure(force, x, contact, contact_object) adds the contact forces of the fluid particles
-// within `reach` of the face over the patch that this object pushed (World::contact_forces(),
+// within `reach` of the face over the patch's area (lo–hi) that this object pushed (World::contact_forces(),
 // World::contact_objects()).
 template <int D>
 struct WallSensor {
@@ -101,6 +101,9 @@ struct WallSensor {
     float outward = 1.0f;
     float face = 0.0f, half_size = 0.0f, reach = 0.0f;
     Vec<D> centre{0.0f};
+    //! The patch's extent along the other axes (its rows ± half a pitch): the area its sites
+    //! stand for, over which the contacts count.
+    Vec<D> lo{0.0f}, hi{0.0f};
     double pressure(std::span<const Vec<D>> force, std::span<const Vec<D>> fluid_x = {},
                     std::span<const Vec<D>> contact = {},
                     std::span<const std::uint32_t> contact_object = {}) const {
@@ -113,7 +116,7 @@ struct WallSensor {
                 continue;
             bool in = true;
             for (int a = 0; a < D; ++a)
-                if (a != axis) in = in && std::abs(fluid_x[i][a] - centre[a]) < half_size;
+                if (a != axis) in = in && fluid_x[i][a] >= lo[a] && fluid_x[i][a] < hi[a];
             if (in) f += double(contact[i][axis]);
         }
         return area > 0 ? outward * f / area : NAN;
@@ -167,35 +170,76 @@ WallSensor<D> wall_sensor(std::span<const Vec<D>> bx, std::span<const BoundaryOb
     s.half_size = half_size;
     s.reach = spacing;
     s.centre = centre;
-    std::array<std::vector<float>, D> coords;
+    // The face's sites: the object's particles no deeper than two spacings behind the face,
+    // within its extent.
+    std::vector<std::size_t> face_sites;
     for (std::size_t k = o.first; k < o.first + o.count && k < bx.size(); ++k) {
         const float depth = outward * (bx[k][axis] - face);
         if (depth <= 0 || depth > 2.0f * spacing) continue;
         bool in = true;
         for (int a = 0; a < D; ++a)
-            if (a != axis)
-                in = in && bx[k][a] >= o.shape.min[a] && bx[k][a] <= o.shape.max[a] &&
-                     std::abs(bx[k][a] - centre[a]) < half_size;
-        if (!in) continue;
-        s.particles.push_back(k);
-        for (int a = 0; a < D; ++a) coords[a].push_back(bx[k][a]);
+            if (a != axis) in = in && bx[k][a] >= o.shape.min[a] && bx[k][a] <= o.shape.max[a];
+        if (in) face_sites.push_back(k);
     }
-    // Distinct coordinates along each axis: the layers along `axis`, the lattice's pitch along
-    // the others (the wall's lattice is stretched to fit the face; `spacing` when one row).
-    double per_site = 1;
-    std::size_t layers = 0;
-    for (int a = 0; a < D; ++a) {
-        std::vector<float>& c = coords[a];
+    const auto distinct = [&](const std::vector<std::size_t>& sites, int a) {
+        std::vector<float> c;
+        for (std::size_t k : sites) c.push_back(bx[k][a]);
         std::sort(c.begin(), c.end());
         c.erase(std::unique(c.begin(), c.end(), [](float u, float v) { return v - u < 1e-6f; }),
                 c.end());
-        if (a == axis) {
-            layers = c.size();
-        } else {
-            per_site *= c.size() > 1 ? double(c.back() - c.front()) / double(c.size() - 1)
-                                     : double(spacing);
+        return c;
+    };
+    // Per other axis: the lattice's pitch (the median gap of the face's rows: walls are stretched
+    // to fit their faces, so not quite `spacing`) and the rows of the patch, those within
+    // half_size of the centre (a row exactly that far counts: on a lattice through the centre the
+    // patch stays symmetric), then dropping the farthest while their mean is more than a quarter
+    // pitch off the centre: the sensor reads the pressure at its centre, not half a row away.
+    double per_site = 1;
+    std::array<std::vector<float>, D> rows;
+    for (int a = 0; a < D; ++a) {
+        if (a == axis) continue;
+        const std::vector<float> all = distinct(face_sites, a);
+        std::vector<float> gaps;
+        for (std::size_t i = 1; i < all.size(); ++i) gaps.push_back(all[i] - all[i - 1]);
+        float pitch = spacing;
+        if (!gaps.empty()) {
+            std::nth_element(gaps.begin(), gaps.begin() + gaps.size() / 2, gaps.end());
+            pitch = gaps[gaps.size() / 2];
+        }
+        per_site *= pitch;
+        const float within = half_size + 1e-4f * spacing;
+        for (float c : all)
+            if (std::abs(c - centre[a]) <= within) rows[a].push_back(c);
+        for (;;) {
+            if (rows[a].size() < 2) {
+                if (rows[a].empty()) s.lo[a] = s.hi[a] = centre[a];
+                break;
+            }
+            double mean = 0;
+            for (float c : rows[a]) mean += c;
+            mean /= double(rows[a].size());
+            if (std::abs(mean - centre[a]) <= 0.25 * pitch) break;
+            // The farthest row is at one end (the rows are sorted).
+            if (std::abs(rows[a].front() - centre[a]) > std::abs(rows[a].back() - centre[a]))
+                rows[a].erase(rows[a].begin());
+            else
+                rows[a].pop_back();
+        }
+        if (!rows[a].empty()) {
+            s.lo[a] = rows[a].front() - 0.5f * pitch;
+            s.hi[a] = rows[a].back() + 0.5f * pitch;
         }
     }
+    for (std::size_t k : face_sites) {
+        bool in = true;
+        for (int a = 0; a < D && in; ++a) {
+            if (a == axis) continue;
+            in = std::any_of(rows[a].begin(), rows[a].end(),
+                             [&](float c) { return std::abs(bx[k][a] - c) < 1e-6f; });
+        }
+        if (in) s.particles.push_back(k);
+    }
+    const std::size_t layers = distinct(s.particles, axis).size();
     if (layers > 0) s.area = double(s.particles.size()) / double(layers) * per_site;
     return s;
 }
