@@ -26,12 +26,21 @@
 #include "seiche/parallel.hpp"
 #include "seiche/render.hpp"
 #include "seiche/surface.hpp"
+#include "seiche/measure.hpp"
 #include "seiche/world.hpp"
 
 namespace py = pybind11;
 namespace fs = std::filesystem;
 
 namespace seiche::python {
+
+// The D of a World<D>.
+template <class W>
+struct world_dimension;
+template <int D>
+struct world_dimension<World<D>> {
+    static constexpr int value = D;
+};
 
 namespace {
 
@@ -730,6 +739,53 @@ void bind_world(py::module_& m) {
         .def(
             "track_forces", [](PyWorld& w, bool on) { w.visit([&](auto& x) { x.track_boundary_forces(on); }); },
             py::arg("on") = true, "Computes the fluid's force on every boundary object each step.")
+        .def(
+            "wall_pressure",
+            [](const PyWorld& w, std::size_t object, int axis, int side,
+               const std::vector<float>& centre, std::optional<float> half_size,
+               bool from_field) {
+                return w.visit([&](const auto& x) -> double {
+                    constexpr int D = world_dimension<std::decay_t<decltype(x)>>::value;
+                    if (centre.size() != std::size_t(D))
+                        throw py::value_error("wall_pressure: centre needs " + std::to_string(D) +
+                                              " coordinates, got " + std::to_string(centre.size()));
+                    if (side != 1 && side != -1)
+                        throw py::value_error("wall_pressure: side is +1 (the wall beyond the "
+                                              "fluid along +axis) or -1, got " + std::to_string(side));
+                    if (half_size && !(*half_size > 0 && std::isfinite(*half_size)))
+                        throw py::value_error("wall_pressure: half_size must be a positive number of metres");
+                    const float d = float(2 * x.definition().particle_radius);
+                    Vec<D> c;
+                    for (int a = 0; a < D; ++a) c[a] = centre[a];
+                    const WallSensor<D> sensor =
+                        wall_sensor<D>(x.boundary().x, x.boundary_objects(), object, axis,
+                                       float(side), c, half_size.value_or(d), d);
+                    const std::span<const Vec<D>> fx(x.particles().x.data(), x.particles().size());
+                    if (from_field) {
+                        if (x.pressure().empty())
+                            throw py::value_error(
+                                "wall_pressure: from_field needs a solver with a pressure field (" +
+                                std::string(solver_traits(x.definition().solver.type).name) +
+                                " has none)");
+                        return sensor.field_pressure(fx, x.pressure(),
+                                                     CubicSpline<D>(x.support_radius()));
+                    }
+                    if (!x.tracking_boundary_forces())
+                        throw std::runtime_error("wall_pressure: call track_forces() first (the "
+                                                 "wall's forces are computed from then on)");
+                    return sensor.pressure(x.boundary().force, fx, x.contact_forces(),
+                                           x.contact_objects());
+                });
+            },
+            py::arg("object"), py::arg("axis"), py::arg("side"), py::arg("centre"),
+            py::arg("half_size") = py::none(), py::arg("from_field") = false,
+            "The pressure (Pa) a sensor on a flat face reads after the last step: the face of "
+            "objects[object] (an unposed box: the container, an obstacle) across `axis` (0 x, 1 y, "
+            "2 z) on the side `side` (+1: the wall lies beyond the fluid along +axis), a patch "
+            "2·half_size across (default 2r) centred at `centre` on the face; the fluid's force on "
+            "the wall's particles and its contacts over the patch's area (track_forces() first), "
+            "or with from_field the Shepard mean of the particles' pressures half a spacing in "
+            "front of it (WCSPH, DFSPH).")
         .def("write_frame", &PyWorld::write_frame, py::arg("run_dir"),
              "Writes the current state as the next frame of a run directory, the files of "
              "`seiche run` (frames, particles.pvd, stats.csv of the steps since the first frame, "

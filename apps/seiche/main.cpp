@@ -273,7 +273,8 @@ Command validate_cli(CLI::App& app) {
     vcmd->add_flag("--no-plots", val->no_plots, "Only CSVs and verdicts, no matplotlib");
     add_quiet(vcmd, val->quiet);
     vcmd->footer(
-        "On 2 cores: koshizuka and hydrostatic 30 s, spheric 3 minutes, lobovsky 45 s, surface_tension 17 minutes "
+        "On 2 cores: koshizuka and hydrostatic 30 s, spheric 3 minutes, lobovsky 1.5 minutes, lobovsky_3d 4 "
+        "minutes, surface_tension 17 minutes "
         "(ensembles of drops; 2 minutes with --solvers pbf). Exit 0 when every check passes, 4 when "
         "one fails; checks marked NOT MET* are measured and reported but not part of the verdict.");
     return {vcmd, [val] { return seiche::app::validate_command(*val); }};

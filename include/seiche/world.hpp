@@ -158,6 +158,7 @@ class World {
     // it per object (BoundaryObject::force, torque). Off by default: it costs a pass over the
     // boundary particles near the fluid.
     void track_boundary_forces(bool on);
+    bool tracking_boundary_forces() const { return track_forces_; }
     // With forces tracked: the force an object's collision (the push that keeps centres off its
     // surface: the container's clamp, an obstacle's or a body's push out) exerted on that object
     // through each fluid particle in the last step, N (2D: N/m), and which object it was

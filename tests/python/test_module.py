@@ -1,5 +1,6 @@
 # `import seiche`: scenes, worlds, views, setters, errors, threads (docs/python.md).
 import pathlib
+import re
 import subprocess
 import threading
 import time
@@ -414,6 +415,45 @@ def test_objects_report_the_fluids_force_on_a_body():
     fy = np.mean([f[1] for f in forces])
     assert fy == pytest.approx(1000 * 9.81 * 0.1 * 0.1, rel=0.05)  # measured +1.5%
     assert abs(np.mean([f[0] for f in forces])) < 0.1 * fy
+
+
+def test_wall_pressure_reads_a_settled_tank():
+    # 0.3 m of water in a 0.4 m wide tank: the floor's centre reads rho0 g H, the right wall at
+    # y = 0.05 m rho0 g (H - y), within 5% averaged over 0.6-0.8 s (measured: PBF 0.99 and 0.98,
+    # WCSPH 1.00 and 1.00); WCSPH's pressure field too.
+    for solver in ("pbf", "wcsph"):
+        w = seiche.World(seiche.Scene.from_dict(small_scene_2d(
+            container={"min": [0, 0], "max": [0.4, 0.4]},
+            fluid=[{"min": [0, 0], "max": [0.4, 0.3]}], solver={"type": solver})))
+        w.track_forces()
+        w.advance_to(0.6)
+        floor, wall, field = [], [], []
+
+        def read(w):
+            floor.append(w.wall_pressure(0, 1, -1, [0.2, 0.0]))
+            wall.append(w.wall_pressure(0, 0, 1, [0.4, 0.05], half_size=0.01))
+            if solver == "wcsph":
+                field.append(w.wall_pressure(0, 0, 1, [0.4, 0.05], from_field=True))
+        w.advance_to(0.8, every=0.005, callback=read)
+        assert np.mean(floor) == pytest.approx(1000 * 9.81 * 0.3, rel=0.05), solver
+        assert np.mean(wall) == pytest.approx(1000 * 9.81 * 0.25, rel=0.05), solver
+        if field:
+            assert np.mean(field) == pytest.approx(1000 * 9.81 * 0.25, rel=0.05)
+
+
+@pytest.mark.parametrize("call, error, words", [
+    (lambda w: w.wall_pressure(0, 0, 1, [0.6]), ValueError, "centre needs 2"),
+    (lambda w: w.wall_pressure(0, 0, 0, [0.6, 0.1]), ValueError, "side is +1"),
+    (lambda w: w.wall_pressure(3, 0, 1, [0.6, 0.1]), ValueError, "no object 3"),
+    (lambda w: w.wall_pressure(0, 2, 1, [0.6, 0.1]), ValueError, "axis 2"),
+    (lambda w: w.wall_pressure(0, 0, 1, [0.6, 0.1], half_size=-1), ValueError, "half_size"),
+    (lambda w: w.wall_pressure(0, 0, 1, [0.6, 0.1], from_field=True), ValueError, "pbf has none"),
+    (lambda w: w.wall_pressure(0, 0, 1, [0.6, 0.1]), RuntimeError, "track_forces()"),
+])
+def test_wall_pressure_refuses_what_it_cannot_read(call, error, words):
+    w = seiche.World(seiche.Scene.from_dict(small_scene_2d()))
+    with pytest.raises(error, match=re.escape(words)):
+        call(w)
 
 
 @pytest.mark.parametrize("call, error, words", [
