@@ -118,7 +118,8 @@ TEST_P(BoundaryForces, ContainerCarriesTheWeightOfATankAtRest) {
 
 // The pitch of a boundary lattice along `axis`: the commonest gap between its distinct
 // coordinates (walls are stretched to fit their faces: not quite the spacing d).
-float lattice_pitch(std::span<const Vec<2>> bx, std::size_t first, std::size_t count, int axis) {
+template <int D>
+float lattice_pitch(std::span<const Vec<D>> bx, std::size_t first, std::size_t count, int axis) {
     std::vector<float> c;
     for (std::size_t k = first; k < first + count; ++k) c.push_back(bx[k][axis]);
     std::sort(c.begin(), c.end());
@@ -136,7 +137,7 @@ float lattice_pitch(std::span<const Vec<2>> bx, std::size_t first, std::size_t c
 TEST(WallSensor, ReadsThePressureOfAForceFieldOnTheWall) {
     World<2> w(tank_at_rest(SolverType::pbf));
     const auto& bx = w.boundary().x;
-    const float pitch = lattice_pitch(bx, 0, w.boundary_objects()[0].count, 1);
+    const float pitch = lattice_pitch<2>(bx, 0, w.boundary_objects()[0].count, 1);
     EXPECT_NEAR(pitch, 0.01f, 0.0002f);
     const auto p = [](float y) { return 1000.0f * (0.4f - y); };
     for (float side : {-1.0f, 1.0f}) {
@@ -159,7 +160,7 @@ TEST(WallSensor, ReadsThePressureOfAForceFieldOnAnObstacle) {
     World<2> w(tank_with_box(SolverType::pbf));
     const auto& bx = w.boundary().x;
     const BoundaryObject<2>& box = w.boundary_objects()[1];
-    const float pitch = lattice_pitch(bx, box.first, box.count, 0);
+    const float pitch = lattice_pitch<2>(bx, box.first, box.count, 0);
     const auto p = [](float along) { return 1000.0f * (1.0f + along); };
     struct Face {
         int axis;
@@ -231,17 +232,8 @@ TEST(WallSensor, ReadsThePressureOfAForceFieldOnAWallIn3D) {
     World<3> w(def);
     const auto& bx = w.boundary().x;
     const std::size_t wall = w.boundary_objects()[0].count;
-    const auto pitch = [&](int axis) {  // the commonest gap between distinct coordinates
-        std::vector<float> c;
-        for (std::size_t k = 0; k < wall; ++k) c.push_back(bx[k][axis]);
-        std::sort(c.begin(), c.end());
-        c.erase(std::unique(c.begin(), c.end()), c.end());
-        std::vector<float> gaps;
-        for (std::size_t i = 1; i < c.size(); ++i) gaps.push_back(c[i] - c[i - 1]);
-        std::nth_element(gaps.begin(), gaps.begin() + gaps.size() / 2, gaps.end());
-        return gaps[gaps.size() / 2];
-    };
-    const float share = pitch(1) * pitch(2) / 2.0f;
+    const float share =
+        lattice_pitch<3>(bx, 0, wall, 1) * lattice_pitch<3>(bx, 0, wall, 2) / 2.0f;
     const auto p = [](float y, float z) { return 2000.0f * (0.5f - y) + 500.0f * z; };
     std::vector<Vec<3>> force(bx.size(), Vec<3>(0.0f));
     for (std::size_t k = 0; k < wall; ++k)
@@ -292,8 +284,8 @@ TEST_P(BoundaryForces, WallSensorsReadTheHydrostaticPressure) {
         sensors.push_back(wall_sensor<2>(w.boundary().x, w.boundary_objects(), 0, 1, -1.0f,
                                          Vec<2>(x, 0.0f), 0.01f, 0.01f));
     const std::size_t wall = w.boundary_objects()[0].count;
-    const float pitch[2] = {lattice_pitch(w.boundary().x, 0, wall, 0),
-                            lattice_pitch(w.boundary().x, 0, wall, 1)};
+    const float pitch[2] = {lattice_pitch<2>(w.boundary().x, 0, wall, 0),
+                            lattice_pitch<2>(w.boundary().x, 0, wall, 1)};
     for (const auto& s : sensors) {
         ASSERT_EQ(s.particles.size(), 4u) << "two rows of two layers";
         EXPECT_NEAR(s.area, 2 * pitch[1 - s.axis], 1e-6);
