@@ -85,13 +85,13 @@ double contact_angle(std::span<const Vec<D>> x, float r, float plate_y, float cx
 // the object's boundary particles behind the face (on the side `outward` along `axis`: +1 where
 // the solid lies beyond the fluid in +axis, −1 in −axis), no deeper than two spacings (the
 // layers a fluid particle's support of 4r reaches), within the face's extent and within
-// `half_size` of the sensor's centre in the other coordinates (a site exactly that far counts). It reads the fluid's force on
-// them along `outward` over the patch's area: its sites per layer × the lattice's pitch along
-// each other axis (2D: per metre of depth), Pa.
+// `half_size` of the sensor's centre in the other coordinates (a site exactly that far counts).
+// It reads the fluid's force on them along `outward` over the patch's area: its sites per layer
+// × the lattice's pitch along each other axis (2D: per metre of depth), Pa.
 // The object's collision (the push keeping centres off it) is a contact force too:
 // pressure(force, x, contact, contact_object) adds the contact forces of the fluid particles
-// within `reach` of the face over the patch's area (lo–hi) that this object pushed (World::contact_forces(),
-// World::contact_objects()).
+// within `reach` of the face over the patch's area (lo–hi) that this object pushed
+// (World::contact_forces(), World::contact_objects()).
 template <int D>
 struct WallSensor {
     std::vector<std::size_t> particles;
@@ -121,10 +121,10 @@ struct WallSensor {
         }
         return area > 0 ? outward * f / area : NAN;
     }
-    // The same sensor read from a pressure field instead (WCSPH's particle pressures, Pa): the
-    // Shepard mean Σ_j p_j W(y − x_j) / Σ_j W(y − x_j) at y, half a spacing (reach/2, where the
-    // first layer's centres lie) in front of the face's centre, W any kernel of the fluid's
-    // support; 0 when no fluid particle is within its support (a dry sensor).
+    // The same sensor read from a pressure field instead (the particles' pressures, Pa: WCSPH,
+    // DFSPH): the Shepard mean Σ_j p_j W(y − x_j) / Σ_j W(y − x_j) at y, half a spacing
+    // (reach/2, where the first layer's centres lie) in front of the face's centre, W any kernel
+    // of the fluid's support; 0 when no fluid particle is within its support (a dry sensor).
     template <class K>
     double field_pressure(std::span<const Vec<D>> fluid_x, std::span<const float> p,
                           const K& kernel) const {
@@ -151,10 +151,15 @@ template <int D>
 WallSensor<D> wall_sensor(std::span<const Vec<D>> bx, std::span<const BoundaryObject<D>> objects,
                           std::size_t index, int axis, float outward, const Vec<D>& centre,
                           float half_size, float spacing) {
-    if (index >= objects.size() || axis < 0 || axis >= D || (outward != 1.0f && outward != -1.0f))
-        throw std::invalid_argument("wall_sensor: no object " + std::to_string(index) +
-                                    ", axis " + std::to_string(axis) + " or side " +
-                                    std::to_string(outward) + " (+1 or -1)");
+    if (index >= objects.size())
+        throw std::invalid_argument("wall_sensor: no object " + std::to_string(index) + " (" +
+                                    std::to_string(objects.size()) + " objects)");
+    if (axis < 0 || axis >= D)
+        throw std::invalid_argument("wall_sensor: axis " + std::to_string(axis) + " (0 to " +
+                                    std::to_string(D - 1) + ")");
+    if (outward != 1.0f && outward != -1.0f)
+        throw std::invalid_argument("wall_sensor: side " + std::to_string(outward) +
+                                    " (+1 or -1)");
     const BoundaryObject<D>& o = objects[index];
     if (o.kind != ShapeKind::box || o.posed)
         throw std::invalid_argument("wall_sensor: " + o.name +
