@@ -56,6 +56,26 @@ TEST(Measure, ProbeHeightIsTheTopOfTheStackFromTheFloor) {
     EXPECT_EQ(probe_height<3>(c, r, 0.5f, 0.35f, 1.0f), 0.0);  // 5 r away: not on the line
 }
 
+// A wave gauge's depth: a lattice slab of depth H reads H (2D and 3D, on a lattice point and
+// between), a drop thrown above it adds its volume, not its height, and a dry floor reads 0.
+TEST(Measure, WaterDepthIsTheVolumeOverTheFloor) {
+    auto x = block2d(40, 15);  // 15 rows: 0.3 m deep, 0.8 m long
+    for (float radius : {2 * d, 4 * d})
+        for (float at : {20 * d, 20.5f * d})
+            EXPECT_NEAR(water_depth<2>(x, r, at, 0.0f, radius), 15 * d, 1e-3 * 15 * d) << at;
+    x.emplace_back(20 * d, 30 * d);  // spray, 0.3 m above the surface: d/3 right over the gauge
+    EXPECT_NEAR(water_depth<2>(x, r, 20 * d, 0.0f, 4 * d), 15 * d + d / 3, 1e-3 * 15 * d);
+    EXPECT_GT(water_depth<2>(x, r, 20 * d, 0.0f, 4 * d), 15 * d);
+    EXPECT_EQ(water_depth<2>(x, r, 60 * d, 0.0f, 4 * d), 0.0);
+    std::vector<Vec<3>> c;  // a 3D slab 0.14 m deep
+    for (int i = 0; i < 20; ++i)
+        for (int j = 0; j < 7; ++j)
+            for (int k = 0; k < 20; ++k) c.emplace_back(r + i * d, r + j * d, r + k * d);
+    for (float radius : {2 * d, 4 * d})
+        for (float at : {10 * d, 10.5f * d})
+            EXPECT_NEAR(water_depth<3>(c, r, at, at, radius), 7 * d, 1e-2 * 7 * d) << at;
+}
+
 // `seiche validate ARGS --no-plots -q` into a fresh directory `name` under the temporary one:
 // its exit code and verdicts.csv; the results in dir/out, the log in dir/log.
 struct ValidateRun {

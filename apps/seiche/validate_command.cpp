@@ -307,8 +307,11 @@ void spheric(const fs::path& root, const std::string& solver, std::ostream& csv,
     std::vector<std::array<double, 3>> sim;  // t, H2, H4
     auto sample = [&] {
         const std::span<const Vec<3>> x(w.particles().x.data(), w.particles().x.size());
-        sim.push_back({w.time(), probe_height<3>(x, r, float(H2), float(probe_z), 0.0f),
-                       probe_height<3>(x, r, float(H4), float(probe_z), 0.0f)});
+        // The depth a wave gauge reads (water_depth over the support 4r), not the top of the
+        // particles' stack: WCSPH's and DDR's splashes after 1.2 s stood as water up to 0.15 m
+        // above the record there (H2 RMS 5.5% and 7.7% with probe_height, 4.1% and 5.6% so).
+        sim.push_back({w.time(), water_depth<3>(x, r, float(H2), float(probe_z), 4 * r),
+                       water_depth<3>(x, r, float(H4), float(probe_z), 4 * r)});
         csv << fmt::format("{},{:.4f},{:.5f},{:.5f}\n", solver, sim.back()[0], sim.back()[1],
                            sim.back()[2]);
     };
@@ -374,7 +377,7 @@ void spheric(const fs::path& root, const std::string& solver, std::ostream& csv,
                                   wet, t_sim, t_exp);
         }
         checks.push_back({"spheric", solver, fmt::format("water height H{} RMS / depth", probe),
-                          rms, 0.10, detail});
+                          rms, 0.05, detail});
     }
     // The front sensors' first impact, both series as 5 ms centred means (reported only for a
     // solver without a pressure: gates_wall_pressure).

@@ -61,6 +61,31 @@ double probe_height(std::span<const Vec<D>> x, float r, float px, float pz, floa
     return top - floor_y;
 }
 
+// The depth of water over the point (px, pz) (pz ignored in 2D) as a wave gauge reads it: each
+// particle's volume (2r)^D spread over the floor by a normalised (D−1)-dimensional cubic spline
+// of radius `radius`, summed at the point, m. A slab of water of depth H reads H wherever its
+// edges are more than `radius` away; spray and a splash count by their volume (at radius 4·2r
+// a particle adds a third of a spacing at most in 2D, a ninth in 3D), not by how high they fly
+// (probe_height's top of the stack jumps to a connected sheet's top). 0 with no particle
+// within `radius` horizontally.
+template <int D>
+double water_depth(std::span<const Vec<D>> x, float r, float px, float pz, float radius) {
+    // The cubic spline of support `radius` in D − 1 dimensions, W(q) = k (6q³ − 6q² + 1) for
+    // q ≤ ½, 2k (1 − q)³ for q ≤ 1: k = 4/(3 radius) (1D), 40/(7π radius²) (2D).
+    const double k = D == 2 ? 4.0 / (3.0 * radius) : 40.0 / (7.0 * M_PI * radius * radius);
+    const double volume = std::pow(2.0 * r, D);
+    double depth = 0;
+    for (const Vec<D>& p : x) {
+        double d2 = double(p[0] - px) * double(p[0] - px);
+        if constexpr (D == 3) d2 += double(p[2] - pz) * double(p[2] - pz);
+        if (d2 >= double(radius) * radius) continue;
+        const double q = std::sqrt(d2) / radius;
+        const double w = q <= 0.5 ? 6 * q * q * (q - 1) + 1 : 2 * (1 - q) * (1 - q) * (1 - q);
+        depth += volume * k * w;
+    }
+    return depth;
+}
+
 // Contact angle (rad) of a drop resting on a horizontal plate whose top is at plate_y (up is +y),
 // from the drop's particles (those within `reach` of the vertical axis through (cx, cz); cz
 // ignored in 2D) taken as a spherical cap: its height H (top y + r above the plate) and its base
