@@ -291,9 +291,17 @@ void spheric(const fs::path& root, const std::string& solver, std::ostream& csv,
         std::stringstream ss(line);
         std::vector<std::string> cell;
         for (std::string c; std::getline(ss, c, ',');) cell.push_back(c);
-        if (cell.size() < 5) throw std::runtime_error("cannot read " + probes.string() + ": " + line);
-        const float x = std::stof(cell[2]), across = std::stof(cell[3]), up = std::stof(cell[4]);
-        const bool front = cell[5].find("front") != std::string::npos;
+        float x = 0, across = 0, up = 0;
+        try {
+            if (cell.size() < 5) throw std::invalid_argument("fields");
+            x = std::stof(cell[2]), across = std::stof(cell[3]), up = std::stof(cell[4]);
+        } catch (const std::exception&) {
+            throw std::runtime_error("cannot read " + probes.string() +
+                                     ": expected kind,name,x_m,y_m,z_m, got " + line);
+        }
+        // On the box's front face (x = its max) or its top: from where it sits, not the comment.
+        const Box<3>& box = w.boundary_objects()[1].shape;
+        const bool front = std::abs(x - box.max[0]) < 1e-4f;
         sensors.push_back(wall_sensor<3>(w.boundary().x, w.boundary_objects(), 1, front ? 0 : 1,
                                          -1.0f, Vec<3>(x, up, across), d, d));
         if (sensors.back().particles.empty())
