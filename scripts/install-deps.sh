@@ -26,6 +26,7 @@ packages=(
   python3-dev pybind11-dev python3-numpy python3-pytest python3-setuptools python3-pip python3-venv
   libglfw3-dev libglew-dev libimgui-dev libgl1-mesa-dri xvfb xauth
   libopenvdb-dev libopenvdb-tools python3-openvdb
+  libopenmpi-dev openmpi-bin
   "${extra[@]}"
 )
 # Debian's python3-paraview and python3-vtk9 conflict: with ParaView's Python installed

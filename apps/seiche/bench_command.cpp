@@ -13,6 +13,7 @@
 #include <cstdio>
 
 #include "commands.hpp"
+#include "processes.hpp"
 #include "progress.hpp"
 #include "seiche/parallel.hpp"
 #include "seiche/world.hpp"
@@ -54,11 +55,44 @@ class Competitors {
     std::vector<pid_t> pids_;
 };
 
+// Split over processes: each process's particles, halo, traffic per step, and the imbalance
+// (lines for process 0 to print; every process takes part).
+template <int D>
+std::vector<std::string> split_report(const World<D>& world, long steps) {
+    Processes* pr = world.processes();
+    if (!pr) return {};
+    const Processes::Traffic mine = pr->traffic();
+    const std::size_t P = std::size_t(pr->size()), r = std::size_t(pr->rank());
+    std::vector<std::int64_t> all(4 * P, 0);
+    all[4 * r] = std::int64_t(mine.owned);
+    all[4 * r + 1] = std::int64_t(mine.halo);
+    all[4 * r + 2] = std::int64_t(mine.bytes);
+    all[4 * r + 3] = std::int64_t(mine.messages);
+    pr->sum(all);
+    std::vector<std::string> lines;
+    double most = 0, total = 0;
+    for (std::size_t k = 0; k < P; ++k) {
+        most = std::max(most, double(all[4 * k]));
+        total += double(all[4 * k]);
+        lines.push_back(fmt::format(
+            "  process {:<4}       {} particles + {} halo; {:.0f} kB in {:.1f} messages per step", k,
+            all[4 * k], all[4 * k + 1], double(all[4 * k + 2]) / 1e3 / double(steps),
+            double(all[4 * k + 3]) / double(steps)));
+    }
+    lines.insert(lines.begin(),
+                 fmt::format("  processes          {} (imbalance {:.2f}: the largest share over the "
+                             "mean; stages below are process 0's)",
+                             P, total > 0 ? most * double(P) / total : 1.0));
+    return lines;
+}
+
 template <int D>
 int bench(const Scene& scene, const BenchOptions& o) {
     using clock = std::chrono::steady_clock;
     const auto t_setup = clock::now();
-    World<D> world(scene);
+    // Under mpirun: the scene split over the processes; process 0 reports (docs/scale-out.md).
+    const Launch& launched = launch();
+    World<D> world(scene, scene_domain<D>());
     const double setup = seconds_since(t_setup);
     const long steps = o.steps > 0
                            ? o.steps
@@ -66,7 +100,7 @@ int bench(const Scene& scene, const BenchOptions& o) {
     std::vector<double> ms;
     ms.reserve(steps);
     RunTotals totals;
-    Progress progress(false);  // a live line on a terminal only; the report goes to stdout
+    Progress progress(!launched.root());  // a live line on a terminal only; the report: stdout
     const auto start = clock::now();
     AdvanceOptions advance;
     advance.max_steps = steps;
@@ -101,7 +135,9 @@ int bench(const Scene& scene, const BenchOptions& o) {
     std::vector<double> sorted = ms;
     std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2, sorted.end());
     const double median = sorted[sorted.size() / 2];
-    const std::size_t n = world.particles().size();
+    const std::size_t n = world.particle_count();
+    const std::vector<std::string> split = split_report(world, steps);
+    if (!launched.root()) return 0;
     const StageTimes& t = world.stage_times();
     const double other = t.total - t.neighbors - t.solver - t.velocity;
     auto stage = [&](const char* name, double seconds) {
@@ -123,6 +159,7 @@ int bench(const Scene& scene, const BenchOptions& o) {
     if (const ThreadMoves m = thread_moves(); m.late_blocks_pulled + m.steps_aside > 0)
         std::printf("  threads moved      %ld late blocks pulled, %ld steps aside\n",
                     m.late_blocks_pulled, m.steps_aside);
+    for (const std::string& line : split) std::printf("%s\n", line.c_str());
     std::printf("  setup              %.2f s\n", setup);
     // Three decimals below a millisecond, so that the figure carries three digits (a 2D step
     // takes 0.4 ms, and 0.39 against 0.395 is more than 1%).
@@ -158,6 +195,7 @@ int bench_command(const BenchOptions& o) {
         return scene.dimension == 2 ? bench<2>(scene, o) : bench<3>(scene, o);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "seiche: %s\n", e.what());
+        abort_processes(1);
         return 1;
     }
 }

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "processes.hpp"
 #include "interrupt.hpp"
 #include "../viewer/view_command.hpp"  // ViewOptions; view_command() only with the viewer
 
@@ -349,6 +350,11 @@ Command view_cli(CLI::App& app) {
 
 int main(int argc, char** argv) {
     seiche::app::install_interrupt_handler();
+    // Under mpirun with several processes: MPI, and this process's rank (docs/scale-out.md).
+    if (const std::string why = seiche::app::start_processes(argc, argv); !why.empty()) {
+        std::fprintf(stderr, "seiche: %s\n", why.c_str());
+        return 2;
+    }
     std::string titles;  // the solver list's: "Position Based Fluids, Weakly compressible SPH, ..."
     for (const seiche::SolverTraits& t : seiche::all_solver_traits)
         titles += (titles.empty() ? "" : ", ") + std::string(t.title);
@@ -373,6 +379,7 @@ int main(int argc, char** argv) {
             if (c.app->parsed()) return c.run();
     } catch (const std::exception& e) {
         std::fprintf(stderr, "seiche: %s\n", e.what());
+        seiche::app::abort_processes(1);
         return 1;
     }
     return 2;

@@ -12,6 +12,7 @@
 #include <variant>
 
 #include "commands.hpp"
+#include "processes.hpp"
 #include "progress.hpp"
 #include "interrupt.hpp"
 #include "run/run_dir.hpp"
@@ -52,11 +53,24 @@ int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
     std::size_t triangles = 0;
     for (const BodyDef& b : scene.bodies)
         if (b.mesh) triangles += b.mesh->triangles.size();
-    const bool say_setup = !o.quiet && triangles >= 100000;
+    // Split over processes (mpirun): every process steps its part; process 0 writes the run.
+    const Launch& launched = launch();
+    const bool quiet = o.quiet || !launched.root();
+    if (launched.split() && !o.resume.empty()) {
+        std::fprintf(stderr, "seiche: --resume: a run split over processes cannot resume yet; "
+                             "resume it in one process\n");
+        return 2;
+    }
+    if (launched.split() && scene.output.checkpoint_every > 0) {
+        std::fprintf(stderr, "seiche: output.checkpoint_every: a run split over processes "
+                             "writes no checkpoints yet; set it to 0 or run in one process\n");
+        return 2;
+    }
+    const bool say_setup = !quiet && triangles >= 100000;
     const auto setup_start = clock::now();
     if (say_setup)
         std::fprintf(stderr, "seiche: setting up the bodies' meshes (%zu triangles)...\n", triangles);
-    World<D> world(scene);
+    World<D> world(scene, scene_domain<D>());
     if (say_setup)
         std::fprintf(stderr, "seiche: set up in %.1f s\n",
                      std::chrono::duration<double>(clock::now() - setup_start).count());
@@ -78,14 +92,33 @@ int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
         world.refresh_density();
     }
     const double resumed_time = world.time();
-    std::optional<RunOutput> output;
-    try {
-        output.emplace(scene, dir, resume ? &*resume : nullptr);
-    } catch (const CheckpointError& e) {  // the run's stats.csv: refused like its checkpoint
-        std::fprintf(stderr, "seiche: %s\n", e.what());
-        return 2;
+    std::optional<RunOutput> output;  // process 0's
+    if (launched.root()) {
+        try {
+            output.emplace(scene, dir, resume ? &*resume : nullptr);
+        } catch (const CheckpointError& e) {  // the run's stats.csv: refused like its checkpoint
+            std::fprintf(stderr, "seiche: %s\n", e.what());
+            return 2;
+        }
     }
-    RunOutput& out = *output;
+    RunOutput* const out = output ? &*output : nullptr;
+    // Every frame: all processes' particles gathered on process 0, which writes it.
+    auto write_frame = [&](int index) {
+        const ParticleSet<D>& all = world.gather_particles();
+        if (out) out->frame(world, all, index);
+    };
+    // Ctrl-C on any process stops them all, after the same step.
+    bool stopped = false;
+    auto stop_now = [&] {
+        bool stop = interrupted();
+        if (Processes* pr = world.processes()) {
+            std::array<double, 1> v = {stop ? 1.0 : 0.0};
+            pr->max(v);
+            stop = v[0] > 0;
+        }
+        stopped = stopped || stop;
+        return stop;
+    };
 
     const double end = scene.time.end_time;
     const double frame_dt = 1.0 / scene.time.frame_rate;
@@ -102,17 +135,20 @@ int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
         wall_before = t.value("wall_time", 0.0);
         frame = resume->next_frame;
     } else {
-        out.frame(world, 0);
+        write_frame(0);
     }
 
-    if (!o.quiet)
-        std::fprintf(stderr, "seiche: %s, %dD, %s, %zu fluid + %zu boundary particles, %s, %s%s\n",
+    const std::size_t fluid_particles = world.particle_count();
+    if (!quiet)
+        std::fprintf(stderr, "seiche: %s, %dD, %s, %zu fluid + %zu boundary particles, %s%s, %s%s\n",
                      scene.name.c_str(), D, std::string(solver_name(scene.solver.type)).c_str(),
-                     world.particles().size(), world.boundary().x.size(),
-                     std::string(kernel_name(scene.kernel)).c_str(), out.dir().c_str(),
+                     fluid_particles, world.boundary().x.size(),
+                     std::string(kernel_name(scene.kernel)).c_str(),
+                     launched.split() ? fmt::format(", {} processes", launched.size).c_str() : "",
+                     out->dir().c_str(),
                      resume ? fmt::format(", resumed at t = {:.4f} s", world.time()).c_str() : "");
 
-    Progress progress(o.quiet);
+    Progress progress(quiet);
     const auto t0 = clock::now();
     auto wall = [&] { return wall_before + seconds_since(t0); };
     std::optional<std::pair<StepStats, Instability>> failure;
@@ -125,7 +161,7 @@ int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
     double next_checkpoint =
         cp_every > 0 ? (std::floor(world.time() / cp_every + 1e-9) + 1) * cp_every : 0;
     auto checkpoint = [&] {
-        out.checkpoint(world, {{"next_frame", frame},
+        out->checkpoint(world, {{"next_frame", frame},
                                {"iterations", totals.iterations},
                                {"density_error_mean_sum", totals.density_error_mean_sum},
                                {"density_error_max", totals.density_error_max},
@@ -135,40 +171,42 @@ int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
     AdvanceOptions advance;
     advance.every = frame_dt;
     advance.on_step = [&](const StepStats& s) {
-        out.stats(s);
+        if (out) out->stats(s);
         totals.add(s);
         if (s.instability) failure = {{s, *s.instability}};
         // A step that reaches a frame is shown by on_sample, with the frame.
         if (world.time() < frame * frame_dt - 1e-9 * frame_dt)
             progress.step({frame - 1, frames_total, world.time(), end, totals.steps, wall()});
-        return !interrupted();
+        return !stop_now();
     };
     advance.on_sample = [&](std::int64_t k) {
         frame = static_cast<int>(k);
-        out.frame(world, frame);
+        write_frame(frame);
         progress.frame({frame, frames_total, world.time(), end, totals.steps, wall()});
         ++frame;
         if (cp_every > 0 && (world.time() >= next_checkpoint * (1 - 1e-9) || k == frames_total)) {
             checkpoint();
             next_checkpoint = (std::floor(world.time() / cp_every + 1e-9) + 1) * cp_every;
         }
-        return !interrupted();
+        return !stop_now();
     };
     world.advance_to(end, advance);
+    stop_now();  // an interrupt before the first step, or after the last, counts too
     progress.finish();
-    PictureProgressLine picture_line(o.quiet);
-    const std::string pictures = out.close(std::ref(picture_line));
-    picture_line.finish();
     totals.frames = frame;
     totals.contained = world.total_contained();
+    if (!out) return failure ? 3 : stopped ? 130 : 0;  // process 0 writes the rest
+    PictureProgressLine picture_line(o.quiet);
+    const std::string pictures = out->close(std::ref(picture_line));
+    picture_line.finish();
 
     const double seconds = wall();
     const double ms_per_step = totals.steps > 0 ? 1e3 * seconds / totals.steps : 0.0;
-    const std::string status = failure ? "unstable" : interrupted() ? "interrupted" : "done";
+    const std::string status = failure ? "unstable" : stopped ? "interrupted" : "done";
     nlohmann::json summary = {
         {"status", status},
         {"solver", std::string(solver_name(scene.solver.type))},
-        {"fluid_particles", world.particles().size()},
+        {"fluid_particles", fluid_particles},
         {"boundary_particles", world.boundary().x.size()},
         {"steps", totals.steps},
         {"simulated_time", world.time()},
@@ -176,6 +214,7 @@ int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
         {"wall_time", seconds},
         {"ms_per_step", ms_per_step},
         {"threads", thread_count()},
+        {"processes", launched.size},
         {"mean_iterations", totals.mean_iterations()},
         {"density_error_mean", totals.mean_density_error()},
         {"density_error_max", totals.density_error_max},
@@ -194,12 +233,12 @@ int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
                                   {"particle", b.particle},
                                   {"reason", b.reason}};
     }
-    io::write_file_atomic(out.dir() / "summary.json",
+    io::write_file_atomic(out->dir() / "summary.json",
                           [&](std::ostream& o) { o << summary.dump(2) << "\n"; });
 
     std::printf("%s (%s): %s\n", scene.name.c_str(),
                 std::string(solver_name(scene.solver.type)).c_str(), status.c_str());
-    std::printf("  particles      %zu fluid, %zu boundary", world.particles().size(),
+    std::printf("  particles      %zu fluid, %zu boundary", fluid_particles,
                 world.boundary().x.size());
     if (!scene.emitters.empty() || !scene.sinks.empty())
         std::printf(" (%zu emitted, %zu removed over the run)", world.total_emitted(),
@@ -211,12 +250,13 @@ int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
     std::printf("  steps          %lld (%.3f s simulated, %d frame%s, %.2f iterations per step)\n",
                 totals.steps, world.time(), totals.frames, totals.frames == 1 ? "" : "s",
                 totals.mean_iterations());
-    std::printf("  wall time      %s, %.2f ms per step, %d thread%s\n",
+    std::printf("  wall time      %s, %.2f ms per step, %d thread%s%s\n",
                 format_duration(seconds).c_str(), ms_per_step, thread_count(),
-                thread_count() == 1 ? "" : "s");
+                thread_count() == 1 ? "" : "s",
+                launched.split() ? fmt::format(" × {} processes", launched.size).c_str() : "");
     print_density_error(totals, 15);
     std::printf("  containment    %zu corrections\n", totals.contained);
-    std::printf("  output         %s (%s)\n", out.dir().c_str(),
+    std::printf("  output         %s (%s)\n", out->dir().c_str(),
                 run_files(scene.output, scene.dimension).c_str());
     if (!pictures.empty()) std::printf("  pictures       %s\n", pictures.c_str());
     if (failure) {
@@ -231,7 +271,7 @@ int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
                      b.velocity[2], (frame - 1) * frame_dt, remedy(scene).c_str());
         return 3;
     }
-    return interrupted() ? 130 : 0;
+    return stopped ? 130 : 0;
 }
 
 }  // namespace
@@ -319,6 +359,7 @@ int run_command(const RunOptions& o) {
         return scene.dimension == 2 ? simulate<2>(scene, dir, o) : simulate<3>(scene, dir, o);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "seiche: %s\n", e.what());
+        abort_processes(1);
         return 1;
     }
 }

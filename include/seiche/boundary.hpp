@@ -99,10 +99,12 @@ inline bool contain_particle(std::size_t i, Vec<D>& x, std::span<const BoundaryO
 
 // Last-resort containment against every object, then after(i) for each particle i in the same
 // loop (the caller's own per-particle work); returns how many particles were moved. In parallel
-// over fixed chunks, the count summed as an integer: the same for any thread count.
+// over fixed chunks, the count summed as an integer: the same for any thread count. Particles
+// marked in `uncounted` (another process's halo copies) are moved but not counted.
 template <int D, class After>
 std::size_t contain_in_objects(std::span<Vec<D>> x, std::span<const BoundaryObject<D>> objects,
-                               float margin, const CollisionLog<D>& log, After&& after) {
+                               float margin, const CollisionLog<D>& log, After&& after,
+                               std::span<const std::uint8_t> uncounted = {}) {
     std::atomic<std::size_t> moved{0};
     constexpr std::size_t chunk = 4096;
     parallel_for(
@@ -110,7 +112,8 @@ std::size_t contain_in_objects(std::span<Vec<D>> x, std::span<const BoundaryObje
         [&](std::size_t c) {
             std::size_t here = 0;
             for (std::size_t i = c * chunk; i < std::min(x.size(), (c + 1) * chunk); ++i) {
-                here += contain_particle<D>(i, x[i], objects, margin, log) ? 1 : 0;
+                const bool moved = contain_particle<D>(i, x[i], objects, margin, log);
+                here += moved && (uncounted.empty() || !uncounted[i]) ? 1 : 0;
                 after(i);
             }
             moved.fetch_add(here, std::memory_order_relaxed);

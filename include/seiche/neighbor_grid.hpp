@@ -153,8 +153,11 @@ class NeighborGrid {
     };
 
     // Sorts the points into cells of size h (widened by 1e-5 relative, so float rounding in the
-    // distance test can never put a neighbour two cells away).
-    void build(std::span<const Vec<D>> points, float h);
+    // distance test can never put a neighbour two cells away). The points of one cell keep
+    // their order, or with `key` (one per point) go in the order of their keys: then the grid's
+    // order, and every neighbour list, depends only on the points and their keys, not on where
+    // they were stored (creation ids: a process holding part of the fluid finds the same lists).
+    void build(std::span<const Vec<D>> points, float h, std::span<const std::uint32_t> key = {});
 
     float support() const { return h_; }
     std::size_t point_count() const { return sorted_index_.size(); }

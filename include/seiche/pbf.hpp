@@ -55,7 +55,10 @@ struct Pbf {
     void step(StepContext<D>& c);
 };
 
-// Mean and max of max(0, ρ/ρ0 − 1), summed in a fixed order.
-void density_error_stats(std::span<const float> rho, float rest_density, double& mean, double& max);
+// Mean and max of max(0, ρ/ρ0 − 1), the sum exact in fixed point (2^-32 per particle): the same
+// bits for any storage order, thread count or split. With processes, over every process's own
+// particles (halo copies left out).
+void density_error_stats(std::span<const float> rho, float rest_density, double& mean, double& max,
+                         Processes* processes = nullptr);
 
 }  // namespace seiche

@@ -14,6 +14,8 @@
 
 namespace seiche {
 
+class Processes;  // seiche/domain.hpp
+
 // Four floats in 16 aligned bytes, one record per particle: a pair loop fetches a neighbour's
 // record with one aligned load (PBF: position and λ'; XSPH: velocity and 1/ρ).
 struct alignas(16) Float4 {
@@ -38,6 +40,9 @@ struct FluidView {
     //! x may be read one float past its last position (its vector has room for one more): the
     //! 3D pair loops of PBF and XSPH then load a neighbour's position with one plain load.
     bool x_padded = false;
+    //! The processes a scene is split over (nullptr: one process holds it all): a pass that
+    //! writes a field its neighbours read in a later pass refreshes the halo's values.
+    Processes* processes = nullptr;
 };
 
 // The hot pair loops (PBF, density, XSPH, WCSPH, DDR) run eight particles at a time, one per

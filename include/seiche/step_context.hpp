@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "seiche/forces.hpp"
+#include "seiche/domain.hpp"
 #include "seiche/kernels.hpp"
 #include "seiche/parallel.hpp"
 #include "seiche/particle_set.hpp"
@@ -92,6 +93,9 @@ class StepContext {
     void compute_density();
     // Mean and max density error of particles().rho into the statistics.
     void measure_density();
+    // The processes the scene is split over (nullptr: this one holds it all): a pass that
+    // writes a field its neighbours read later refreshes the halo (seiche/domain.hpp).
+    Processes* processes() const;
     // The fluid's force on the boundary (Newton's third law on the solver's boundary term):
     // f_k = Σ_i term(i, k, |x_i − x_k|)·(x_i − x_k) over the fluid neighbours i of boundary
     // particle k, at the current positions. Does nothing unless the world tracks forces.

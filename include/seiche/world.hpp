@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "seiche/boundary.hpp"
+#include "seiche/domain.hpp"
 #include "seiche/emitters.hpp"
 #include "seiche/force_list.hpp"
 #include "seiche/kernels.hpp"
@@ -70,6 +71,12 @@ class World {
   public:
     // Throws DefinitionError, listing every problem with its key path, for an invalid definition.
     explicit World(const WorldDef& def);
+    // This process's part of a scene split over processes (seiche/domain.hpp; docs/scale-out.md):
+    // every process builds the world from the same definition and keeps its own cells' fluid.
+    // Each step, each reduction and gather_particles() are then collective: every process calls
+    // them, in the same order. Throws std::invalid_argument for what a split run does not do
+    // yet, naming it.
+    World(const WorldDef& def, std::shared_ptr<Domain<D>> domain);
     ~World();
     World(World&&) noexcept;
     World& operator=(World&&) noexcept;
@@ -98,7 +105,15 @@ class World {
     // position outside the container (naming the particle).
     void add_particles(std::span<const Vec<D>> x, std::span<const Vec<D>> v);
 
+    // The particles this process holds: with a domain, its own and its halo's (halo()).
     const ParticleSet<D>& particles() const { return p_; }
+    // The processes the scene is split over, or nullptr for a whole scene in one process.
+    Processes* processes() const { return domain_.get(); }
+    // Every particle of the scene, in creation order, on process 0 (collective; elsewhere
+    // empty); without a domain, particles() itself.
+    const ParticleSet<D>& gather_particles();
+    // Fluid particles over all processes.
+    std::size_t particle_count() const;
     const Boundary<D>& boundary() const { return b_; }
     const Box<D>& container() const { return container_; }
     double time() const { return time_; }
@@ -221,6 +236,11 @@ class World {
             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
 
+    // Under a domain: the checks of what a split run does not do yet, and the first split.
+    void distribute();
+    // Whether this process counts particle i (not a halo copy of another's).
+    bool counts(std::size_t i) const { return !domain_ || !domain_->halo()[i]; }
+
     WorldDef def_;
     FluidConstants<D> fluid_;
     Vec<D> gravity_;
@@ -259,6 +279,8 @@ class World {
     std::vector<EmitterSites<D>> emitter_sites_;
     std::vector<double> emitter_travel_;  //!< per emitter: how far its last layer has moved, m
     StageTimes times_;
+    std::shared_ptr<Domain<D>> domain_;  //!< when the scene is split over processes
+    ParticleSet<D> gathered_;            //!< gather_particles() on process 0
 };
 
 // The next step towards a time `remaining` ahead (a frame, a sample), at most dt: the last two

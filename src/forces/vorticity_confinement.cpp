@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "seiche/domain.hpp"
 #include "seiche/forces.hpp"
 #include "seiche/parameters.hpp"
 #include "seiche/step_context.hpp"
@@ -67,6 +68,7 @@ void vorticity_confinement(const FluidView<D>& f, const K& kernel, float epsilon
         else
             omega[i] = w2;
     });
+    refresh_halo(f.processes, std::span<Vorticity<D>>(omega));  // η_i reads the neighbours' ω
     // η = ∇|ω| by the difference formula; the update of v_i reads only ω, so it is in place.
     parallel_for(n, [&](std::size_t i) {
         const K kern = kernel;
@@ -144,6 +146,9 @@ void VorticityConfinement<D>::apply(StepContext<D>& c, ForceStageArgs& args) {
     if (!(epsilon > 0.0)) return;
     c.settle_density(args);  // it weighs the neighbours by ρ of the current positions
     ParticleSet<D>& p = c.particles();
+    // The forces before it (XSPH) left the halo's velocities and densities of their own.
+    refresh_halo(c.processes(), std::span<Vec<D>>(p.v));
+    refresh_halo(c.processes(), std::span<float>(p.rho));
     const FluidView<D> f = c.view();
     std::visit(
         [&](const auto& kernel) {

@@ -23,7 +23,8 @@
 namespace seiche {
 
 template <int D>
-void NeighborGrid<D>::build(std::span<const Vec<D>> points, float h) {
+void NeighborGrid<D>::build(std::span<const Vec<D>> points, float h,
+                            std::span<const std::uint32_t> key) {
     if (!(h > 0.0f)) throw std::invalid_argument("neighbour grid: support radius must be > 0");
     h_ = h;
     h2_ = h * h;
@@ -97,6 +98,24 @@ void NeighborGrid<D>::build(std::span<const Vec<D>> points, float h) {
         }
     }
     bucket_runs_[buckets] = static_cast<std::uint32_t>(runs_.size());
+    if (!key.empty()) {
+        if (key.size() != n) throw std::invalid_argument("neighbour grid: one key per point");
+        // Insertion sort: a cell holds a few points, mostly in key order from the last step.
+        parallel_for(runs_.size(), [&](std::size_t r) {
+            const std::uint32_t lo = runs_[r].begin, hi = runs_[r].end;
+            std::uint32_t* idx = sorted_index_.data();
+            bool moved = false;
+            for (std::uint32_t e = lo + 1; e < hi; ++e) {
+                const std::uint32_t v = idx[e];
+                std::uint32_t f = e;
+                for (; f > lo && key[idx[f - 1]] > key[v]; --f) idx[f] = idx[f - 1];
+                idx[f] = v;
+                moved = moved || f != e;
+            }
+            if (moved)
+                for (std::uint32_t e = lo; e < hi; ++e) sorted_x_[e] = points[idx[e]];
+        });
+    }
     build_dense_table();
 }
 

@@ -318,9 +318,9 @@ void RunOutput::bodies(const World<D>& w, int index, const fs::path& dir, io::Fr
 }
 
 template <int D>
-void RunOutput::frame(const World<D>& w, int index) {
+void RunOutput::frame(const World<D>& w, const ParticleSet<D>& particles, int index) {
     const fs::path& dir = published_ ? dir_ : staging_;
-    io::FrameData f = io::frame_data(w.particles(), w.time());
+    io::FrameData f = io::frame_data(particles, w.time());
     bodies(w, index, dir, f);
     const std::string stem = fmt::format("frame_{:06}", index);
     if (scene_.output.vtk) {
@@ -334,10 +334,10 @@ void RunOutput::frame(const World<D>& w, int index) {
         write_vdb_points(dir / "frames" / (stem + ".vdb"), f, 4.0 * scene_.particle_radius);
     pictures_.frame(f, index, w.time());
     if (surface_) {
-        const auto& x = w.particles().x;
+        const auto& x = particles.x;
         const std::span<const Vec<D>> xs(x.data(), x.size());
         SurfaceMesh mesh = reconstruct_surface<D>(xs, float(scene_.particle_radius), scene_.surface);
-        interpolate_velocity<D>(mesh, xs, w.particles().v, float(scene_.particle_radius),
+        interpolate_velocity<D>(mesh, xs, particles.v, float(scene_.particle_radius),
                                 scene_.surface);
         surface_->write(index, w.time(), mesh);
     }
@@ -424,8 +424,8 @@ RunResume restore_run(World<D>& w, const fs::path& dir) {
     return r;
 }
 
-template void RunOutput::frame(const World<2>&, int);
-template void RunOutput::frame(const World<3>&, int);
+template void RunOutput::frame(const World<2>&, const ParticleSet<2>&, int);
+template void RunOutput::frame(const World<3>&, const ParticleSet<3>&, int);
 template void RunOutput::checkpoint(const World<2>&, nlohmann::json);
 template void RunOutput::checkpoint(const World<3>&, nlohmann::json);
 template RunResume restore_run(World<2>&, const fs::path&);

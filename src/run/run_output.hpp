@@ -52,7 +52,10 @@ class RunOutput {
     // Frame `index` of w: particles, mesh, picture. A fresh run's frame 0 makes it the run shown
     // in the directory.
     template <int D>
-    void frame(const World<D>& w, int index);
+    void frame(const World<D>& w, int index) { frame(w, w.particles(), index); }
+    // The same with the particles given: a split run's, gathered (World::gather_particles).
+    template <int D>
+    void frame(const World<D>& w, const ParticleSet<D>& particles, int index);
     void stats(const StepStats& s) { stats_.append(s); }
     // checkpoint.bin: w, the frame lists and `state` (the caller's totals and next frame), with
     // stats.csv published up to this step.

@@ -298,18 +298,24 @@ DfsphSolve solve(const K& kernel, const FluidView<D>& f, DfsphState<D>& s, std::
     else
         source_pass<R, false, D, K>(kernel, f, v, {}, rho, s.factor, dt, correction, warm,
                                     warm_start, s.source, kappa_out);
+    // Split over processes: each pass's output, read by the neighbours in the next, refreshed.
+    Processes* const pr = f.processes;
+    refresh_halo(pr, std::span<float>(kappa_out));  // the warm start, cut where the source is
     DfsphSolve out;
     for (;;) {
         const bool stop = f.stop && f.stop->load(std::memory_order_relaxed);
         if (stop || out.iterations >= max_iterations) break;
         acceleration_pass<D, K>(kernel, f, kappa_out, s.acceleration);
+        refresh_halo(pr, std::span<Vec<D>>(s.acceleration));
         update_pass<R, D, K>(kernel, f, s.acceleration, s.source, s.factor, dt, relaxation,
                              kappa_out, s.error);
+        refresh_halo(pr, std::span<float>(kappa_out));
         ++out.iterations;
-        density_error_stats(s.error, f.rest_density, out.error_mean, out.error_max);
+        density_error_stats(s.error, f.rest_density, out.error_mean, out.error_max, pr);
         if (out.iterations >= min_iterations && out.error_mean <= tolerance) break;
     }
     acceleration_pass<D, K>(kernel, f, kappa_out, s.acceleration);
+    refresh_halo(pr, std::span<Vec<D>>(s.acceleration));
     const Vec<D>* a = s.acceleration.data();
     Vec<D>* vel = v.data();
     float* c = carried.data();
@@ -381,6 +387,8 @@ void Dfsph<D>::step(StepContext<D>& c) {
             [&](const auto& k) {
                 using K = std::decay_t<decltype(k)>;
                 density_and_factor<D>(k, f, p.rho, state.factor);  // eqs. (2), (11)
+                refresh_halo(f.processes, std::span<float>(p.rho));
+                refresh_halo(f.processes, std::span<float>(state.factor));
                 if (params.divergence_solve)                        // Algorithm 2
                     last_divergence = solve<Residual::divergence, D, K>(
                         k, f, state, p.v, p.rho, dt, float(params.warm_start), 1,

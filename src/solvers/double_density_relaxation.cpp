@@ -188,6 +188,8 @@ void ddr_relax(const DdrConstants& c, const FluidView<D>& f, float dt, const Vec
             s.pressure_near[i0 + l] = c.k_near * std::max(0.0f, rho_near[l] / c.rho_near0 - 1.0f);
         }
     });
+    refresh_halo(f.processes, std::span<float>(s.pressure));  // the pairs read both ends'
+    refresh_halo(f.processes, std::span<float>(s.pressure_near));
     // Symmetric displacements: each pair's D split in halves between its two particles.
     const float half_dt2 = 0.5f * dt * dt, dt2 = dt * dt;
     const float* P = s.pressure.data();
@@ -238,6 +240,7 @@ void ddr_relax(const DdrConstants& c, const FluidView<D>& f, float dt, const Vec
             s.dx[i0 + l] = dx;
         }
     });
+    refresh_halo(f.processes, std::span<Vec<D>>(s.dx));
     parallel_for(x.size(), [&](std::size_t i) { x[i] += s.dx[i]; });
 }
 
@@ -276,6 +279,7 @@ void Ddr<D>::step(StepContext<D>& c) {
     const float dt = c.dt();
     c.timed(&StageTimes::velocity, [&] {  // applyViscosity (Algorithm 5)
         ddr_viscosity<D>(constants, f, dt, p.v, state.v_new);
+        refresh_halo(f.processes, std::span<Vec<D>>(state.v_new));  // the predicted x* read it
         p.v.swap(state.v_new);
     });
     c.predict();  // save previous position, advance to predicted position

@@ -17,6 +17,7 @@
 #include <cmath>
 
 #include "seiche/boundary.hpp"
+#include "seiche/domain.hpp"
 #include "seiche/parallel.hpp"
 
 namespace seiche {
@@ -38,56 +39,97 @@ PbfConstants pbf_constants(const PbfParams& p, const K& kernel, float mass, floa
     return c;
 }
 
+namespace {
+
+// One particle's term: the same conversion as the lanes' below, so both sums agree bit for bit.
+inline std::int64_t fixed_error(float r, float rest_density, float& e) {
+    const float a = r / rest_density - 1.0f;
+    e = a > 0.0f ? a : 0.0f;  // NaN: 0, as lanes::max
+    return static_cast<std::int64_t>((e < 65536.0f ? e : 65536.0f) * 4294967296.0f);
+}
+
+// Over this process's own particles, then over all processes.
+void density_error_stats_split(std::span<const float> rho, float rest_density, double& mean,
+                               double& max, Processes& processes) {
+    const std::span<const std::uint8_t> halo = processes.halo();
+    std::array<std::int64_t, 3> sums{};  // fixed-point sum, count, and its upper half
+    __extension__ __int128 sum = 0;
+    float worst = 0.0f;
+    for (std::size_t i = 0; i < rho.size(); ++i) {
+        if (!halo.empty() && halo[i]) continue;
+        float e;
+        sum += fixed_error(rho[i], rest_density, e);
+        worst = std::max(worst, e);
+        ++sums[1];
+    }
+    sums[0] = static_cast<std::int64_t>(sum & 0xFFFFFFFF);
+    sums[2] = static_cast<std::int64_t>(sum >> 32);
+    processes.sum(sums);
+    std::array<double, 1> w = {worst};
+    processes.max(w);
+    // The total, 2^-32 units: high half and low half (each exact in a double's 53 bits up to
+    // 2^53 particles' worth).
+    const double total = std::ldexp(double(sums[2]), 32) + double(sums[0]);
+    mean = sums[1] == 0 ? 0.0 : std::ldexp(total, -32) / double(sums[1]);
+    max = w[0];
+}
+
+}  // namespace
+
 void density_error_stats(std::span<const float> rho, float rest_density, double& mean,
-                         double& max) {
-    // Fixed chunks, summed in chunk order: the same bits for any thread count. Run four times a
-    // step, this was the largest serial part of a PBF step.
+                         double& max, Processes* processes) {
+    if (processes) return density_error_stats_split(rho, rest_density, mean, max, *processes);
+    // The sum in fixed point, 2^-32 of ρ0 per particle (each error truncated to that, once, on
+    // its own; an error above 2^16 ρ0 counted as 2^16): integer sums do not depend on their
+    // order, so the mean is the same bits however the particles are stored or split between
+    // threads and processes. Fixed chunks in parallel; run four times a PBF step, this was the
+    // largest serial part of it.
     constexpr std::size_t chunk = 4096;
     const std::size_t chunks = (rho.size() + chunk - 1) / chunk;
     // Per calling thread, grown once: a warm step allocates nothing (test_allocation.cpp).
     // (The loop body runs on the pool's threads: it must see these through pointers, not by
     // naming the thread_local variables, which would be the workers' own.)
-    thread_local std::vector<double> sums_storage;
+    thread_local std::vector<std::int64_t> sums_storage;
     thread_local std::vector<float> worst_storage;
     sums_storage.resize(chunks);
     worst_storage.resize(chunks);
-    double* sums = sums_storage.data();
+    std::int64_t* sums = sums_storage.data();
     float* worst = worst_storage.data();
     parallel_for(
         chunks,
         [&](std::size_t c) {
-            // Eight running sums (i mod 8) in two vectors of doubles, added in a fixed order at
-            // the end: one chain of dependent scalar additions (and a division each) made this
-            // pass cost 3.5 ns per particle.
+            // Eight running sums (i mod 8) in one vector of 64-bit integers: at most 2^48 each
+            // per term, 512 terms per lane, so no overflow.
             using namespace lanes;
-            using D4 = double __attribute__((vector_size(32)));
-            D4 lo_sum{}, hi_sum{};
+            using I8 = std::int64_t __attribute__((vector_size(64)));
+            I8 sum{};
             F w{};
             const std::size_t lo = c * chunk, hi = std::min(rho.size(), lo + chunk);
             // density_error, lane by lane (lanes past the end read 0 and give 0).
             const auto add = [&](F r) {
                 const F e = lanes::max(r / rest_density - 1.0f, F{});
-                lo_sum += __builtin_convertvector(__builtin_shufflevector(e, e, 0, 1, 2, 3), D4);
-                hi_sum += __builtin_convertvector(__builtin_shufflevector(e, e, 4, 5, 6, 7), D4);
+                const F capped = e < 65536.0f ? e : F{} + 65536.0f;  // NaN: 2^16 too
+                sum += __builtin_convertvector(capped * 4294967296.0f, I8);
                 w = lanes::max(w, e);
             };
             std::size_t i = lo;
             for (; i + width <= hi; i += width) add(load(&rho[i], width));
             if (i < hi) add(load(&rho[i], static_cast<int>(hi - i)));
-            const D4 s4 = lo_sum + hi_sum;
-            sums[c] = (s4[0] + s4[1]) + (s4[2] + s4[3]);
+            std::int64_t s = 0;
+            for (int l = 0; l < width; ++l) s += sum[l];
+            sums[c] = s;
             float wm = 0.0f;
             for (int l = 0; l < width; ++l) wm = std::max(wm, w[l]);
             worst[c] = wm;
         },
         2);
-    double sum = 0.0;
+    __extension__ __int128 sum = 0;  // up to 2^20 chunks of 2^60
     float w = 0.0f;
     for (std::size_t c = 0; c < chunks; ++c) {
         sum += sums[c];
         w = std::max(w, worst[c]);
     }
-    mean = rho.empty() ? 0.0 : sum / double(rho.size());
+    mean = rho.empty() ? 0.0 : std::ldexp(double(sum), -32) / double(rho.size());
     max = w;
 }
 
@@ -278,6 +320,7 @@ PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel
         const bool stop = view.stop && view.stop->load(std::memory_order_relaxed);
         if (r.iterations >= p.max_iterations || stop) break;
         pbf_lambda_pass<D, K>(p, k, kernel, view, rho, state.x_lambda);
+        refresh_halo(view.processes, std::span<PositionLambda>(state.x_lambda));  // λ' for Δx
         // The error decides only from min_iterations on; before that it is measured for the last
         // allowed pass alone (it is what the result reports). One loop over the particles, and
         // one wait for the other threads, fewer per skipped iteration.
@@ -285,7 +328,8 @@ PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel
         measured = r.iterations >= p.min_iterations || r.iterations + 1 >= p.max_iterations ||
                    k.omega != 1.0f;
         if (measured) {
-            density_error_stats(rho, view.rest_density, r.density_error_mean, r.density_error_max);
+            density_error_stats(rho, view.rest_density, r.density_error_mean, r.density_error_max,
+                                view.processes);
             if (r.density_error_max > last_max) k.omega = 1.0f;
             last_max = r.density_error_max;
         }
@@ -293,11 +337,14 @@ PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel
             r.iterations >= p.min_iterations && r.density_error_mean <= p.density_tolerance;
         if (converged) break;
         pbf_delta_pass<D, K>(k, kernel, view, state.x_lambda, x, lambda_sum);
+        refresh_halo(view.processes, x);  // the positions the next λ pass reads
         ++r.iterations;
     }
     // Interrupted before a measured pass: the error of the last one there was.
     if (!measured)
-        density_error_stats(rho, view.rest_density, r.density_error_mean, r.density_error_max);
+        density_error_stats(rho, view.rest_density, r.density_error_mean, r.density_error_max,
+                            view.processes);
+    refresh_halo(view.processes, rho);  // XSPH weighs the neighbours by these
     return r;
 }
 

@@ -124,9 +124,11 @@ void Wcsph<D>::step(StepContext<D>& c) {
         std::visit(
             [&](const auto& k) {
                 compute_density<D>(f, k, p.rho);                                   // eq. (1)
+                refresh_halo(f.processes, std::span<float>(p.rho));
                 wcsph_pressure(constants, f.rest_density, p.rho, state.pressure);  // eq. (6)
                 wcsph_accelerations<D>(constants, k, f, p.v, p.rho, state.pressure,
                                        c.external_acceleration(), state.acceleration);
+                refresh_halo(f.processes, std::span<Vec<D>>(state.acceleration));
             },
             c.kernel());
     });

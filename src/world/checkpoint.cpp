@@ -147,6 +147,10 @@ class Reader {
 
 template <int D>
 void World<D>::save(std::ostream& out, std::string_view extra) const {
+    if (domain_)
+        throw std::invalid_argument(
+            "checkpoints of a scene split over processes are not written yet; run it in one "
+            "process to checkpoint it");
     Writer w;
     w.bytes() = magic;
     w.put(byte_order);
@@ -241,6 +245,10 @@ void World<D>::check_restored_values(const ParticleSet<D>& p,
 
 template <int D>
 RestoreResult World<D>::restore(std::istream& in) {
+    if (domain_)
+        throw CheckpointError(
+            "a scene split over processes cannot resume a checkpoint yet; resume it in one "
+            "process");
     // Everything is read and checked before the world changes: a refused checkpoint leaves it.
     // With emitters or sinks the particle count changes: the checkpoint may hold another one,
     // up to what the definition can reach.

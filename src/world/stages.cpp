@@ -27,9 +27,15 @@ void World<D>::find_neighbors() {
         moving_grid_.build(bx.subspan(first_moving_), fluid_.h);
         moving_grid_.mark_neighbourhoods();
     }
-    fluid_grid_.build(p_.x, fluid_.h);
+    if (domain_) {
+        // Particles cross to the processes that own their cells; the halo comes in.
+        domain_->exchange(p_);
+        particles_resized();
+    }
+    fluid_grid_.build(p_.x, fluid_.h, p_.id);
     // Keep particles in the grid's Z-curve order so that neighbours are near in memory.
     p_.reorder(fluid_grid_.order(), v_scratch_, f_scratch_, id_scratch_);
+    if (domain_) domain_->reordered(fluid_grid_.order());
     fluid_grid_.points_were_sorted();
     // Room for one more position, so that the pair loops may read a float past the last one
     // (FluidView::x_padded). The reorder has just swapped the buffers, so nothing points into
@@ -50,16 +56,23 @@ template <int D>
 void World<D>::contain_and_update_velocities(float dt, StepStats& s) {
     // The containment and the velocities in one loop (one wait for the threads, not two).
     const float inv_dt = 1.0f / dt;
-    const std::size_t moved = contain_in_objects<D>(
+    std::size_t moved = contain_in_objects<D>(
         p_.x, objects_, 1.0e-3f * p_.radius, view().collisions,
-        [&](std::size_t i) { p_.v[i] = (p_.x[i] - p_.x_prev[i]) * inv_dt; });
+        [&](std::size_t i) { p_.v[i] = (p_.x[i] - p_.x_prev[i]) * inv_dt; },
+        domain_ ? domain_->halo() : std::span<const std::uint8_t>{});
+    if (domain_) {
+        std::array<std::int64_t, 1> n = {std::int64_t(moved)};
+        domain_->sum(n);
+        moved = std::size_t(n[0]);
+    }
     s.contained = moved;
     total_contained_ += s.contained;
 }
 
 template <int D>
 void World<D>::measure_density(StepStats& s) {
-    density_error_stats(p_.rho, fluid_.rest_density, s.density_error_mean, s.density_error_max);
+    density_error_stats(p_.rho, fluid_.rest_density, s.density_error_mean, s.density_error_max,
+                        domain_.get());
 }
 
 // ---- StepContext: the stages by name ----
@@ -94,10 +107,12 @@ Vec<D> StepContext<D>::external_acceleration() const {
 }
 template <int D>
 void StepContext<D>::apply_external_accelerations() {
-    const Vec<D> a = external_acceleration();
-    const float dt = dt_;
+    // Δt·a rounded once, outside the loop: as dt * a inside it, a vectorised loop hoists the
+    // product and its scalar remainder fuses it into the addition, so a particle's velocity
+    // depended on where it was stored.
+    const Vec<D> dv = dt_ * external_acceleration();
     ParticleSet<D>& p = w_.p_;
-    parallel_for(p.size(), [&](std::size_t i) { p.v[i] += dt * a; });
+    parallel_for(p.size(), [&](std::size_t i) { p.v[i] += dv; });
 }
 template <int D>
 void StepContext<D>::apply_non_pressure_forces(bool predicted) {
@@ -162,6 +177,11 @@ template <int D>
 void StepContext<D>::compute_density() {
     std::visit([&](const auto& k) { seiche::compute_density<D>(w_.view(), k, w_.p_.rho); },
                w_.fluid_.kernel);
+    refresh_halo(processes(), std::span<float>(w_.p_.rho));
+}
+template <int D>
+Processes* StepContext<D>::processes() const {
+    return w_.domain_.get();
 }
 template <int D>
 void StepContext<D>::measure_density() {

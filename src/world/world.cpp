@@ -14,6 +14,7 @@
 
 #include "bodies/rigid_dynamics.hpp"
 #include "seiche/bodies.hpp"
+#include "seiche/exact_sum.hpp"
 #include "seiche/parallel.hpp"
 
 namespace seiche {
@@ -213,6 +214,52 @@ World<D>::World(const WorldDef& def)
         emitter_travel_.push_back(0.0);  // the first layer once a spacing of fluid has come out
     }
     derive_from_definition();
+}
+
+template <int D>
+World<D>::World(const WorldDef& def, std::shared_ptr<Domain<D>> domain) : World(def) {
+    domain_ = std::move(domain);
+    if (domain_) distribute();
+}
+
+// What a run split over processes does not do yet (docs/scale-out.md), refused by name; then
+// each process keeps its own cells' fluid.
+template <int D>
+void World<D>::distribute() {
+    std::vector<std::string> missing;
+    if (!def_.bodies.empty()) missing.push_back("bodies");
+    if (!def_.emitters.empty()) missing.push_back("emitters");
+    if (!def_.sinks.empty()) missing.push_back("sinks");
+    if (def_.solver.surface_tension > 0) missing.push_back("surface tension (solver.surface_tension)");
+    if (def_.container_adhesion > 0) missing.push_back("adhesion (container.adhesion)");
+    for (const Obstacle& o : def_.obstacles)
+        if (o.adhesion > 0) missing.push_back("adhesion (obstacles[].adhesion)");
+    if (!missing.empty()) {
+        std::string list;
+        for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
+        throw std::invalid_argument("a scene split over processes cannot have " + list +
+                                    " yet; run it in one process");
+    }
+    domain_->keep_own(p_, fluid_.h);
+    particles_resized();
+    solver_started();
+}
+
+template <int D>
+const ParticleSet<D>& World<D>::gather_particles() {
+    if (!domain_) return p_;
+    domain_->gather(p_, gathered_);
+    return gathered_;
+}
+
+template <int D>
+std::size_t World<D>::particle_count() const {
+    if (!domain_) return p_.size();
+    const auto halo = domain_->halo();
+    std::array<std::int64_t, 1> n = {
+        std::int64_t(p_.size() - std::size_t(std::count(halo.begin(), halo.end(), 1)))};
+    domain_->sum(n);
+    return std::size_t(n[0]);
 }
 
 // What follows from the definition and may change while the world runs (the live setters).
@@ -433,9 +480,10 @@ template <int D>
 FluidView<D> World<D>::view() const {
     CollisionLog<D> log;
     if (track_forces_) log = CollisionLog<D>{collision_push_.data(), collision_object_.data()};
+    // Split over processes, a step is not cut short: the processes would disagree on where.
     return {p_.x,      p_.mass,      fluid_.rest_density, fluid_nb_, b_.x,
-            b_.volume, boundary_nb_, objects_,            p_.radius, log, stop_,
-            p_.x.capacity() > p_.x.size()};
+            b_.volume, boundary_nb_, objects_,            p_.radius, log,
+            domain_ ? nullptr : stop_, p_.x.capacity() > p_.x.size(), domain_.get()};
 }
 
 template <int D>
@@ -448,7 +496,13 @@ double World<D>::suggested_dt() const {
     const TimeParams& t = def_.time;
     if (t.mode == TimeParams::Mode::fixed) return t.dt;
     float vmax = 0.0f;  // max is order independent: the same for any thread count
-    for (const auto& v : p_.v) vmax = std::max(vmax, glm::length(v));
+    for (std::size_t i = 0; i < p_.size(); ++i)
+        if (counts(i)) vmax = std::max(vmax, glm::length(p_.v[i]));
+    if (domain_) {  // the halo's velocities are stale (the last pass computed their own)
+        std::array<double, 1> m = {vmax};
+        domain_->max(m);
+        vmax = float(m[0]);
+    }
     // Include what gravity adds during the step, so a fluid at rest does not get max_dt blindly;
     // the explicit solvers also resolve their sound waves.
     const double longest = max_dt(def_);
@@ -591,40 +645,62 @@ void World<D>::transpose_boundary_neighbors() {
     for (std::size_t i = 0; i < nf; ++i)
         for (std::uint32_t k : boundary_nb_.of(i))
             reaction_fluid_[id_scratch_[k]++] = static_cast<std::uint32_t>(i);
+    // Each boundary particle's fluid neighbours in creation order: the same sums however the
+    // fluid is stored (or split between processes).
+    const std::uint32_t* id = p_.id.data();
+    parallel_for(nb, [&](std::size_t k) {
+        std::uint32_t* f = reaction_fluid_.data();
+        std::sort(f + reaction_offset_[k], f + reaction_offset_[k + 1],
+                  [id](std::uint32_t a, std::uint32_t b) { return id[a] < id[b]; });
+    });
 }
 
 // Per object: the boundary particles' forces, plus the collisions' pushes on fluid particles,
 // each an impulse m Δx / Δt over the step, so a force −m Δx / Δt² on the object that pushed.
 template <int D>
 void World<D>::sum_object_forces(float dt) {
-    auto add_torque = [](Torque<D>& t, const Vec<D>& r, const Vec<D>& f) {
-        if constexpr (D == 3)
-            t += glm::cross(r, f);
-        else
-            t += r.x * f.y - r.y * f.x;
+    // Exact sums (ExactSum): an object's force is the same bits however the fluid particles are
+    // stored or split between processes. Grown once per thread: a warm step allocates nothing.
+    constexpr int torque_components = D == 3 ? 3 : 1;
+    struct Sums {
+        std::array<ExactSum, D> f;
+        std::array<ExactSum, torque_components> t;
+    };
+    thread_local std::vector<Sums> sums;
+    sums.assign(objects_.size(), Sums{});
+    auto add = [&](std::size_t o, const Vec<D>& r, const Vec<D>& f) {
+        for (int a = 0; a < D; ++a) sums[o].f[a].add(f[a]);
+        if constexpr (D == 3) {
+            const Vec<3> t = glm::cross(r, f);
+            for (int a = 0; a < 3; ++a) sums[o].t[a].add(t[a]);
+        } else {
+            sums[o].t[0].add(r.x * f.y - r.y * f.x);
+        }
     };
     const std::vector<Vec<D>>& adhesion = forces_.surface_tension.boundary_force;
-    for (auto& o : objects_) {
-        Vec<D> f(0.0f);
-        Torque<D> t{};
+    for (std::size_t oi = 0; oi < objects_.size(); ++oi) {
+        const BoundaryObject<D>& o = objects_[oi];
         for (std::size_t k = o.first; k < o.first + o.count; ++k) {
             const Vec<D> fk = adhesion.empty() ? b_.force[k] : b_.force[k] + adhesion[k];
-            f += fk;
-            add_torque(t, b_.x[k] - o.position, fk);
+            add(oi, b_.x[k] - o.position, fk);
         }
-        o.force = f;
-        o.torque = t;
     }
     const float scale = -p_.mass / (dt * dt);
     contact_.assign(p_.size(), Vec<D>(0.0f));
     contact_object_.assign(collision_object_.begin(), collision_object_.end());
     for (std::size_t i = 0; i < p_.size(); ++i) {
         if (collision_object_[i] == no_object) continue;
-        BoundaryObject<D>& o = objects_[collision_object_[i]];
         const Vec<D> f = scale * collision_push_[i];
-        o.force += f;
-        add_torque(o.torque, p_.x[i] - o.position, f);
+        add(collision_object_[i], p_.x[i] - objects_[collision_object_[i]].position, f);
         contact_[i] = f;
+    }
+    for (std::size_t oi = 0; oi < objects_.size(); ++oi) {
+        BoundaryObject<D>& o = objects_[oi];
+        for (int a = 0; a < D; ++a) o.force[a] = static_cast<float>(sums[oi].f[a].value());
+        if constexpr (D == 3)
+            for (int a = 0; a < 3; ++a) o.torque[a] = static_cast<float>(sums[oi].t[a].value());
+        else
+            o.torque = static_cast<float>(sums[oi].t[0].value());
     }
 }
 
@@ -658,7 +734,7 @@ void World<D>::finish_step(double dt, StepStats& s) {
     ++steps_;
     s.step = steps_;
     s.time = time_;
-    s.particles = p_.size();
+    s.particles = particle_count();
     s.instability = check_stability(&s.kinetic_energy, &s.potential_energy);
 }
 
@@ -667,38 +743,39 @@ std::optional<Instability> World<D>::check_stability(double* kinetic, double* po
     // Every particle is checked each step: in parallel over fixed chunks, each finding its first
     // bad particle; the first of those is reported (the same one for any thread count). The
     // energies are summed in the same pass, chunk by chunk in a fixed order (the same bits for
-    // any thread count); serial, the two sums were a fifth of the time outside the passes.
+    // any thread count); serial, the two sums were a fifth of the time outside the passes. The
+    // sums are exact (ExactSum): the same bits however the particles are stored or split.
     constexpr std::size_t chunk = 4096;
     const std::size_t chunks = (p_.size() + chunk - 1) / chunk;
     // Grown once, so a warm step allocates nothing; the loop body, which runs on the pool's
     // threads, sees it through a pointer (by name it would be each worker's own).
     thread_local std::vector<std::size_t> first_bad_storage;
-    thread_local std::vector<double> sums_storage;
+    thread_local std::vector<ExactSum> sums_storage;
     first_bad_storage.assign(chunks, p_.size());
-    sums_storage.assign(2 * chunks, 0.0);
+    sums_storage.assign(2 * chunks, ExactSum{});
     std::size_t* first_bad = first_bad_storage.data();
-    double* sums = sums_storage.data();
+    ExactSum* sums = sums_storage.data();
     const bool energies = kinetic != nullptr;
     const float max_speed2 = max_speed_ * max_speed_;
     parallel_for(
         chunks,
         [&](std::size_t c) {
-            double v2 = 0.0, gx = 0.0;
+            ExactSum v2, gx;
             bool found = false;
             for (std::size_t i = c * chunk; i < std::min(p_.size(), (c + 1) * chunk); ++i) {
+                if (!counts(i)) continue;  // another process's
                 const Vec<D>& x = p_.x[i];
                 const Vec<D>& v = p_.v[i];
                 if (energies) {
-                    v2 += double(glm::dot(v, v));
-                    gx += double(glm::dot(gravity_, x));
+                    v2.add(glm::dot(v, v));
+                    gx.add(glm::dot(gravity_, x));
                 }
-                if (found) continue;
                 bool ok = glm::dot(v, v) <= max_speed2;  // false for NaN too
                 for (int a = 0; a < D; ++a) ok = ok && std::isfinite(x[a]) && std::isfinite(v[a]);
                 if (!ok || !container_.contains(objects_[0].to_local(x))) {
-                    first_bad[c] = i;
+                    // The lowest creation id: the same particle however they are stored.
+                    if (!found || p_.id[i] < p_.id[first_bad[c]]) first_bad[c] = i;
                     found = true;
-                    if (!energies) return;
                 }
             }
             sums[2 * c] = v2;
@@ -706,19 +783,46 @@ std::optional<Instability> World<D>::check_stability(double* kinetic, double* po
         },
         2);
     if (energies) {
-        double v2 = 0.0, gx = 0.0;
+        ExactSum v2, gx;
         for (std::size_t c = 0; c < chunks; ++c) {
             v2 += sums[2 * c];
             gx += sums[2 * c + 1];
         }
-        *kinetic = 0.5 * p_.mass * v2;
-        *potential = -p_.mass * gx;
+        if (domain_) {
+            domain_->sum(v2);
+            domain_->sum(gx);
+        }
+        *kinetic = 0.5 * p_.mass * v2.value();
+        *potential = -p_.mass * gx.value();
     }
-    for (std::size_t c = 0; c < chunks; ++c) {
-        if (first_bad[c] == p_.size()) continue;
-        const std::size_t i = first_bad[c];
-        const Vec<D>& x = p_.x[i];
-        const Vec<D>& v = p_.v[i];
+    std::size_t i = p_.size();
+    for (std::size_t c = 0; c < chunks; ++c)
+        if (first_bad[c] != p_.size() && (i == p_.size() || p_.id[first_bad[c]] < p_.id[i]))
+            i = first_bad[c];
+    Vec<D> x_bad(0.0f), v_bad(0.0f);
+    std::uint32_t id_bad = i != p_.size() ? p_.id[i] : 0;
+    bool bad = i != p_.size();
+    if (bad) x_bad = p_.x[i], v_bad = p_.v[i];
+    if (domain_) {
+        // The lowest id over all processes, and its owner's position and velocity.
+        std::array<double, 1> lowest = {bad ? -double(id_bad) : -1e300};
+        domain_->max(lowest);
+        bad = lowest[0] > -1e300;
+        const bool mine = bad && i != p_.size() && -double(id_bad) == lowest[0];
+        std::array<double, 2 * D> xv;
+        for (int a = 0; a < D; ++a) {
+            xv[a] = mine ? double(x_bad[a]) : -INFINITY;
+            xv[D + a] = mine ? double(v_bad[a]) : -INFINITY;
+        }
+        domain_->max(xv);
+        if (bad) {
+            id_bad = std::uint32_t(-lowest[0]);
+            for (int a = 0; a < D; ++a) x_bad[a] = float(xv[a]), v_bad[a] = float(xv[D + a]);
+        }
+    }
+    if (bad) {
+        const Vec<D>& x = x_bad;
+        const Vec<D>& v = v_bad;
         std::string reason;
         bool finite_x = true, finite_v = true;
         for (int a = 0; a < D; ++a) {
@@ -737,7 +841,7 @@ std::optional<Instability> World<D>::check_stability(double* kinetic, double* po
             reason = "left the container";
         // The creation id, not the index: particles are kept in Z-curve order, frames list them
         // by id, and the user looks the number up there.
-        if (!reason.empty()) return Instability{p_.id[i], reason, to_vec3d<D>(x), to_vec3d<D>(v)};
+        if (!reason.empty()) return Instability{id_bad, reason, to_vec3d<D>(x), to_vec3d<D>(v)};
     }
     return std::nullopt;
 }

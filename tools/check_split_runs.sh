@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# A scene split over processes (mpirun -np N seiche run) writes the frames and stats of the run in
+# one process, byte for byte: every solver on the 2D dam break with 2 and 3 processes (PBF also
+# 4, and with vorticity confinement and an obstacle), the 3D dam break with 2 and 4, a puddle
+# smaller than the processes (some own no cell), and what a split run refuses (bodies, a
+# resume), which must end with a message, not hang. About a minute on two cores.
+#   tools/check_split_runs.sh BUILD/seiche [WORK_DIR]
+# Exit 0 when all agree, 1 naming what differs, 77 (skipped) without mpirun or an MPI build.
+set -uo pipefail
+if [ $# -lt 1 ]; then
+  sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
+  exit 2
+fi
+bin=$(realpath "$1")
+work=$(realpath -m "${2:-$(mktemp -d /tmp/seiche-split.XXXXXX)}")
+# The work directory is this script's: emptied when it holds an earlier check, else refused.
+if [ -d "$work" ] && [ -n "$(ls -A "$work")" ]; then
+  if [ ! -f "$work/.seiche-split-check" ]; then
+    echo "$work is not empty and not an earlier check's: give another directory" >&2; exit 2
+  fi
+  rm -rf "$work"
+fi
+mkdir -p "$work" && touch "$work/.seiche-split-check"
+cd "$(dirname "$0")/.."
+if ! command -v mpirun > /dev/null; then
+  echo "skipped: no mpirun (scripts/install-deps.sh installs openmpi-bin)"
+  exit 77
+fi
+mpi=(mpirun --oversubscribe)
+[ "$(id -u)" -eq 0 ] && mpi+=(--allow-run-as-root)
+# A build without MPI says so when started as several processes.
+if ! "${mpi[@]}" -np 2 "$bin" run scenes/dam_break_2d.json --end-time 0.01 -o "$work/probe" -q \
+     --threads 1 --set output.preview=false > "$work/probe.log" 2>&1; then
+  if grep -q "built without MPI" "$work/probe.log"; then
+    echo "skipped: this seiche was built without MPI"
+    exit 77
+  fi
+  echo "FAIL: a probe run under mpirun failed:"; cat "$work/probe.log"; exit 1
+fi
+failed=0
+# same NAME NP ARGS...: the run in one process and under mpirun -np NP, compared.
+same() {
+  local name=$1 np=$2; shift 2
+  local one="$work/${name}_1" many="$work/${name}_$np"
+  if [ ! -d "$one" ]; then
+    "$bin" run "$@" -o "$one" -q --threads 2 --set output.preview=false > "$one.log" 2>&1 ||
+      { echo "FAIL $name: the run in one process failed"; cat "$one.log"; failed=1; return; }
+  fi
+  timeout 300 "${mpi[@]}" -np "$np" "$bin" run "$@" -o "$many" -q --threads 1 \
+    --set output.preview=false > "$many.log" 2>&1 ||
+    { echo "FAIL $name: the run under mpirun -np $np failed"; cat "$many.log"; failed=1; return; }
+  local files=0 differ=()
+  for f in "$one"/frames/* "$one"/stats.csv; do
+    files=$((files + 1))
+    cmp -s "$f" "$many/${f#"$one"/}" || differ+=("${f#"$one"/}")
+  done
+  if [ ${#differ[@]} -gt 0 ]; then
+    echo "FAIL $name, $np processes: ${#differ[@]} of $files files differ (${differ[*]:0:4} ...)"
+    failed=1
+  else
+    echo "ok   $name, $np processes: $files files the same"
+  fi
+}
+solvers=$("$bin" run --help | sed -n 's/.*Solver: \(.*\) (overrides solver.type).*/\1/p' | sed 's/,//g; s/ or / /')
+for s in $solvers; do
+  same "db2_$s" 2 scenes/dam_break_2d.json --solver "$s" --end-time 0.3
+  same "db2_$s" 3 scenes/dam_break_2d.json --solver "$s" --end-time 0.3
+done
+same db2_pbf 4 scenes/dam_break_2d.json --solver pbf --end-time 0.3
+same db2_vort 3 scenes/dam_break_2d.json --end-time 0.3 --set solver.vorticity=0.05 \
+  --set 'obstacles=[{"min": [0.8, 0], "max": [0.9, 0.15]}]'
+same db3 2 scenes/dam_break_3d.json --end-time 0.1 --set particle_radius=0.015
+same db3 4 scenes/dam_break_3d.json --end-time 0.1 --set particle_radius=0.015
+# A puddle of a few cells, four processes: some own no particle at all.
+same puddle 4 scenes/dam_break_2d.json --end-time 0.2 \
+  --set 'fluid=[{"min": [0.75, 0], "max": [0.85, 0.05]}]'
+# Refused with a message naming what, on every process, without hanging.
+refused() {
+  local name=$1 expect=$2; shift 2
+  if timeout 120 "${mpi[@]}" -np 2 "$bin" run "$@" -q --threads 1 > "$work/$name.log" 2>&1; then
+    echo "FAIL $name: a split run accepted it"; failed=1
+  elif ! grep -q "$expect" "$work/$name.log"; then
+    echo "FAIL $name: no message naming $expect:"; cat "$work/$name.log"; failed=1
+  else
+    echo "ok   $name: refused ($(grep -m1 "$expect" "$work/$name.log" | cut -c1-90)...)"
+  fi
+}
+refused bodies "bodies" scenes/floating_box_2d.json --end-time 0.05 -o "$work/bodies"
+refused resume "cannot resume" --resume "$work/db2_pbf_1"
+exit $failed
