@@ -2,8 +2,9 @@
 # A scene split over processes (mpirun -np N seiche run) writes the frames and stats of the run in
 # one process, byte for byte: every solver on the 2D dam break with 2 and 3 processes (PBF also
 # 4, and with vorticity confinement and an obstacle), the 3D dam break with 2 and 4, a puddle
-# smaller than the processes (some own no cell), and what a split run refuses (bodies, a
-# resume), which must end with a message, not hang. About a minute on two cores.
+# smaller than the processes (some own no cell), checkpoints written by N processes resumed by
+# M, and what a split run refuses (bodies), which must end with a message, not hang. About a
+# minute and a half on two cores.
 #   tools/check_split_runs.sh BUILD/seiche [WORK_DIR]
 # Exit 0 when all agree, 1 naming what differs, 77 (skipped) without mpirun or an MPI build.
 set -uo pipefail
@@ -74,6 +75,56 @@ same db3 4 scenes/dam_break_3d.json --end-time 0.1 --set particle_radius=0.015
 # A puddle of a few cells, four processes: some own no particle at all.
 same puddle 4 scenes/dam_break_2d.json --end-time 0.2 \
   --set 'fluid=[{"min": [0.75, 0], "max": [0.85, 0.05]}]'
+# Checkpoints: a run stopped at 0.2 s by N processes, resumed to 0.3 s by M (1 = no mpirun),
+# is the uninterrupted run of one process.
+resumed() {
+  local name=$1 first=$2 second=$3
+  local ref="$work/${name}_ref" dir="$work/${name}_${first}to${second}"
+  local common=(--set output.preview=false --set output.checkpoint_every=0.1 -q)
+  launch() { if [ "$1" -eq 1 ]; then "$bin" "${@:2}" --threads 2; else timeout 300 "${mpi[@]}" -np "$1" "$bin" "${@:2}" --threads 1; fi; }
+  [ -d "$ref" ] || "$bin" run scenes/dam_break_2d.json --end-time 0.3 -o "$ref" "${common[@]}" > "$ref.log" 2>&1
+  if ! launch "$first" run scenes/dam_break_2d.json --end-time 0.2 -o "$dir" "${common[@]}" > "$dir.log" 2>&1 ||
+     ! launch "$second" run --resume "$dir" --end-time 0.3 "${common[@]:0:4}" -q >> "$dir.log" 2>&1; then
+    echo "FAIL $name: stopped by $first, resumed by $second:"; cat "$dir.log"; failed=1; return
+  fi
+  local files=0 differ=()
+  for f in "$ref"/frames/* "$ref"/stats.csv; do
+    files=$((files + 1))
+    cmp -s "$f" "$dir/${f#"$ref"/}" || differ+=("${f#"$ref"/}")
+  done
+  if [ ${#differ[@]} -gt 0 ]; then
+    echo "FAIL $name: ${#differ[@]} of $files files differ (${differ[*]:0:4} ...)"; failed=1
+  else
+    echo "ok   $name: stopped by $first process(es), resumed by $second: $files files the same"
+  fi
+}
+resumed resume 2 3
+resumed resume 1 2
+resumed resume 3 1
+# A process killed (kill -9) after the first checkpoint: mpirun stops the others; the run
+# resumes from its checkpoint and ends as the run that was never stopped.
+killed() {
+  local ref="$work/killed_ref" dir="$work/killed"
+  local common=(--set output.preview=false --set output.checkpoint_every=0.1 -q)
+  "$bin" run scenes/dam_break_2d.json --end-time 0.6 -o "$ref" "${common[@]}" > "$ref.log" 2>&1
+  timeout 300 "${mpi[@]}" -np 2 "$bin" run scenes/dam_break_2d.json --end-time 0.6 -o "$dir" \
+    "${common[@]}" --threads 1 > "$dir.log" 2>&1 &
+  local job=$! waited=0
+  while [ ! -f "$dir/checkpoint.bin" ] && [ $waited -lt 600 ]; do sleep 0.1; waited=$((waited + 1)); done
+  pkill -9 -f -n "seiche run scenes/dam_break_2d.json --end-time 0.6 -o $dir" || true
+  if wait $job; then echo "FAIL killed: the run ended normally (killed too late?)"; failed=1; return; fi
+  if ! timeout 300 "${mpi[@]}" -np 2 "$bin" run --resume "$dir" --set output.preview=false -q \
+       --threads 1 >> "$dir.log" 2>&1; then
+    echo "FAIL killed: the resume failed:"; cat "$dir.log"; failed=1; return
+  fi
+  local differ=0 files=0
+  for f in "$ref"/frames/* "$ref"/stats.csv; do
+    files=$((files + 1)); cmp -s "$f" "$dir/${f#"$ref"/}" || differ=$((differ + 1))
+  done
+  if [ $differ -gt 0 ]; then echo "FAIL killed: $differ of $files files differ"; failed=1
+  else echo "ok   killed: a process killed, the run resumed by 2: $files files the same"; fi
+}
+killed
 # Refused with a message naming what, on every process, without hanging.
 refused() {
   local name=$1 expect=$2; shift 2
@@ -86,5 +137,4 @@ refused() {
   fi
 }
 refused bodies "bodies" scenes/floating_box_2d.json --end-time 0.05 -o "$work/bodies"
-refused resume "cannot resume" --resume "$work/db2_pbf_1"
 exit $failed

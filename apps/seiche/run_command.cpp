@@ -56,16 +56,6 @@ int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
     // Split over processes (mpirun): every process steps its part; process 0 writes the run.
     const Launch& launched = launch();
     const bool quiet = o.quiet || !launched.root();
-    if (launched.split() && !o.resume.empty()) {
-        std::fprintf(stderr, "seiche: --resume: a run split over processes cannot resume yet; "
-                             "resume it in one process\n");
-        return 2;
-    }
-    if (launched.split() && scene.output.checkpoint_every > 0) {
-        std::fprintf(stderr, "seiche: output.checkpoint_every: a run split over processes "
-                             "writes no checkpoints yet; set it to 0 or run in one process\n");
-        return 2;
-    }
     const bool say_setup = !quiet && triangles >= 100000;
     const auto setup_start = clock::now();
     if (say_setup)
@@ -161,6 +151,8 @@ int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
     double next_checkpoint =
         cp_every > 0 ? (std::floor(world.time() / cp_every + 1e-9) + 1) * cp_every : 0;
     auto checkpoint = [&] {
+        world.gather_particles();  // split: process 0 writes every process's particles
+        if (!out) return;
         out->checkpoint(world, {{"next_frame", frame},
                                {"iterations", totals.iterations},
                                {"density_error_mean_sum", totals.density_error_mean_sum},

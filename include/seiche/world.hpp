@@ -192,12 +192,15 @@ class World {
     // Writes everything the next step needs — particles in storage order, time, step count,
     // object poses — with a copy of the definition and a checksum. `extra` is stored as given (a
     // front end's own state: frame counters, totals). Stepping on from restore() is bitwise the
-    // run that never stopped, for any thread count.
+    // run that never stopped, for any thread count. Split over processes, process 0 writes
+    // what every process's gather_particles() just gathered: the checkpoint one process writes.
     void save(std::ostream& out, std::string_view extra = {}) const;
     // Continues from a checkpoint written by a world of the same definition. Keys that shape the
     // particles or the boundary must match; live keys may differ (this world's values apply, and
     // are listed in `changed`). Throws CheckpointError, the world unchanged, for a damaged file
-    // or another definition (naming the key and both values).
+    // or another definition (naming the key and both values). Split over processes, every
+    // process reads the same checkpoint and keeps its own cells' particles: a checkpoint of any
+    // number of processes resumes on any number.
     RestoreResult restore(std::istream& in);
 
   private:

@@ -147,10 +147,12 @@ class Reader {
 
 template <int D>
 void World<D>::save(std::ostream& out, std::string_view extra) const {
-    if (domain_)
-        throw std::invalid_argument(
-            "checkpoints of a scene split over processes are not written yet; run it in one "
-            "process to checkpoint it");
+    // Split over processes: process 0 writes the particles gathered from all (creation order),
+    // the checkpoint a single process would write of the same state.
+    if (domain_ && (domain_->rank() != 0 || gathered_.size() == 0))
+        throw std::logic_error("save: a split world is saved by process 0, after every process "
+                               "called gather_particles()");
+    const ParticleSet<D>& ps = domain_ ? gathered_ : p_;
     Writer w;
     w.bytes() = magic;
     w.put(byte_order);
@@ -164,14 +166,14 @@ void World<D>::save(std::ostream& out, std::string_view extra) const {
     w.put(std::uint64_t(total_removed_));
     w.put(next_id_);
     for (double travel : emitter_travel_) w.put(travel);
-    w.put(std::uint64_t(p_.size()));
-    w.put_array(p_.x);
-    w.put_array(p_.v);
-    w.put_array(p_.x_prev);
-    w.put_array(p_.rho);
-    w.put_array(p_.id);
-    w.put(std::uint8_t(p_.carrying));
-    w.put_array(p_.carried);
+    w.put(std::uint64_t(ps.size()));
+    w.put_array(ps.x);
+    w.put_array(ps.v);
+    w.put_array(ps.x_prev);
+    w.put_array(ps.rho);
+    w.put_array(ps.id);
+    w.put(std::uint8_t(ps.carrying));
+    w.put_array(ps.carried);
     w.put(std::uint64_t(objects_.size()));
     for (const auto& o : objects_) {
         w.put(o.position);
@@ -245,17 +247,16 @@ void World<D>::check_restored_values(const ParticleSet<D>& p,
 
 template <int D>
 RestoreResult World<D>::restore(std::istream& in) {
-    if (domain_)
-        throw CheckpointError(
-            "a scene split over processes cannot resume a checkpoint yet; resume it in one "
-            "process");
     // Everything is read and checked before the world changes: a refused checkpoint leaves it.
     // With emitters or sinks the particle count changes: the checkpoint may hold another one,
     // up to what the definition can reach.
     const bool flows = !def_.emitters.empty() || !def_.sinks.empty();
+    // Split over processes (no emitters, no sinks): every process reads the whole scene's
+    // particles, seeded ids 0 … next_id − 1, and keeps its own below.
+    const std::size_t here = domain_ ? std::size_t(next_id_) : p_.size();
     const std::size_t n_most =
-        flows ? std::max<std::size_t>(p_.size(), std::size_t(estimated_bytes(def_) / 300.0) + 1)
-              : p_.size();
+        flows ? std::max<std::size_t>(here, std::size_t(estimated_bytes(def_) / 300.0) + 1)
+              : here;
     const std::uint64_t expected =
         magic.size() + 4 + 4 + 8 + 8 + 8 + 8 + 8 + 8 + 8 + 8 + 4 + 8 * emitter_travel_.size() +
         n_most * (3 * sizeof(Vec<D>) + sizeof(float) + 4 + sizeof(Float2)) + 1 + 8 +
@@ -312,7 +313,7 @@ RestoreResult World<D>::restore(std::istream& in) {
     std::vector<double> travel(emitter_travel_.size());
     for (double& t : travel) t = r.get<double>();
     const auto n = r.get<std::uint64_t>();
-    if (n != p_.size() && (!flows || n > n_most)) throw CheckpointError("its particle count differs");
+    if (n != here && (!flows || n > n_most)) throw CheckpointError("its particle count differs");
     ParticleSet<D> p = p_;
     p.resize(n);
     r.get_array(p.x);
@@ -374,6 +375,7 @@ RestoreResult World<D>::restore(std::istream& in) {
     total_removed_ = removed;
     next_id_ = next_id;
     emitter_travel_ = travel;
+    if (domain_) domain_->keep_own(p_, fluid_.h);  // any number of processes resumes
     particles_resized();
     for (std::size_t i = 0; i < objects.size(); ++i) {
         if (!objects[i].moving) continue;
