@@ -70,8 +70,11 @@ class Domain : public Processes {
     // another process's cells go there, those that came in are appended (the split rebalanced
     // when it has drifted), and the new halo is appended, flagged in halo().
     virtual void exchange(ParticleSet<D>& p) = 0;
-    // The world put particle order[k] at index k (the grid's order).
+    // The world put particle order[k] at index k (the grid's order; or fewer: a sink removed
+    // the others).
     virtual void reordered(std::span<const std::uint32_t> order) = 0;
+    // The world appended `count` particles of this process's own (an emitter's new layer).
+    virtual void appended(std::size_t count) = 0;
     // Whether this process owns the cell of x (a boundary particle's force is summed by one).
     virtual bool owns(const Vec<D>& x) const = 0;
     // Every process's owned particles, on process 0 in creation order (`all` is left empty

@@ -74,8 +74,7 @@ class World {
     // This process's part of a scene split over processes (seiche/domain.hpp; docs/scale-out.md):
     // every process builds the world from the same definition and keeps its own cells' fluid.
     // Each step, each reduction and gather_particles() are then collective: every process calls
-    // them, in the same order. Throws std::invalid_argument for what a split run does not do
-    // yet, naming it.
+    // them, in the same order.
     World(const WorldDef& def, std::shared_ptr<Domain<D>> domain);
     ~World();
     World(World&&) noexcept;
@@ -239,7 +238,7 @@ class World {
             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
 
-    // Under a domain: the checks of what a split run does not do yet, and the first split.
+    // Under a domain: the first split.
     void distribute();
     // Whether this process counts particle i (not a halo copy of another's).
     bool counts(std::size_t i) const { return !domain_ || !domain_->halo()[i]; }

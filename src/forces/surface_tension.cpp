@@ -174,6 +174,7 @@ void surface_accelerations(const FluidView<D>& f, const K& kernel, const Surface
         }
     });
     if (!(gamma > 0)) return;
+    refresh_halo(f.processes, normal);  // the second pass reads the neighbours' normals
     // Second pass, over the normals: the curvature term K_ij (−γ)(n_i − n_j), eqs. (1)–(3). It
     // needs no positions (the lists hold the pairs within h), so it reads one record per pair.
     for_each_group(f.x.size(), [&](std::size_t i0, int n) {
@@ -283,6 +284,8 @@ void SurfaceTension<D>::apply(StepContext<D>& c, ForceStageArgs& args) {
             boundary_force[k] = sum;
         });
     }
+    // The cohesion and curvature of the halo came from part of its neighbours.
+    refresh_halo(c.processes(), std::span<Vec<D>>(acceleration));
     const Vec<D>* a = acceleration.data();
     const float dt = c.dt();
     const float dt2 = args.predicted ? dt * dt : 0.0f;

@@ -119,17 +119,23 @@ class MpiDomain final : public Domain<D> {
     }
 
     void reordered(std::span<const std::uint32_t> order) override {
-        // where[j]: the new index of the particle that was at j.
-        where_.resize(order.size());
+        // where[j]: the new index of the particle that was at j (none: it was removed).
+        constexpr std::uint32_t gone = ~std::uint32_t(0);
+        where_.assign(halo_.size(), gone);
         for (std::size_t k = 0; k < order.size(); ++k) where_[order[k]] = std::uint32_t(k);
-        std::vector<std::uint8_t> h(halo_.size());
+        std::vector<std::uint8_t> h(order.size());
         for (std::size_t k = 0; k < order.size(); ++k) h[k] = halo_[order[k]];
         halo_.swap(h);
-        for (auto& list : send_)
-            for (auto& i : list) i = where_[i];
-        for (auto& list : recv_)
-            for (auto& i : list) i = where_[i];
+        for (auto* lists : {&send_, &recv_})
+            for (auto& list : *lists) {
+                std::size_t kept = 0;
+                for (const std::uint32_t i : list)
+                    if (where_[i] != gone) list[kept++] = where_[i];
+                list.resize(kept);
+            }
     }
+
+    void appended(std::size_t count) override { halo_.insert(halo_.end(), count, 0); }
 
     bool owns(const Vec<D>& x) const override { return owner_of_key(key_of(x)) == rank_; }
 

@@ -31,6 +31,10 @@ void World<D>::find_neighbors() {
         // Particles cross to the processes that own their cells; the halo comes in.
         domain_->exchange(p_);
         particles_resized();
+        if (track_forces_) {  // the collision log, one entry per particle here now
+            collision_push_.assign(p_.size(), Vec<D>(0.0f));
+            collision_object_.assign(p_.size(), no_object);
+        }
     }
     fluid_grid_.build(p_.x, fluid_.h, p_.id);
     // Keep particles in the grid's Z-curve order so that neighbours are near in memory.

@@ -222,24 +222,9 @@ World<D>::World(const WorldDef& def, std::shared_ptr<Domain<D>> domain) : World(
     if (domain_) distribute();
 }
 
-// What a run split over processes does not do yet (docs/scale-out.md), refused by name; then
-// each process keeps its own cells' fluid.
+// Each process keeps its own cells' fluid (every process seeded the whole scene).
 template <int D>
 void World<D>::distribute() {
-    std::vector<std::string> missing;
-    if (!def_.bodies.empty()) missing.push_back("bodies");
-    if (!def_.emitters.empty()) missing.push_back("emitters");
-    if (!def_.sinks.empty()) missing.push_back("sinks");
-    if (def_.solver.surface_tension > 0) missing.push_back("surface tension (solver.surface_tension)");
-    if (def_.container_adhesion > 0) missing.push_back("adhesion (container.adhesion)");
-    for (const Obstacle& o : def_.obstacles)
-        if (o.adhesion > 0) missing.push_back("adhesion (obstacles[].adhesion)");
-    if (!missing.empty()) {
-        std::string list;
-        for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
-        throw std::invalid_argument("a scene split over processes cannot have " + list +
-                                    " yet; run it in one process");
-    }
     domain_->keep_own(p_, fluid_.h);
     particles_resized();
     solver_started();
@@ -324,6 +309,7 @@ template <int D>
 void World<D>::emit(double dt) {
     const float d = fluid_.spacing;
     const std::size_t before = p_.size();
+    std::size_t emitted = 0;  // over all processes
     for (std::size_t k = 0; k < def_.emitters.size(); ++k) {
         const Emitter& e = def_.emitters[k];
         const double stop = e.stop < 0 ? 1e300 : e.stop;
@@ -342,25 +328,31 @@ void World<D>::emit(double dt) {
                 near.min = glm::min(near.min, x + shift - Vec<D>(d));
                 near.max = glm::max(near.max, x + shift + Vec<D>(d));
             }
-            std::vector<std::uint8_t> taken(sites.x.size(), 0);
+            std::vector<std::int64_t> taken(sites.x.size(), 0);
             const float r2 = 0.75f * d * 0.75f * d;
             for (std::size_t i = 0; i < p_.size(); ++i) {
-                if (!near.contains(p_.x[i])) continue;
+                if (!near.contains(p_.x[i]) || !counts(i)) continue;
                 for (std::size_t s = 0; s < sites.x.size(); ++s) {
                     const Vec<D> dx = p_.x[i] - (sites.x[s] + shift);
                     if (glm::dot(dx, dx) < r2) taken[s] = 1;
                 }
             }
+            // Split over processes: a site is taken when any process's particle takes it; every
+            // process numbers the layer alike and keeps the particles in its own cells.
+            if (domain_) domain_->sum(taken);
             for (std::size_t s = 0; s < sites.x.size(); ++s) {
                 if (taken[s]) continue;
-                p_.push_back(sites.x[s] + shift, v, fluid_.rest_density, next_id_++);
+                const Vec<D> x = sites.x[s] + shift;
+                ++emitted;
+                const std::uint32_t id = next_id_++;
+                if (domain_ && !domain_->owns(x)) continue;
+                p_.push_back(x, v, fluid_.rest_density, id);
+                if (domain_) domain_->appended(1);
             }
         }
     }
-    if (p_.size() != before) {
-        total_emitted_ += p_.size() - before;
-        particles_resized();
-    }
+    total_emitted_ += emitted;
+    if (p_.size() != before) particles_resized();
 }
 
 // Particles whose centre is in a sink leave; the others keep their order.
@@ -370,15 +362,23 @@ void World<D>::drain() {
     std::vector<Box<D>> boxes;
     for (const Sink& k : def_.sinks) boxes.push_back({to_vec<D>(k.min), to_vec<D>(k.max)});
     std::size_t kept = 0;
+    std::vector<std::uint32_t> order;  // split over processes: where each kept one was
     for (std::size_t i = 0; i < p_.size(); ++i) {
         bool in = false;
         for (const Box<D>& b : boxes) in = in || b.contains(p_.x[i]);
-        if (in) continue;
+        // A halo copy stays (the next exchange drops it); its owner removes the particle.
+        if (in && counts(i)) continue;
         if (kept != i) p_.move_particle(i, kept);
+        if (domain_) order.push_back(std::uint32_t(i));
         ++kept;
     }
+    std::array<std::int64_t, 1> removed = {std::int64_t(p_.size() - kept)};
+    if (domain_) {
+        domain_->reordered(order);
+        domain_->sum(removed);
+    }
+    total_removed_ += std::size_t(removed[0]);
     if (kept == p_.size()) return;
-    total_removed_ += p_.size() - kept;
     p_.resize(kept);
     particles_resized();
 }
@@ -681,6 +681,9 @@ void World<D>::sum_object_forces(float dt) {
     for (std::size_t oi = 0; oi < objects_.size(); ++oi) {
         const BoundaryObject<D>& o = objects_[oi];
         for (std::size_t k = o.first; k < o.first + o.count; ++k) {
+            // Split over processes, each boundary particle counts on the process that owns its
+            // cell (which holds every fluid neighbour it gathered from).
+            if (domain_ && !domain_->owns(b_.x[k])) continue;
             const Vec<D> fk = adhesion.empty() ? b_.force[k] : b_.force[k] + adhesion[k];
             add(oi, b_.x[k] - o.position, fk);
         }
@@ -689,11 +692,16 @@ void World<D>::sum_object_forces(float dt) {
     contact_.assign(p_.size(), Vec<D>(0.0f));
     contact_object_.assign(collision_object_.begin(), collision_object_.end());
     for (std::size_t i = 0; i < p_.size(); ++i) {
-        if (collision_object_[i] == no_object) continue;
+        if (collision_object_[i] == no_object || !counts(i)) continue;
         const Vec<D> f = scale * collision_push_[i];
         add(collision_object_[i], p_.x[i] - objects_[collision_object_[i]].position, f);
         contact_[i] = f;
     }
+    if (domain_)
+        for (Sums& o : sums) {
+            for (ExactSum& e : o.f) domain_->sum(e);
+            for (ExactSum& e : o.t) domain_->sum(e);
+        }
     for (std::size_t oi = 0; oi < objects_.size(); ++oi) {
         BoundaryObject<D>& o = objects_[oi];
         for (int a = 0; a < D; ++a) o.force[a] = static_cast<float>(sums[oi].f[a].value());
