@@ -229,6 +229,17 @@ class MpiDomain final : public Domain<D> {
             code |= spread_bits(static_cast<std::uint32_t>(c[a]) + bias, D) << a;
         return code;
     }
+    bool inside_own_range(const Cell& c) const {
+        constexpr std::int32_t reach = D == 3 ? (1 << 20) - 2 : (1 << 30);
+        Cell lo = c, hi = c;
+        for (int a = 0; a < D; ++a) {
+            if (c[a] <= -reach || c[a] >= reach) return false;  // the codes wrap out there
+            --lo[a];
+            ++hi[a];
+        }
+        return key_of_cell(lo) >= split_[std::size_t(rank_)] &&
+               key_of_cell(hi) < split_[std::size_t(rank_) + 1];
+    }
     int owner_of_key(std::uint64_t key) const {
         const auto it = std::upper_bound(split_.begin() + 1, split_.end() - 1, key);
         return int(it - (split_.begin() + 1));
@@ -322,6 +333,10 @@ class MpiDomain final : public Domain<D> {
             if (key != last_key) {  // particles come mostly cell by cell
                 last_key = key;
                 ranks.clear();
+                // A Morton code grows with each coordinate, so the cells around c have codes
+                // from c − (1, 1, 1)'s to c + (1, 1, 1)'s: when both are this process's, all
+                // are (most cells; the others look each one up).
+                if (inside_own_range(c)) continue;
                 NeighborGrid<D>::for_each_cell_around(c, [&](const Cell& n) {
                     const int r = owner_of_key(key_of_cell(n));
                     if (r != rank_ && std::find(ranks.begin(), ranks.end(), r) == ranks.end())

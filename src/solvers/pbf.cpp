@@ -39,51 +39,16 @@ PbfConstants pbf_constants(const PbfParams& p, const K& kernel, float mass, floa
     return c;
 }
 
-namespace {
-
-// One particle's term: the same conversion as the lanes' below, so both sums agree bit for bit.
-inline std::int64_t fixed_error(float r, float rest_density, float& e) {
-    const float a = r / rest_density - 1.0f;
-    e = a > 0.0f ? a : 0.0f;  // NaN: 0, as lanes::max
-    return static_cast<std::int64_t>((e < 65536.0f ? e : 65536.0f) * 4294967296.0f);
-}
-
-// Over this process's own particles, then over all processes.
-void density_error_stats_split(std::span<const float> rho, float rest_density, double& mean,
-                               double& max, Processes& processes) {
-    const std::span<const std::uint8_t> halo = processes.halo();
-    std::array<std::int64_t, 3> sums{};  // fixed-point sum, count, and its upper half
-    __extension__ __int128 sum = 0;
-    float worst = 0.0f;
-    for (std::size_t i = 0; i < rho.size(); ++i) {
-        if (!halo.empty() && halo[i]) continue;
-        float e;
-        sum += fixed_error(rho[i], rest_density, e);
-        worst = std::max(worst, e);
-        ++sums[1];
-    }
-    sums[0] = static_cast<std::int64_t>(sum & 0xFFFFFFFF);
-    sums[2] = static_cast<std::int64_t>(sum >> 32);
-    processes.sum(sums);
-    std::array<double, 1> w = {worst};
-    processes.max(w);
-    // The total, 2^-32 units: high half and low half (each exact in a double's 53 bits up to
-    // 2^53 particles' worth).
-    const double total = std::ldexp(double(sums[2]), 32) + double(sums[0]);
-    mean = sums[1] == 0 ? 0.0 : std::ldexp(total, -32) / double(sums[1]);
-    max = w[0];
-}
-
-}  // namespace
-
 void density_error_stats(std::span<const float> rho, float rest_density, double& mean,
                          double& max, Processes* processes) {
-    if (processes) return density_error_stats_split(rho, rest_density, mean, max, *processes);
     // The sum in fixed point, 2^-32 of ρ0 per particle (each error truncated to that, once, on
     // its own; an error above 2^16 ρ0 counted as 2^16): integer sums do not depend on their
     // order, so the mean is the same bits however the particles are stored or split between
     // threads and processes. Fixed chunks in parallel; run four times a PBF step, this was the
-    // largest serial part of it.
+    // largest serial part of it. Split over processes, a halo copy's term is zero (it is its
+    // owner's), and the sums and the count are summed over the processes.
+    const std::span<const std::uint8_t> halo =
+        processes ? processes->halo() : std::span<const std::uint8_t>{};
     constexpr std::size_t chunk = 4096;
     const std::size_t chunks = (rho.size() + chunk - 1) / chunk;
     // Per calling thread, grown once: a warm step allocates nothing (test_allocation.cpp).
@@ -106,15 +71,20 @@ void density_error_stats(std::span<const float> rho, float rest_density, double&
             F w{};
             const std::size_t lo = c * chunk, hi = std::min(rho.size(), lo + chunk);
             // density_error, lane by lane (lanes past the end read 0 and give 0).
-            const auto add = [&](F r) {
-                const F e = lanes::max(r / rest_density - 1.0f, F{});
+            const auto add = [&](F r, std::size_t i, int n) {
+                F e = lanes::max(r / rest_density - 1.0f, F{});
+                if (!halo.empty()) {
+                    F own{};
+                    for (int l = 0; l < n; ++l) own[l] = halo[i + std::size_t(l)] ? 0.0f : 1.0f;
+                    e *= own;
+                }
                 const F capped = e < 65536.0f ? e : F{} + 65536.0f;  // NaN: 2^16 too
                 sum += __builtin_convertvector(capped * 4294967296.0f, I8);
                 w = lanes::max(w, e);
             };
             std::size_t i = lo;
-            for (; i + width <= hi; i += width) add(load(&rho[i], width));
-            if (i < hi) add(load(&rho[i], static_cast<int>(hi - i)));
+            for (; i + width <= hi; i += width) add(load(&rho[i], width), i, width);
+            if (i < hi) add(load(&rho[i], static_cast<int>(hi - i)), i, static_cast<int>(hi - i));
             std::int64_t s = 0;
             for (int l = 0; l < width; ++l) s += sum[l];
             sums[c] = s;
@@ -129,8 +99,22 @@ void density_error_stats(std::span<const float> rho, float rest_density, double&
         sum += sums[c];
         w = std::max(w, worst[c]);
     }
-    mean = rho.empty() ? 0.0 : std::ldexp(double(sum), -32) / double(rho.size());
-    max = w;
+    if (!processes) {
+        mean = rho.empty() ? 0.0 : std::ldexp(double(sum), -32) / double(rho.size());
+        max = w;
+        return;
+    }
+    // The halves of the sum, the count of own particles: summed over the processes, the sum
+    // rounded once as one process rounds it.
+    std::array<std::int64_t, 3> total = {
+        static_cast<std::int64_t>(sum & 0xFFFFFFFF), static_cast<std::int64_t>(sum >> 32),
+        std::int64_t(rho.size() - std::size_t(std::count(halo.begin(), halo.end(), 1)))};
+    processes->sum(total);
+    std::array<double, 1> most = {w};
+    processes->max(most);
+    const double fixed = std::ldexp(double(total[1]), 32) + double(total[0]);
+    mean = total[2] == 0 ? 0.0 : std::ldexp(fixed, -32) / double(total[2]);
+    max = most[0];
 }
 
 // The pair loops run eight particles at a time, one per lane (pair_lanes.hpp).
