@@ -334,10 +334,17 @@ void RunOutput::frame(const World<D>& w, const ParticleSet<D>& particles, int in
         write_vdb_points(dir / "frames" / (stem + ".vdb"), f, 4.0 * scene_.particle_radius);
     pictures_.frame(f, index, w.time());
     if (surface_) {
-        const auto& x = particles.x;
+        // In creation order: the mesh then depends on the particles alone, not on how a process
+        // stored them (a split run's, gathered, come in creation order; so do a run's frames).
+        const std::vector<std::uint32_t> order = creation_order(particles.id);
+        std::vector<Vec<D>> x(order.size()), v(order.size());
+        for (std::size_t k = 0; k < order.size(); ++k) {
+            x[k] = particles.x[order[k]];
+            v[k] = particles.v[order[k]];
+        }
         const std::span<const Vec<D>> xs(x.data(), x.size());
         SurfaceMesh mesh = reconstruct_surface<D>(xs, float(scene_.particle_radius), scene_.surface);
-        interpolate_velocity<D>(mesh, xs, particles.v, float(scene_.particle_radius),
+        interpolate_velocity<D>(mesh, xs, v, float(scene_.particle_radius),
                                 scene_.surface);
         surface_->write(index, w.time(), mesh);
     }
