@@ -261,11 +261,14 @@ void build_neighbor_list(const NeighborGrid<D>& grid, std::span<const Vec<D>> qu
 // point. target may be query_grid itself (with exclude_self) or another grid of the same h.
 // With `second`, each list goes on with that grid's points, their indices + second_offset (the
 // boundary: a static grid built once and a small one of the moving bodies rebuilt every step).
+// Queries marked in `skip` get empty lists (a split run's halo copies: their values come from
+// their owners, so their own neighbours are never needed).
 template <int D>
 void build_neighbor_list_by_cell(const NeighborGrid<D>& query_grid, std::span<const Vec<D>> queries,
                                  const NeighborGrid<D>& target, bool exclude_self,
                                  NeighborList& out, const NeighborGrid<D>* second = nullptr,
-                                 std::uint32_t second_offset = 0);
+                                 std::uint32_t second_offset = 0,
+                                 std::span<const std::uint8_t> skip = {});
 
 
 // ---- inline implementation of the queries ----

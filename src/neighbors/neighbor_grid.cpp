@@ -458,7 +458,7 @@ template <int D>
 void build_neighbor_list_by_cell(const NeighborGrid<D>& query_grid, std::span<const Vec<D>> queries,
                                  const NeighborGrid<D>& target, bool exclude_self,
                                  NeighborList& out, const NeighborGrid<D>* second,
-                                 std::uint32_t second_offset) {
+                                 std::uint32_t second_offset, std::span<const std::uint8_t> skip) {
     if (!query_grid.points_sorted() || query_grid.point_count() != queries.size())
         throw std::logic_error("build_neighbor_list_by_cell: queries are not in grid order");
     const float h2 = target.support() * target.support();
@@ -479,7 +479,10 @@ void build_neighbor_list_by_cell(const NeighborGrid<D>& query_grid, std::span<co
             thread_local CandidateBlock blocks[2];
             Source sources[2];
             int n_sources = 0;
-            for (int t = 0; t < (second ? 2 : 1); ++t) {
+            bool all_skipped = !skip.empty();
+            for (std::uint32_t i = runs[r].begin; i < runs[r].end && all_skipped; ++i)
+                all_skipped = skip[i] != 0;
+            for (int t = 0; t < (second && !all_skipped ? 2 : all_skipped ? 0 : 1); ++t) {
                 const NeighborGrid<D>& g = t == 0 ? target : *second;
                 if (!g.may_have_points_around(runs[r].cell)) continue;
                 Source& src = sources[n_sources];
@@ -499,7 +502,7 @@ void build_neighbor_list_by_cell(const NeighborGrid<D>& query_grid, std::span<co
             }
             for (std::uint32_t i = runs[r].begin; i < runs[r].end; ++i) {
                 std::uint32_t total = 0;
-                for (int t = 0; t < n_sources; ++t) {
+                for (int t = 0; t < n_sources && (skip.empty() || !skip[i]); ++t) {
                     const Source& src = sources[t];
                     // Self-exclusion applies to the first target only (the query grid itself).
                     const bool skip_self = exclude_self && src.offset == 0 && src.grid == &target;
@@ -566,10 +569,12 @@ template void build_neighbor_list<3>(const NeighborGrid<3>&, std::span<const Vec
                                      NeighborList&);
 template void build_neighbor_list_by_cell<2>(const NeighborGrid<2>&, std::span<const Vec<2>>,
                                              const NeighborGrid<2>&, bool, NeighborList&,
-                                             const NeighborGrid<2>*, std::uint32_t);
+                                             const NeighborGrid<2>*, std::uint32_t,
+                                             std::span<const std::uint8_t>);
 template void build_neighbor_list_by_cell<3>(const NeighborGrid<3>&, std::span<const Vec<3>>,
                                              const NeighborGrid<3>&, bool, NeighborList&,
-                                             const NeighborGrid<3>*, std::uint32_t);
+                                             const NeighborGrid<3>*, std::uint32_t,
+                                             std::span<const std::uint8_t>);
 template NeighborList brute_force_neighbors<2>(std::span<const Vec<2>>, std::span<const Vec<2>>,
                                                float, bool);
 template NeighborList brute_force_neighbors<3>(std::span<const Vec<3>>, std::span<const Vec<3>>,

@@ -45,7 +45,10 @@ void World<D>::find_neighbors() {
     // (FluidView::x_padded). The reorder has just swapped the buffers, so nothing points into
     // this one; after a few steps every buffer that takes its turn as x has the room.
     if (p_.x.capacity() == p_.x.size()) p_.x.reserve(p_.x.size() + 1);
-    build_neighbor_list_by_cell<D>(fluid_grid_, p_.x, fluid_grid_, true, fluid_nb_);
+    // A split run's halo copies get no fluid neighbours (their values come from their owners;
+    // their boundary lists stay: the reactions on the walls gather over them).
+    build_neighbor_list_by_cell<D>(fluid_grid_, p_.x, fluid_grid_, true, fluid_nb_, nullptr, 0,
+                                   domain_ ? domain_->halo() : std::span<const std::uint8_t>{});
     build_neighbor_list_by_cell<D>(fluid_grid_, p_.x, boundary_grid_, false, boundary_nb_,
                                    bodies_move ? &moving_grid_ : nullptr,
                                    static_cast<std::uint32_t>(first_moving_));
