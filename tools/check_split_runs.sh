@@ -180,4 +180,12 @@ refused() {
 }
 refused bad_scene "solver.pbf.max_iterations" scenes/dam_break_2d.json -o "$work/bad" \
   --set solver.pbf.max_iterations=0
+# Commands that do not split refuse mpirun rather than run N times over into the same files.
+if timeout 120 "${mpi[@]}" -np 2 "$bin" validate > "$work/validate.log" 2>&1; then
+  echo "FAIL validate under mpirun: accepted"; failed=1
+elif ! grep -q "runs in one process" "$work/validate.log"; then
+  echo "FAIL validate under mpirun: no message:"; cat "$work/validate.log"; failed=1
+else
+  echo "ok   validate under mpirun: refused ($(grep -m1 "runs in one process" "$work/validate.log" | cut -c1-70)...)"
+fi
 exit $failed

@@ -375,8 +375,20 @@ int main(int argc, char** argv) {
     // The commands report what they expect; anything else that escapes one is still an error
     // message and an exit code, not std::terminate.
     try {
-        for (const Command& c : commands)
-            if (c.app->parsed()) return c.run();
+        for (const Command& c : commands) {
+            if (!c.app->parsed()) continue;
+            // Split over processes (mpirun) only a run and a benchmark are; the others would each
+            // do the whole work N times over, into the same files.
+            const std::string name = c.app->get_name();
+            if (seiche::app::launch().split() && name != "run" && name != "bench") {
+                std::fprintf(stderr,
+                             "seiche: %s runs in one process; start it without mpirun (only run "
+                             "and bench split a scene over processes)\n",
+                             name.c_str());
+                return 2;
+            }
+            return c.run();
+        }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "seiche: %s\n", e.what());
         seiche::app::abort_processes(1);
