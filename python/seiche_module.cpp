@@ -908,7 +908,7 @@ void bind_readers(py::module_& m) {
             return out;
         },
         py::arg("path"),
-        "One particle frame (.vtp, .ply or legacy .vtk) as a dict of NumPy arrays: position and "
+        "One particle frame (.vtp, .pvtp, .ply or legacy .vtk) as a dict of NumPy arrays: position and "
         "velocity (n × 3, m and m/s; x y z even in 2D), density (kg/m³) and id (the creation "
         "id). Raises FileNotFoundError, or ValueError naming what is wrong with the file.");
     m.def(

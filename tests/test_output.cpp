@@ -207,6 +207,59 @@ TEST(Output, FramesKeepCreationOrder) {
         ASSERT_NEAR(after.position[k], before.position[k], 1e-3) << "particle " << k / 3;
 }
 
+// A frame in pieces (output.pieces): any split of the particles into pieces, each written by
+// write_vtp from its part of the set (halo copies skipped), reads back through the .pvtp as the
+// whole frame, row for row; a .pvtp that names something else is refused.
+TEST(Output, AFrameInPiecesReadsBackAsTheWholeFrame) {
+    Scene s;
+    s.dimension = 3;
+    s.particle_radius = 0.01;
+    s.container_min = {0, 0, 0};
+    s.container_max = {0.3, 0.3, 0.3};
+    s.fluid.push_back({{0, 0, 0}, {0.1, 0.1, 0.1}, {0, 0, 0}});
+    World<3> w(s);
+    w.step(1e-3);  // stored out of creation order
+    const ParticleSet<3>& p = w.particles();
+    const fs::path dir = fs::temp_directory_path() / "seiche_test_pieces";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    io::write_vtp(dir / "whole.vtp", io::frame_data(p, 0.5));
+    // Three pieces by storage index (i mod 3), the last also with a "halo": rows of piece 0
+    // flagged to be skipped; and an empty fourth.
+    std::vector<std::string> names;
+    for (int k = 0; k < 4; ++k) {
+        std::vector<std::uint8_t> skip(p.size());
+        for (std::size_t i = 0; i < p.size(); ++i) skip[i] = int(i % 3) != k;
+        names.push_back("whole_" + std::to_string(k) + ".vtp");
+        io::write_vtp(dir / names.back(), io::frame_data(p, 0.5, skip));
+    }
+    io::write_pvtp(dir / "whole.pvtp", {names[2], names[0], names[3], names[1]});
+    const io::FrameData a = io::read_frame(dir / "whole.vtp"), b = io::read_frame(dir / "whole.pvtp");
+    ASSERT_EQ(a.size(), p.size());
+    ASSERT_EQ(b.size(), a.size());
+    EXPECT_EQ(a.id, b.id);
+    EXPECT_EQ(a.position, b.position);
+    EXPECT_EQ(a.velocity, b.velocity);
+    EXPECT_EQ(a.density, b.density);
+    for (std::size_t k = 0; k < b.size(); ++k) ASSERT_EQ(b.id[k], k);
+
+    auto refused = [&](const std::vector<std::string>& pieces, const std::string& why) {
+        io::write_pvtp(dir / "bad.pvtp", pieces);
+        try {
+            io::read_frame(dir / "bad.pvtp");
+            ADD_FAILURE() << "accepted pieces " << pieces.front();
+        } catch (const std::runtime_error& e) {
+            EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+        }
+    };
+    refused({"../whole.vtp"}, "not a .vtp file name beside it");
+    refused({"/etc/passwd"}, "not a .vtp file name beside it");
+    refused({names[0], names[0]}, "is in two pieces");
+    refused({"missing.vtp"}, "missing.vtp");
+    refused({}, "no <Piece");
+    fs::remove_all(dir);
+}
+
 TEST(Output, FailedWriteLeavesNoFile) {
     const fs::path dir = fs::temp_directory_path() / "seiche_test_atomic";
     fs::remove_all(dir);

@@ -3,8 +3,8 @@
 # one process, byte for byte: every solver on the 2D dam break with 2 and 3 processes (PBF also
 # 4, and with vorticity confinement and an obstacle), the 3D dam break with 2 and 4, floating
 # bodies, surface tension and adhesion, an emitter, a sink, a puddle smaller than the processes
-# (some own no cell), checkpoints written by N processes resumed by M, a process killed, and a
-# bad scene, which must end with a message, not hang. About two minutes on two cores.
+# (some own no cell), checkpoints written by N processes resumed by M, a process killed, frames
+# written in pieces, and a bad scene, which must end with a message, not hang. About two minutes on two cores.
 #   tools/check_split_runs.sh BUILD/seiche [WORK_DIR]
 # Exit 0 when all agree, 1 naming what differs, 77 (skipped) without mpirun or an MPI build.
 set -uo pipefail
@@ -167,6 +167,38 @@ interrupted() {
   else echo "ok   interrupted: SIGINT to one process stopped both (summary: interrupted), frames the same"; fi
 }
 interrupted
+# Frames in pieces (output.pieces): each process writes its own particles, a .pvtp joins them.
+# Read back whole (seiche render reads them through the .pvd), they are the one-process run's
+# frames: the pictures of both runs are the same bytes. Also across a resume by another count.
+pieces() {
+  local ref="$work/db2_pbf_1" dir="$work/pieces" dir2="$work/pieces_resumed"
+  local set=(--set output.preview=false --set output.pieces=true --set output.ply=false -q --threads 1)
+  local pictures=(-q --no-movie --set render.width=200 --set render.height=120 --threads 1)
+  if ! timeout 300 "${mpi[@]}" -np 3 "$bin" run scenes/dam_break_2d.json --solver pbf --end-time 0.3        -o "$dir" "${set[@]}" > "$dir.log" 2>&1 ||
+     ! timeout 300 "${mpi[@]}" -np 3 "$bin" run scenes/dam_break_2d.json --solver pbf --end-time 0.2        -o "$dir2" "${set[@]}" --set output.checkpoint_every=0.1 >> "$dir.log" 2>&1 ||
+     ! timeout 300 "${mpi[@]}" -np 2 "$bin" run --resume "$dir2" --end-time 0.3 -q --threads 1 >> "$dir.log" 2>&1 ||
+     ! "$bin" render "$ref" "${pictures[@]}" >> "$dir.log" 2>&1 ||
+     ! "$bin" render "$dir" "${pictures[@]}" >> "$dir.log" 2>&1 ||
+     ! "$bin" render "$dir2" "${pictures[@]}" >> "$dir.log" 2>&1; then
+    echo "FAIL pieces: a run or its pictures failed:"; cat "$dir.log"; failed=1; return
+  fi
+  local frames pieces3 pieces2 differ=0
+  frames=$(ls "$ref"/frames/frame_*.vtp | wc -l)
+  pieces3=$(ls "$dir"/frames/frame_000009_*.vtp 2> /dev/null | wc -l)
+  pieces2=$(ls "$dir2"/frames/frame_000009_*.vtp 2> /dev/null | wc -l)
+  for f in "$ref"/render/frame_*.png; do
+    cmp -s "$f" "$dir/render/${f##*/}" || differ=$((differ + 1))
+    cmp -s "$f" "$dir2/render/${f##*/}" || differ=$((differ + 1))
+  done
+  if [ "$frames" -lt 10 ] || [ "$pieces3" -ne 3 ] || [ "$pieces2" -ne 2 ] || [ $differ -gt 0 ] ||
+     ! grep -q 'frame_000009.pvtp' "$dir/particles.pvd" "$dir2/particles.pvd"; then
+    echo "FAIL pieces: $frames frames, $pieces3 and $pieces2 pieces of the last, $differ pictures differ"
+    failed=1
+  else
+    echo "ok   pieces: 3 processes' pieces (and 3 then 2 across a resume) read back as the one-process frames ($frames pictures the same)"
+  fi
+}
+pieces
 # A bad scene: refused with its message by every process, without hanging.
 refused() {
   local name=$1 expect=$2; shift 2

@@ -157,7 +157,7 @@ Command mesh_cli(CLI::App& app) {
 Command bench_mesh_cli(CLI::App& app) {
     auto bmesh = std::make_shared<seiche::app::BenchMeshOptions>();
     CLI::App* bmcmd = app.add_subcommand("bench-mesh", "Time the surface reconstruction of one particle frame");
-    bmcmd->add_option("frame", bmesh->frame, "Particle frame (.vtp or .ply written by seiche)")
+    bmcmd->add_option("frame", bmesh->frame, "Particle frame (.vtp, .pvtp or .ply written by seiche)")
         ->required();
     bmcmd->add_option("--scene", bmesh->scene,
                       "Scene for the particle radius and surface settings (default: the run's "
@@ -174,7 +174,7 @@ Command density_cli(CLI::App& app) {
     CLI::App* dcmd = app.add_subcommand(
         "density", "Density error of a particle frame, seiche's or another code's, as seiche measures it");
     dcmd->add_option("frame", dens->frame,
-                     "Particle frame: .vtp or .ply written by seiche, or a legacy .vtk (as "
+                     "Particle frame: .vtp, .pvtp (a frame in pieces) or .ply written by seiche, or a legacy .vtk (as "
                      "SPlisHSPlasH exports its particles)")
         ->required();
     dcmd->add_option("--scene", dens->scene,

@@ -92,10 +92,23 @@ int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
         }
     }
     RunOutput* const out = output ? &*output : nullptr;
-    // Every frame: all processes' particles gathered on process 0, which writes it.
+    // Every frame: all processes' particles gathered on process 0, which writes it; or, in
+    // pieces, each process's own written by it, and then joined by process 0's .pvtp.
     auto write_frame = [&](int index) {
-        const ParticleSet<D>& all = world.gather_particles();
-        if (out) out->frame(world, all, index);
+        if (!scene.output.pieces) {
+            const ParticleSet<D>& all = world.gather_particles();
+            if (out) out->frame(world, all, index);
+            return;
+        }
+        std::string frames_dir = out ? out->frames_dir().string() : std::string();
+        Processes* pr = world.processes();
+        if (pr) pr->share(frames_dir);
+        write_frame_piece(world, frames_dir, index);
+        if (pr) {  // every piece on disk before the .pvtp names it
+            std::array<std::int64_t, 1> written = {1};
+            pr->sum(written);
+        }
+        if (out) out->frame_of_pieces(world, index, launched.size);
     };
     // Ctrl-C on any process stops them all, after the same step.
     bool stopped = false;
@@ -137,6 +150,11 @@ int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
                      launched.split() ? fmt::format(", {} processes", launched.size).c_str() : "",
                      out->dir().c_str(),
                      resume ? fmt::format(", resumed at t = {:.4f} s", world.time()).c_str() : "");
+    if (!quiet && out && launched.split() && !scene.output.pieces && fluid_particles > 20'000'000)
+        std::fprintf(stderr,
+                     "seiche: note: process 0 gathers all %zu particles for each frame; "
+                     "--set output.pieces=true has each process write its own (docs/scale-out.md)\n",
+                     fluid_particles);
 
     Progress progress(quiet);
     const auto t0 = clock::now();

@@ -6,7 +6,9 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "seiche/exact_sum.hpp"
@@ -52,6 +54,15 @@ class Processes {
         for (int b = 0; b < 3; ++b) any |= all[ExactSum::digits + b] ? 1u << b : 0u;
         for (int k = 0; k < ExactSum::digits; ++k) w[k] = all[k];
         s = ExactSum::from_words(w, any);
+    }
+    // Process 0's text, on every process (where process 0 writes a run).
+    void share(std::string& text) {
+        std::array<std::int64_t, 1> n = {rank() == 0 ? std::int64_t(text.size()) : 0};
+        sum(n);
+        std::vector<std::int64_t> words((std::size_t(n[0]) + 7) / 8, 0);
+        if (rank() == 0 && !text.empty()) std::memcpy(words.data(), text.data(), text.size());
+        sum(words);  // the others add zeros
+        text.assign(reinterpret_cast<const char*>(words.data()), std::size_t(n[0]));
     }
 };
 

@@ -29,6 +29,9 @@ struct OutputParams {
     bool render = false;
     bool preview = true;
     double checkpoint_every = 0;  // s of simulated time; 0: no checkpoints
+    // Particle frames in pieces, one per process, joined by a .pvtp: no process gathers the
+    // whole fluid (a split run too large for one process's memory).
+    bool pieces = false;
 };
 
 // Pictures of frames (seiche render, run --render, previews, compare).

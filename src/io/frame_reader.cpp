@@ -277,9 +277,63 @@ FrameData read_legacy_vtk(const std::string& s, const std::filesystem::path& pat
 
 }  // namespace
 
+// A frame in pieces (a split run's with output.pieces): the .vtp files its .pvtp names, beside
+// it, joined in creation order: the frame one process writes, row for row.
+static FrameData read_pvtp(const std::string& s, const std::filesystem::path& path) {
+    if (s.find("type=\"PPolyData\"") == std::string::npos) bad(path, "not a PPolyData file");
+    std::vector<FrameData> pieces;
+    std::size_t n = 0;
+    const std::regex re("<Piece[^>]*>");
+    for (auto it = std::sregex_iterator(s.begin(), s.end(), re); it != std::sregex_iterator();
+         ++it) {
+        const std::string source = attribute(it->str(), "Source");
+        const std::filesystem::path file(source);
+        // Pieces beside the .pvtp, as seiche writes them: nothing else on the disk is read.
+        if (source.empty() || file.has_parent_path() || source == "." || source == ".." ||
+            file.extension() != ".vtp")
+            bad(path, "piece \"" + source.substr(0, 60) + "\" is not a .vtp file name beside it");
+        if (pieces.size() >= 1u << 20) bad(path, "more than 2^20 pieces");
+        pieces.push_back(read_vtp(slurp(path.parent_path() / file), path.parent_path() / file));
+        const FrameData& f = pieces.back();
+        if (f.id.size() != f.size() || f.velocity.size() != 3 * f.size())
+            bad(path.parent_path() / file, "a piece without the arrays id and velocity");
+        n += f.size();
+    }
+    if (pieces.empty()) bad(path, "no <Piece Source=...>");
+    std::vector<std::uint32_t> ids;
+    ids.reserve(n);
+    for (const FrameData& f : pieces) ids.insert(ids.end(), f.id.begin(), f.id.end());
+    const std::vector<std::uint32_t> order = creation_order(ids);
+    for (std::size_t k = 1; k < n; ++k)
+        if (ids[order[k]] == ids[order[k - 1]])
+            bad(path, "particle id " + std::to_string(ids[order[k]]) + " is in two pieces");
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> where;  // (piece, row) of joined row j
+    where.reserve(n);
+    for (std::uint32_t p = 0; p < pieces.size(); ++p)
+        for (std::uint32_t r = 0; r < pieces[p].size(); ++r) where.emplace_back(p, r);
+    FrameData f;
+    f.time = pieces[0].time;
+    f.position.resize(3 * n);
+    f.velocity.resize(3 * n);
+    f.density.resize(n);
+    f.id.resize(n);
+    for (std::size_t k = 0; k < n; ++k) {
+        const auto [p, r] = where[order[k]];
+        const FrameData& g = pieces[p];
+        f.id[k] = g.id[r];
+        f.density[k] = g.density[r];
+        for (int a = 0; a < 3; ++a) {
+            f.position[3 * k + a] = g.position[3 * r + a];
+            f.velocity[3 * k + a] = g.velocity[3 * r + a];
+        }
+    }
+    return f;
+}
+
 FrameData parse_frame(const std::string& bytes, const std::filesystem::path& path) {
     const std::string ext = path.extension().string();
     if (ext == ".vtp") return read_vtp(bytes, path);
+    if (ext == ".pvtp") return read_pvtp(bytes, path);
     if (ext == ".ply") return read_ply(bytes, path);
     if (ext == ".vtk") return read_legacy_vtk(bytes, path);
     throw std::runtime_error(path.string() + ": expected a .vtp, .ply or legacy .vtk particle frame");

@@ -101,6 +101,14 @@ std::span<const Param<Scene>> scene_params() {
             "simulated time between checkpoints (`checkpoint.bin`, written at the first frame at or "
             "after each multiple and at the last frame); `seiche run --resume DIR` continues from "
             "the last one, bitwise as if never stopped. 0: none"),
+        boolean_param<S, &S::output, &O::pieces>(
+            "output.pieces",
+            "particle frames in pieces: each process of a split run (`mpirun`) writes its own "
+            "particles, `frames/frame_NNNNNN_K.vtp`, joined by `frames/frame_NNNNNN.pvtp`, which "
+            "`particles.pvd` lists (ParaView reads one series; seiche's commands read the frames "
+            "whole, in creation order); no process gathers the whole fluid. Needs output.ply, "
+            "output.vdb and output.mesh false; no previews are drawn (`seiche render` draws "
+            "pictures from the pieces)"),
 
         number_param<S, &S::surface, &M::cell_size>(
             "surface.cell_size", "r", closed(0.1, 8),

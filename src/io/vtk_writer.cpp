@@ -103,3 +103,28 @@ void write_pvd(const std::filesystem::path& path, const std::vector<PvdEntry>& e
 }
 
 }  // namespace seiche::io
+
+namespace seiche::io {
+
+void write_pvtp(const std::filesystem::path& path, const std::vector<std::string>& pieces) {
+    // The arrays as every piece declares them (write_vtp); the time is in each piece's field
+    // data and in the .pvd.
+    write_file_atomic(path, [&](std::ostream& out) {
+        out << "<?xml version=\"1.0\"?>\n"
+            << "<VTKFile type=\"PPolyData\" version=\"1.0\" byte_order=\"LittleEndian\" "
+               "header_type=\"UInt64\">\n"
+            << "  <PPolyData GhostLevel=\"0\">\n"
+            << "    <PPointData Scalars=\"density\" Vectors=\"velocity\">\n"
+            << "      <PDataArray type=\"Float32\" Name=\"velocity\" NumberOfComponents=\"3\"/>\n"
+            << "      <PDataArray type=\"Float32\" Name=\"density\" NumberOfComponents=\"1\"/>\n"
+            << "      <PDataArray type=\"UInt32\" Name=\"id\" NumberOfComponents=\"1\"/>\n"
+            << "    </PPointData>\n"
+            << "    <PPoints>\n"
+            << "      <PDataArray type=\"Float32\" Name=\"Points\" NumberOfComponents=\"3\"/>\n"
+            << "    </PPoints>\n";
+        for (const std::string& p : pieces) out << "    <Piece Source=\"" << p << "\"/>\n";
+        out << "  </PPolyData>\n</VTKFile>\n";
+    });
+}
+
+}  // namespace seiche::io

@@ -113,8 +113,10 @@ std::string mesh_extensions(const OutputParams& o, bool with_vdb) {
 std::string run_files(const OutputParams& o, int dimension) {
     std::vector<std::string> files;
     if (o.vtk) files.push_back("particles.pvd");
-    if (const std::string ext = extension_pattern({{o.vtk, "vtp"}, {o.ply, "ply"}, {o.vdb, "vdb"}});
-        !ext.empty())
+    if (o.pieces)
+        files.push_back("frames/frame_*.pvtp (each process's piece: frames/frame_*_K.vtp)");
+    else if (const std::string ext = extension_pattern({{o.vtk, "vtp"}, {o.ply, "ply"}, {o.vdb, "vdb"}});
+             !ext.empty())
         files.push_back("frames/frame_*" + ext);
     if (o.mesh) {
         // The level set goes with the meshes in 3D only (SurfaceOutput::write).

@@ -31,7 +31,7 @@ bool only_seiche_files(const fs::path& dir) {
         R"((\.seiche-run|scene\.json|summary\.json|stats\.csv|particles\.pvd|surface\.pvd|)"
         R"(bodies\.csv|bodies\.pvd|)"
         R"(checkpoint\.bin|preview_first\.png|preview_last\.png|frames|render|.*\.part))");
-    static const std::regex frames(R"((frame|surface|bodies)_[0-9]+\.(vtp|ply|obj|vdb)|.*\.part)");
+    static const std::regex frames(R"((frame|surface|bodies)_[0-9]+(_[0-9]+)?\.(vtp|pvtp|ply|obj|vdb)|.*\.part)");
     static const std::regex render(R"(frame_[0-9]+\.png|movie\.mp4|.*\.part)");
     auto all_match = [](const fs::path& d, const std::regex& names) {
         for (const auto& e : fs::directory_iterator(d))
@@ -72,11 +72,12 @@ void clear_in_place(const fs::path& dir) {
     remove_temporaries(dir);
 }
 
-// Removes frame files numbered `first` or later: frames/frame_N.*, frames/surface_N.*,
+// Removes frame files numbered `first` or later: frames/frame_N.* (and its pieces frame_N_K.vtp),
+// frames/surface_N.*,
 // render/frame_N.png, and the movie made from them.
 void remove_frames_from(const fs::path& dir, int first) {
     // At most nine digits, as seiche writes them (six): other files are not seiche's to remove.
-    static const std::regex numbered(R"((frame|surface|bodies)_([0-9]{1,9})\.[a-z]+)");
+    static const std::regex numbered(R"((frame|surface|bodies)_([0-9]{1,9})(_[0-9]{1,6})?\.[a-z]+)");
     for (const fs::path& d : {dir / "frames", dir / "render"}) {
         if (!fs::is_directory(d)) continue;
         for (const auto& e : fs::directory_iterator(d)) {
@@ -121,7 +122,7 @@ std::vector<io::PvdEntry> listed_frames(const fs::path& dir, const nlohmann::jso
                                            "edited", key, why));
     };
     if (!j.is_array()) throw damaged("not a list");
-    const std::regex name("frames/" + stem + "_([0-9]{6,9})\\.vtp");
+    const std::regex name("frames/" + stem + "_([0-9]{6,9})\\.p?vtp");  // .pvtp: in pieces
     std::vector<io::PvdEntry> out;
     std::set<long> listed;
     long last = -1;
@@ -142,7 +143,7 @@ std::vector<io::PvdEntry> listed_frames(const fs::path& dir, const nlohmann::jso
         listed.insert(index);
         out.push_back({t, file});
     }
-    const std::regex on_disk(stem + "_([0-9]{6,9})\\.vtp");
+    const std::regex on_disk(stem + "_([0-9]{6,9})\\.p?vtp");
     if (fs::is_directory(dir / "frames"))
         for (const auto& f : fs::directory_iterator(dir / "frames")) {
             std::smatch m;
@@ -185,6 +186,16 @@ const Scene& writable(const Scene& s) {
 std::string unsupported_output(const OutputParams& o) {
     if (o.vdb)
         if (std::string why = vdb_unavailable(); !why.empty()) return why;
+    if (o.pieces) {
+        if (!o.vtk) return "output.pieces writes the particle frames as .vtp pieces: set output.vtk to true";
+        for (const auto& [on, key] : {std::pair{o.ply, "output.ply"}, {o.vdb, "output.vdb"},
+                                      {o.mesh, "output.mesh"}})
+            if (on)
+                return fmt::format("output.pieces leaves each process's particles where they are, "
+                                   "and {} needs the whole fluid in one process: set {} to false "
+                                   "(seiche mesh and the other commands read the pieces after the run)",
+                                   key, key);
+    }
     if (o.render && !o.ply && !o.vtk)
         return "output.render draws the pictures from the particle frames on disk at the end of "
                "the run: set output.ply or output.vtk to true";
@@ -351,6 +362,33 @@ void RunOutput::frame(const World<D>& w, const ParticleSet<D>& particles, int in
     if (!published_) publish();
 }
 
+namespace {
+std::string piece_name(int index, int piece) { return fmt::format("frame_{:06}_{}.vtp", index, piece); }
+}  // namespace
+
+template <int D>
+void write_frame_piece(const World<D>& w, const fs::path& frames_dir, int index) {
+    const Processes* pr = w.processes();
+    const io::FrameData f = io::frame_data(w.particles(), w.time(),
+                                           pr ? pr->halo() : std::span<const std::uint8_t>{});
+    io::write_vtp(frames_dir / piece_name(index, pr ? pr->rank() : 0), f);
+}
+
+template <int D>
+void RunOutput::frame_of_pieces(const World<D>& w, int index, int pieces) {
+    const fs::path& dir = published_ ? dir_ : staging_;
+    io::FrameData outlines;  // the bodies' outlines, for pictures (none are drawn from pieces)
+    outlines.time = w.time();
+    bodies(w, index, dir, outlines);
+    std::vector<std::string> files;
+    for (int k = 0; k < pieces; ++k) files.push_back(piece_name(index, k));
+    const std::string stem = fmt::format("frame_{:06}", index);
+    io::write_pvtp(dir / "frames" / (stem + ".pvtp"), files);
+    pvd_.push_back({w.time(), "frames/" + stem + ".pvtp"});
+    io::write_pvd(dir / "particles.pvd", pvd_);
+    if (!published_) publish();
+}
+
 template <int D>
 void RunOutput::checkpoint(const World<D>& w, nlohmann::json state) {
     stats_.snapshot();
@@ -433,6 +471,10 @@ RunResume restore_run(World<D>& w, const fs::path& dir) {
 
 template void RunOutput::frame(const World<2>&, const ParticleSet<2>&, int);
 template void RunOutput::frame(const World<3>&, const ParticleSet<3>&, int);
+template void RunOutput::frame_of_pieces(const World<2>&, int, int);
+template void RunOutput::frame_of_pieces(const World<3>&, int, int);
+template void write_frame_piece(const World<2>&, const fs::path&, int);
+template void write_frame_piece(const World<3>&, const fs::path&, int);
 template void RunOutput::checkpoint(const World<2>&, nlohmann::json);
 template void RunOutput::checkpoint(const World<3>&, nlohmann::json);
 template RunResume restore_run(World<2>&, const fs::path&);

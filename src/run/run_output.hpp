@@ -41,6 +41,11 @@ RunResume restore_run(World<D>& w, const std::filesystem::path& dir);
 // OpenVDB, pictures without particle frames on disk.
 std::string unsupported_output(const OutputParams& output);
 
+// This process's piece of frame `index` (output.pieces): its own particles, halo copies left out,
+// in creation order, as frames_dir/frame_NNNNNN_K.vtp, K its rank (0 unsplit).
+template <int D>
+void write_frame_piece(const World<D>& w, const std::filesystem::path& frames_dir, int index);
+
 class RunOutput {
   public:
     // A fresh run (resume == nullptr) or the continuation of the run in dir.
@@ -56,6 +61,13 @@ class RunOutput {
     // The same with the particles given: a split run's, gathered (World::gather_particles).
     template <int D>
     void frame(const World<D>& w, const ParticleSet<D>& particles, int index);
+    // Frame `index` in pieces (output.pieces), once every process has written its own with
+    // write_frame_piece into frames_dir(): the .pvtp joining `pieces` of them, the .pvd, the
+    // bodies.
+    template <int D>
+    void frame_of_pieces(const World<D>& w, int index, int pieces);
+    // Where frame files go now (a fresh run's staging directory until its first frame).
+    std::filesystem::path frames_dir() const { return (published_ ? dir_ : staging_) / "frames"; }
     void stats(const StepStats& s) { stats_.append(s); }
     // checkpoint.bin: w, the frame lists and `state` (the caller's totals and next frame), with
     // stats.csv published up to this step.

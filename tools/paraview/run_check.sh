@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# ctest: tools/paraview/check_series.py under pvpython and Xvfb; 77 (skipped) without them.
-# Usage: run_check.sh SEICHE_BINARY SCENE OUT_DIR
+# ctest: tools/paraview/check_series.py (or CHECK, another check beside it) under pvpython and
+# Xvfb; 77 (skipped) without them, or when the check says it is.
+# Usage: run_check.sh SEICHE_BINARY SCENE OUT_DIR [CHECK]
 set -uo pipefail
 if ! command -v pvpython > /dev/null || ! command -v xvfb-run > /dev/null; then
   echo "paraview check: skipped: pvpython (python3-paraview) or xvfb-run (xvfb) is not installed"
@@ -15,8 +16,12 @@ failures=0
 for attempt in 1 2 3 4; do
   server=$((1000 + ($$ * 3 + attempt) % 500))
   xvfb-run -a -n "$server" -s "-screen 0 1280x1024x24" pvpython --force-offscreen-rendering \
-    "$(dirname "$0")/check_series.py" "$1" "$2" "$3" > "$3/log" 2>&1
+    "$(dirname "$0")/${4:-check_series.py}" "$1" "$2" "$3" > "$3/log" 2>&1
   status=$?
+  if [ $status -eq 77 ]; then
+    cat "$3/log"
+    exit 77
+  fi
   if [ $status -eq 0 ]; then
     grep -v "^ *[0-9]\+ \+0x" "$3/log"
     exit 0

@@ -11,7 +11,8 @@
 
 namespace seiche::io {
 
-// A particle frame written by write_vtp (compressed or raw) or write_ply (positions always;
+// A particle frame written by write_vtp (compressed or raw), by write_pvtp over pieces (joined in
+// creation order), or by write_ply (positions always;
 // velocity and density when present, else left empty), or the points of a legacy .vtk file
 // (positions only). A damaged file, a compressed block included, is refused with a message.
 FrameData read_frame(const std::filesystem::path& path);

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <functional>
 #include <ostream>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -31,27 +32,41 @@ struct FrameData {
     std::size_t size() const { return density.size(); }
 };
 
+// The particles of p in creation order, those with skip[i] != 0 left out (a split run's halo
+// copies: one process's own part of the fluid); skip empty: all of them.
 template <int D>
-FrameData frame_data(const ParticleSet<D>& p, double time = 0.0) {
+FrameData frame_data(const ParticleSet<D>& p, double time = 0.0,
+                     std::span<const std::uint8_t> skip = {}) {
     FrameData f;
     f.time = time;
-    f.position.assign(3 * p.size(), 0.0f);
-    f.velocity.assign(3 * p.size(), 0.0f);
-    f.density.assign(p.size(), 0.0f);
-    f.id.assign(p.size(), 0);
+    std::vector<std::uint32_t> kept;  // storage indices of the rows
+    if (skip.empty()) {
+        kept.resize(p.size());
+        for (std::size_t i = 0; i < p.size(); ++i) kept[i] = std::uint32_t(i);
+    } else {
+        for (std::size_t i = 0; i < p.size(); ++i)
+            if (!skip[i]) kept.push_back(std::uint32_t(i));
+    }
+    const std::size_t n = kept.size();
+    f.position.assign(3 * n, 0.0f);
+    f.velocity.assign(3 * n, 0.0f);
+    f.density.assign(n, 0.0f);
+    f.id.assign(n, 0);
     // Written in creation order, so a row is the same particle in every frame (while no sink has
     // removed particles and no emitter added any, row k is creation id k).
-    std::vector<std::uint32_t> row(p.size());
+    std::vector<std::uint32_t> row(n);
     bool dense = true;
-    for (std::size_t i = 0; i < p.size(); ++i) dense = dense && p.id[i] < p.size();
+    for (std::size_t k = 0; k < n; ++k) dense = dense && p.id[kept[k]] < n;
     if (dense) {
-        for (std::size_t i = 0; i < p.size(); ++i) row[i] = p.id[i];
+        for (std::size_t k = 0; k < n; ++k) row[k] = p.id[kept[k]];
     } else {
-        const std::vector<std::uint32_t> order = creation_order(p.id);
-        for (std::size_t k = 0; k < p.size(); ++k) row[order[k]] = std::uint32_t(k);
+        std::vector<std::uint32_t> ids(n);
+        for (std::size_t k = 0; k < n; ++k) ids[k] = p.id[kept[k]];
+        const std::vector<std::uint32_t> order = creation_order(ids);
+        for (std::size_t k = 0; k < n; ++k) row[order[k]] = std::uint32_t(k);
     }
-    for (std::size_t i = 0; i < p.size(); ++i) {
-        const std::size_t k = row[i];
+    for (std::size_t j = 0; j < n; ++j) {
+        const std::size_t i = kept[j], k = row[j];
         f.density[k] = p.rho[i];
         f.id[k] = p.id[i];
         for (int a = 0; a < D; ++a) {
@@ -76,6 +91,11 @@ struct PvdEntry {
     std::string file;  //!< relative to the .pvd
 };
 void write_pvd(const std::filesystem::path& path, const std::vector<PvdEntry>& entries);
+
+// A frame written in pieces (one per process of a split run, each a .vtp as write_vtp writes
+// it): the VTK parallel PolyData file (.pvtp) that joins them, so ParaView reads them as one
+// data set. `pieces`: the pieces' file names, in the .pvtp's directory.
+void write_pvtp(const std::filesystem::path& path, const std::vector<std::string>& pieces);
 
 // Binary little-endian PLY with vertex properties x y z vx vy vz density (Blender, Houdini).
 void write_ply(const std::filesystem::path& path, const FrameData& frame);
