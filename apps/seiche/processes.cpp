@@ -4,7 +4,7 @@
 #include <optional>
 
 #ifdef SEICHE_HAVE_MPI
-#include "mpi/mpi_domain.hpp"
+#include "seiche/mpi.hpp"
 #endif
 
 namespace seiche::app {

@@ -3,7 +3,7 @@
 // owns a contiguous range of the cells' Morton codes, balanced by the number of fluid particles,
 // and holds the particles of the cells around its own as a halo (the grid's cells are the
 // support radius, so one layer of cells holds every neighbour).
-#include "mpi_domain.hpp"
+#include "seiche/mpi.hpp"
 
 #include <algorithm>
 #include <cmath>
