@@ -86,6 +86,29 @@ same sink2 3 scenes/dam_break_2d.json --end-time 1.0 --set 'sinks=[{"min": [1.3,
 same crossing 3 scenes/dam_break_2d.json --end-time 0.5 --set gravity=[0,0] \
   --set 'fluid=[{"min": [0.1, 0.3], "max": [0.4, 0.6], "velocity": [2, 0]}]'
 same mesh3 4 scenes/dam_break_3d.json --end-time 0.05 --set particle_radius=0.02 --mesh
+# ... and those meshes are closed and manifold: every directed edge once, its reverse once.
+if ! python3 - "$work"/mesh3_4/frames/surface_*.ply <<'PY'
+import re, struct, sys
+from collections import Counter
+for path in sys.argv[1:]:
+    data = open(path, "rb").read()
+    end = data.index(b"end_header\n") + len(b"end_header\n")
+    head = data[:end].decode()
+    nv, nf = (int(re.search(r"element %s (\d+)" % k, head).group(1)) for k in ("vertex", "face"))
+    at = end + 4 * nv * len(re.findall(r"property float", head))
+    edges = Counter()
+    for k in range(nf):
+        count, a, b, c = struct.unpack_from("<B3i", data, at + 13 * k)
+        assert count == 3, path
+        edges.update([(a, b), (b, c), (c, a)])
+    bad = sum(1 for (u, v), n in edges.items() if n != 1 or edges.get((v, u)) != 1)
+    if nf == 0 or bad:
+        sys.exit(f"{path}: {nf} triangles, {bad} edges not shared by exactly two of them")
+    print(f"ok   mesh3, 4 processes: {path.rsplit('/', 1)[1]} closed and manifold ({nf} triangles)")
+PY
+then
+  failed=1
+fi
 # A puddle of a few cells, four processes: some own no particle at all.
 same puddle 4 scenes/dam_break_2d.json --end-time 0.2 \
   --set 'fluid=[{"min": [0.75, 0], "max": [0.85, 0.05]}]'
