@@ -22,12 +22,10 @@ class Session {
     ~Session();
     Session(const Session&) = delete;
     Session& operator=(const Session&) = delete;
-    bool active() const { return active_; }
     int rank() const { return rank_; }
     int size() const { return size_; }
 
   private:
-    bool active_ = false;
     int rank_ = 0, size_ = 1;
 };
 

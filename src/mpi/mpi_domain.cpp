@@ -21,13 +21,12 @@ Session::Session(int& argc, char**& argv) {
     int provided = 0;
     // Only the main thread calls MPI (the thread pool never does).
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
-    active_ = true;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
 }
 
 Session::~Session() {
-    if (active_) MPI_Finalize();
+    MPI_Finalize();
 }
 
 namespace {
@@ -226,13 +225,14 @@ class MpiDomain final : public Domain<D> {
   private:
     // The grid's cell of x (NeighborGrid::cell_of) and its Morton code, coordinates offset so
     // that cells on both sides of the origin keep their order.
-    std::uint64_t key_of(const Vec<D>& x) const {
+    Cell cell_of(const Vec<D>& x) const {
         Cell c;
         for (int a = 0; a < D; ++a)
             c[a] = static_cast<std::int32_t>(
                 std::clamp(std::floor(double(x[a]) * inv_cell_), -2.0e9, 2.0e9));
-        return key_of_cell(c);
+        return c;
     }
+    std::uint64_t key_of(const Vec<D>& x) const { return key_of_cell(cell_of(x)); }
     static std::uint64_t key_of_cell(const Cell& c) {
         std::uint64_t code = 0;
         const std::uint32_t bias = D == 3 ? (1u << 20) : (1u << 31);
@@ -336,10 +336,7 @@ class MpiDomain final : public Domain<D> {
         std::vector<int> ranks;
         std::uint64_t last_key = ~std::uint64_t(0);
         for (std::size_t i = 0; i < owned; ++i) {
-            Cell c;
-            for (int a = 0; a < D; ++a)
-                c[a] = static_cast<std::int32_t>(
-                    std::clamp(std::floor(double(p.x[i][a]) * inv_cell_), -2.0e9, 2.0e9));
+            const Cell c = cell_of(p.x[i]);
             const std::uint64_t key = key_of_cell(c);
             if (key != last_key) {  // particles come mostly cell by cell
                 last_key = key;
