@@ -74,8 +74,14 @@ class Processes {
 template <int D>
 class Domain : public Processes {
   public:
-    // Every process seeded (or restored) the whole scene: keep the particles of this process's
-    // cells, the split balanced over them. h: the support radius, the grid's cell size.
+    // Before the fluid is seeded: the split of the scene, balanced over the fluid positions
+    // `sample` (every process the same sample, each position standing for `weight` particles);
+    // then owns(x) says which particles to seed here, and appended() adds them. h: the support
+    // radius, the grid's cell size. Every process thus holds only its own share, never the
+    // whole scene (a 10⁸-particle scene over many processes).
+    virtual void plan(std::span<const Vec<D>> sample, double weight, float h) = 0;
+    // Every process restored the whole scene (a checkpoint): keep the particles of this
+    // process's cells, the split balanced over them.
     virtual void keep_own(ParticleSet<D>& p, float h) = 0;
     // At a neighbour search (predicted positions): the halo is dropped, particles that moved into
     // another process's cells go there, those that came in are appended (the split rebalanced

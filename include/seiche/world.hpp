@@ -238,8 +238,6 @@ class World {
             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
 
-    // Under a domain: the first split.
-    void distribute();
     // Whether this process counts particle i (not a halo copy of another's).
     bool counts(std::size_t i) const { return !domain_ || !domain_->halo()[i]; }
 

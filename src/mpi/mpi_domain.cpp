@@ -99,21 +99,22 @@ class MpiDomain final : public Domain<D> {
     int size() const override { return size_; }
     std::span<const std::uint8_t> halo() const override { return halo_; }
 
-    void keep_own(ParticleSet<D>& p, float h) override {
+    void plan(std::span<const Vec<D>> sample, double weight, float h) override {
         inv_cell_ = 1.0 / (double(h) * (1.0 + 1.0e-5));  // as NeighborGrid::build
+        // Every process has the same sample: each computes the same split on its own.
+        std::vector<std::uint64_t> keys(sample.size());
+        for (std::size_t i = 0; i < sample.size(); ++i) keys[i] = key_of(sample[i]);
+        std::sort(keys.begin(), keys.end());
+        split_at_quantiles(keys, std::vector<double>(keys.size(), weight));
         halo_.clear();
-        // Every process holds the same particles: each computes the same split on its own.
-        std::vector<std::uint64_t> keys(p.size());
-        for (std::size_t i = 0; i < p.size(); ++i) keys[i] = key_of(p.x[i]);
-        std::vector<std::uint64_t> sorted = keys;
-        std::sort(sorted.begin(), sorted.end());
-        std::vector<std::uint64_t> samples = sorted;
-        std::vector<double> weights(sorted.size(), 1.0);
-        split_at_quantiles(samples, weights);
-        compact(p, [&](std::size_t i) { return owner_of_key(keys[i]) == rank_; });
-        halo_.assign(p.size(), 0);
         for (auto& s : send_) s.clear();
         for (auto& r : recv_) r.clear();
+    }
+
+    void keep_own(ParticleSet<D>& p, float h) override {
+        plan(p.x, 1.0, h);
+        compact(p, [&](std::size_t i) { return owner_of_key(key_of(p.x[i])) == rank_; });
+        halo_.assign(p.size(), 0);
     }
 
     void exchange(ParticleSet<D>& p) override {

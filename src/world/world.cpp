@@ -106,11 +106,9 @@ FluidConstants<D> fluid_constants(const WorldDef& def) {
     return {d, h, mass, rho0, sound_speed_for<D>(def), kernel, def.kernel};
 }
 
-// Fluid blocks on a lattice of spacing d, in creation order.
-template <int D>
-ParticleSet<D> seed_fluid(const WorldDef& def, const FluidConstants<D>& fluid) {
-    ParticleSet<D> p;
-    const float d = fluid.spacing;
+// Each fluid block's lattice of spacing d, in creation order: visit(x, v) for every particle.
+template <int D, class Visit>
+void for_each_seeded(const WorldDef& def, float d, Visit&& visit) {
     for (const auto& blk : def.fluid) {
         std::array<int, D> n;
         for (int a = 0; a < D; ++a) n[a] = particles_along(blk.min[a], blk.max[a], d);
@@ -121,17 +119,61 @@ ParticleSet<D> seed_fluid(const WorldDef& def, const FluidConstants<D>& fluid) {
         while (!empty) {
             Vec<D> x;
             for (int a = 0; a < D; ++a) x[a] = static_cast<float>(blk.min[a] + (k[a] + 0.5) * d);
-            p.x.push_back(x);
-            p.v.push_back(v0);
+            visit(x, v0);
             int a = 0;
             while (a < D && ++k[a] == n[a]) k[a++] = 0;
             if (a == D) break;
         }
     }
+}
+
+// How many particles for_each_seeded visits.
+template <int D>
+std::size_t seeded_count(const WorldDef& def, float d) {
+    std::size_t total = 0;
+    for (const auto& blk : def.fluid) {
+        std::size_t n = 1;
+        for (int a = 0; a < D; ++a) n *= std::size_t(particles_along(blk.min[a], blk.max[a], d));
+        total += n;
+    }
+    return total;
+}
+
+// Fluid particles below which a split's plan sees every position; above, a sample of about as
+// many (the split's balance within a few per cent; it is rebalanced as the run goes anyway).
+constexpr std::size_t plan_sample = std::size_t(1) << 20;
+
+// The fluid blocks seeded, ids in creation order. Split over processes: the domain planned
+// from (a sample of) the positions, and only this process's own particles kept, with the ids
+// they have in the whole scene, so no process ever holds the whole fluid.
+template <int D>
+ParticleSet<D> seed_fluid(const WorldDef& def, const FluidConstants<D>& fluid, Domain<D>* domain) {
+    ParticleSet<D> p;
+    const float d = fluid.spacing;
+    if (domain) {
+        const std::size_t total = seeded_count<D>(def, d);
+        const std::size_t stride = std::max<std::size_t>(1, total / plan_sample);
+        std::vector<Vec<D>> sample;
+        sample.reserve(total / stride + 1);
+        std::size_t i = 0;
+        for_each_seeded<D>(def, d, [&](const Vec<D>& x, const Vec<D>&) {
+            if (i++ % stride == 0) sample.push_back(x);
+        });
+        domain->plan(sample, double(stride), fluid.h);
+    }
+    std::uint32_t id = 0;
+    for_each_seeded<D>(def, d, [&](const Vec<D>& x, const Vec<D>& v) {
+        const std::uint32_t mine = id++;
+        if (domain && !domain->owns(x)) return;
+        p.x.push_back(x);
+        p.v.push_back(v);
+        p.id.push_back(mine);
+    });
     const std::size_t n_fluid = p.x.size();
+    std::vector<std::uint32_t> ids = std::move(p.id);
     p.resize(n_fluid);
+    p.id = std::move(ids);
     p.x_prev = p.x;
-    for (std::size_t i = 0; i < n_fluid; ++i) p.id[i] = static_cast<std::uint32_t>(i);
     p.radius = static_cast<float>(def.particle_radius);
     p.mass = fluid.mass;
     std::fill(p.rho.begin(), p.rho.end(), fluid.rest_density);
@@ -145,12 +187,15 @@ double speed_of_sound(const WorldDef& def) {
 }
 
 template <int D>
-World<D>::World(const WorldDef& def)
+World<D>::World(const WorldDef& def) : World(def, nullptr) {}
+
+template <int D>
+World<D>::World(const WorldDef& def, std::shared_ptr<Domain<D>> domain)
     : def_(checked(def, D)),
       fluid_(fluid_constants<D>(def_)),
       gravity_(to_vec<D>(def_.gravity)),
       container_{to_vec<D>(def_.container_min), to_vec<D>(def_.container_max)},
-      p_(seed_fluid<D>(def_, fluid_)),
+      p_(seed_fluid<D>(def_, fluid_, domain.get())),
       solver_(make_solver<D>(def_.solver, fluid_, p_.size())),
       forces_(make_forces<D>(fluid_)) {
     solver_started();
@@ -208,27 +253,16 @@ World<D>::World(const WorldDef& def)
     boundary_grid_.mark_neighbourhoods();
     boundary_grid_.release_build_scratch();
     v_scratch_.resize(p_.size());
-    next_id_ = static_cast<std::uint32_t>(p_.size());
+    next_id_ = static_cast<std::uint32_t>(seeded_count<D>(def_, fluid_.spacing));
     for (const Emitter& e : def_.emitters) {
         emitter_sites_.push_back(emitter_sites<D>(e, fluid_.spacing));
         emitter_travel_.push_back(0.0);  // the first layer once a spacing of fluid has come out
     }
     derive_from_definition();
-}
-
-template <int D>
-World<D>::World(const WorldDef& def, std::shared_ptr<Domain<D>> domain) : World(def) {
     domain_ = std::move(domain);
-    if (domain_) distribute();
+    if (domain_) domain_->appended(p_.size());  // seeded: this process's own share
 }
 
-// Each process keeps its own cells' fluid (every process seeded the whole scene).
-template <int D>
-void World<D>::distribute() {
-    domain_->keep_own(p_, fluid_.h);
-    particles_resized();
-    solver_started();
-}
 
 template <int D>
 const ParticleSet<D>& World<D>::gather_particles() {
