@@ -235,6 +235,13 @@ refused() {
 }
 refused bad_scene "solver.pbf.max_iterations" scenes/dam_break_2d.json -o "$work/bad" \
   --set solver.pbf.max_iterations=0
+# A damaged checkpoint: process 0 reads it, every process stops with its message.
+damaged="$work/resume_2to3"
+if [ -f "$damaged/checkpoint.bin" ]; then
+  cp -r "$damaged" "$work/damaged"
+  printf '\x55' | dd of="$work/damaged/checkpoint.bin" bs=1 seek=4000 conv=notrunc status=none
+  refused damaged_checkpoint "checksum" --resume "$work/damaged"
+fi
 # Commands that do not split refuse mpirun rather than run N times over into the same files.
 if timeout 120 "${mpi[@]}" -np 2 "$bin" validate > "$work/validate.log" 2>&1; then
   echo "FAIL validate under mpirun: accepted"; failed=1

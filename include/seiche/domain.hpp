@@ -80,9 +80,9 @@ class Domain : public Processes {
     // radius, the grid's cell size. Every process thus holds only its own share, never the
     // whole scene (a 10⁸-particle scene over many processes).
     virtual void plan(std::span<const Vec<D>> sample, double weight, float h) = 0;
-    // Every process restored the whole scene (a checkpoint): keep the particles of this
-    // process's cells, the split balanced over them.
-    virtual void keep_own(ParticleSet<D>& p, float h) = 0;
+    // After plan(): process 0's p (a restored checkpoint's whole scene; empty elsewhere) goes
+    // to the processes that own its particles, in its order; each process's p is its own.
+    virtual void scatter(ParticleSet<D>& p) = 0;
     // At a neighbour search (predicted positions): the halo is dropped, particles that moved into
     // another process's cells go there, those that came in are appended (the split rebalanced
     // when it has drifted), and the new halo is appended, flagged in halo().

@@ -223,6 +223,19 @@ class World {
     void particles_resized();                // the solver's and the world's scratch follow
     void solver_started();  // the particles carry what the new solver carries, from zero
     void add_bodies(const WallSampling& walls);
+    // A checkpoint read and checked, not yet applied (restore() applies it).
+    struct Restored {
+        ParticleSet<D> p;
+        double time = 0;
+        std::int64_t steps = 0;
+        std::uint64_t contained = 0, emitted = 0, removed = 0;
+        std::uint32_t next_id = 0;
+        std::vector<double> travel;
+        std::vector<BoundaryObject<D>> objects;
+        RestoreResult result;
+    };
+    Restored read_checkpoint(std::istream& in) const;
+    Restored read_checkpoint_split(std::istream& in);
     // Throws CheckpointError naming the first value a run cannot have written.
     void check_restored_values(const ParticleSet<D>& p, const std::vector<BoundaryObject<D>>& objects,
                                const std::vector<double>& travel, std::uint64_t emitted,

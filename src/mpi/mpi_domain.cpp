@@ -111,9 +111,26 @@ class MpiDomain final : public Domain<D> {
         for (auto& r : recv_) r.clear();
     }
 
-    void keep_own(ParticleSet<D>& p, float h) override {
-        plan(p.x, 1.0, h);
-        compact(p, [&](std::size_t i) { return owner_of_key(key_of(p.x[i])) == rank_; });
+    void scatter(ParticleSet<D>& p) override {
+        std::vector<int> counts(static_cast<std::size_t>(size_), 0), offsets(counts.size(), 0);
+        std::vector<Packed<D>> all;
+        if (rank_ == 0) {
+            // By owner, each owner's in p's order.
+            std::vector<int> owner(p.size());
+            for (std::size_t i = 0; i < p.size(); ++i) ++counts[std::size_t(owner[i] = owner_of_key(key_of(p.x[i])))];
+            std::partial_sum(counts.begin(), counts.end() - 1, offsets.begin() + 1);
+            std::vector<int> at = offsets;
+            all.resize(p.size());
+            for (std::size_t i = 0; i < p.size(); ++i) all[std::size_t(at[std::size_t(owner[i])]++)] = pack(p, i);
+        }
+        int mine = 0;
+        MPI_Scatter(counts.data(), 1, MPI_INT, &mine, 1, MPI_INT, 0, comm_);
+        std::vector<Packed<D>> in(static_cast<std::size_t>(mine));
+        MPI_Scatterv(all.data(), counts.data(), offsets.data(), particle_, in.data(), mine,
+                     particle_, 0, comm_);
+        all = {};
+        p.resize(0);
+        for (const Packed<D>& q : in) append(p, q);
         halo_.assign(p.size(), 0);
     }
 

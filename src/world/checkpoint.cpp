@@ -246,7 +246,7 @@ void World<D>::check_restored_values(const ParticleSet<D>& p,
 }
 
 template <int D>
-RestoreResult World<D>::restore(std::istream& in) {
+typename World<D>::Restored World<D>::read_checkpoint(std::istream& in) const {
     // Everything is read and checked before the world changes: a refused checkpoint leaves it.
     // With emitters or sinks the particle count changes: the checkpoint may hold another one,
     // up to what the definition can reach.
@@ -366,17 +366,105 @@ RestoreResult World<D>::restore(std::istream& in) {
                               ") disagrees with its time (t = " + std::to_string(time) +
                               " s); the file was damaged or edited");
     check_restored_values(p, objects, travel, emitted, removed);
+    return {std::move(p), time, steps, contained, emitted, removed, next_id, std::move(travel),
+            std::move(objects), std::move(result)};
+}
 
-    p_ = std::move(p);
-    time_ = time;
-    steps_ = steps;
-    total_contained_ = contained;
-    total_emitted_ = emitted;
-    total_removed_ = removed;
-    next_id_ = next_id;
-    emitter_travel_ = travel;
-    if (domain_) domain_->keep_own(p_, fluid_.h);  // any number of processes resumes
+// Split over processes: process 0 reads and checks the checkpoint, every process gets its
+// verdict, the state, and its own particles (a sample of the positions plans the split, as at
+// seeding), so that no other process ever holds the whole scene.
+template <int D>
+typename World<D>::Restored World<D>::read_checkpoint_split(std::istream& in) {
+    Domain<D>& dom = *domain_;
+    Restored r;
+    std::string failure;
+    if (dom.rank() == 0) {
+        try {
+            r = read_checkpoint(in);
+        } catch (const std::exception& e) {
+            failure = e.what();
+        }
+    }
+    dom.share(failure);
+    if (!failure.empty()) throw CheckpointError(failure);
+    // The state: small, from process 0 to all.
+    Writer w;
+    std::vector<Vec<D>> sample;
+    double weight = 1;
+    if (dom.rank() == 0) {
+        w.put(r.time);
+        w.put(r.steps);
+        w.put(r.contained);
+        w.put(r.emitted);
+        w.put(r.removed);
+        w.put(r.next_id);
+        w.put(std::uint64_t(r.travel.size()));
+        for (const double t : r.travel) w.put(t);
+        for (const BoundaryObject<D>& o : r.objects) {
+            w.put(o.position);
+            w.put(o.rotation);
+            w.put(o.velocity);
+            w.put(o.angular_velocity);
+            w.put(std::uint8_t(o.moving));
+        }
+        w.put_text(r.result.extra);
+        w.put(std::uint64_t(r.result.changed.size()));
+        for (const std::string& c : r.result.changed) w.put_text(c);
+        const std::size_t stride = std::max<std::size_t>(1, r.p.size() / (std::size_t(1) << 20));
+        for (std::size_t i = 0; i < r.p.size(); i += stride) sample.push_back(r.p.x[i]);
+        weight = double(stride);
+        w.put(weight);
+        w.put(std::uint64_t(sample.size()));
+        for (const Vec<D>& x : sample) w.put(x);
+    }
+    std::string& state = w.bytes();
+    dom.share(state);
+    if (dom.rank() != 0) {
+        Reader rd(state);
+        r.time = rd.get<double>();
+        r.steps = rd.get<std::int64_t>();
+        r.contained = rd.get<std::uint64_t>();
+        r.emitted = rd.get<std::uint64_t>();
+        r.removed = rd.get<std::uint64_t>();
+        r.next_id = rd.get<std::uint32_t>();
+        r.travel.resize(rd.get<std::uint64_t>());
+        for (double& t : r.travel) t = rd.get<double>();
+        r.objects = objects_;
+        for (BoundaryObject<D>& o : r.objects) {
+            const auto position = rd.get<Vec<D>>();
+            const auto rotation = rd.get<Mat<D>>();
+            o.set_pose(position, rotation);
+            o.velocity = rd.get<Vec<D>>();
+            o.angular_velocity = rd.get<Torque<D>>();
+            o.moving = rd.get<std::uint8_t>() != 0;
+        }
+        r.result.extra = std::string(rd.get_text());
+        r.result.changed.resize(rd.get<std::uint64_t>());
+        for (std::string& c : r.result.changed) c = std::string(rd.get_text());
+        weight = rd.get<double>();
+        sample.resize(rd.get<std::uint64_t>());
+        for (Vec<D>& x : sample) x = rd.get<Vec<D>>();
+        r.p = p_;  // the set's constants (mass, radius, carrying); its particles come below
+        r.p.resize(0);
+    }
+    dom.plan(sample, weight, fluid_.h);
+    dom.scatter(r.p);  // any number of processes resumes
+    return r;
+}
+
+template <int D>
+RestoreResult World<D>::restore(std::istream& in) {
+    Restored r = domain_ ? read_checkpoint_split(in) : read_checkpoint(in);
+    p_ = std::move(r.p);
+    time_ = r.time;
+    steps_ = r.steps;
+    total_contained_ = r.contained;
+    total_emitted_ = r.emitted;
+    total_removed_ = r.removed;
+    next_id_ = r.next_id;
+    emitter_travel_ = r.travel;
     particles_resized();
+    const std::vector<BoundaryObject<D>>& objects = r.objects;
     for (std::size_t i = 0; i < objects.size(); ++i) {
         if (!objects[i].moving) continue;
         set_object_pose(i, objects[i].position, objects[i].rotation);
@@ -386,7 +474,7 @@ RestoreResult World<D>::restore(std::istream& in) {
     // Bullet restarts from the poses and velocities; its contact caches are not saved, so a body
     // resting on another continues from there rather than bit for bit (docs/bodies.md).
     if (dynamics_) dynamics_->reset(objects_);
-    return result;
+    return std::move(r.result);
 }
 
 template void World<2>::save(std::ostream&, std::string_view) const;
@@ -399,6 +487,10 @@ template void World<3>::check_restored_values(const ParticleSet<3>&,
                                               const std::vector<BoundaryObject<3>>&,
                                               const std::vector<double>&, std::uint64_t,
                                               std::uint64_t) const;
+template World<2>::Restored World<2>::read_checkpoint(std::istream&) const;
+template World<3>::Restored World<3>::read_checkpoint(std::istream&) const;
+template World<2>::Restored World<2>::read_checkpoint_split(std::istream&);
+template World<3>::Restored World<3>::read_checkpoint_split(std::istream&);
 template RestoreResult World<2>::restore(std::istream&);
 template RestoreResult World<3>::restore(std::istream&);
 
