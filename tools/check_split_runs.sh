@@ -242,6 +242,21 @@ if [ -f "$damaged/checkpoint.bin" ]; then
   printf '\x55' | dd of="$work/damaged/checkpoint.bin" bs=1 seek=4000 conv=notrunc status=none
   refused damaged_checkpoint "checksum" --resume "$work/damaged"
 fi
+# seiche bench under mpirun: a line per process whose particles add up to the scene's.
+if timeout 120 "${mpi[@]}" -np 2 "$bin" bench scenes/dam_break_2d.json --steps 5 --threads 1 > "$work/bench.log" 2>&1 &&
+   python3 - "$work/bench.log" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+total = int(re.search(r"particles +(\d+) fluid", text).group(1))
+rows = re.findall(r"process (\d+) +(\d+) particles \+ (\d+) halo; .* peak memory (\d+) MiB", text)
+assert [int(r[0]) for r in rows] == [0, 1], rows
+assert sum(int(r[1]) for r in rows) == total and all(int(r[2]) > 0 and int(r[3]) > 0 for r in rows), rows
+PY
+then
+  echo "ok   bench under mpirun: a line per process, their particles the scene's, each with its halo and memory"
+else
+  echo "FAIL bench under mpirun:"; cat "$work/bench.log"; failed=1
+fi
 # Commands that do not split refuse mpirun rather than run N times over into the same files.
 if timeout 120 "${mpi[@]}" -np 2 "$bin" validate > "$work/validate.log" 2>&1; then
   echo "FAIL validate under mpirun: accepted"; failed=1

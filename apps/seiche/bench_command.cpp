@@ -55,7 +55,8 @@ class Competitors {
     std::vector<pid_t> pids_;
 };
 
-// Split over processes: each process's particles, halo, traffic per step, and the imbalance
+// Split over processes: each process's particles, halo, traffic per step, peak memory so far,
+// and the imbalance
 // (lines for process 0 to print; every process takes part).
 template <int D>
 std::vector<std::string> split_report(const World<D>& world, long steps) {
@@ -63,21 +64,24 @@ std::vector<std::string> split_report(const World<D>& world, long steps) {
     if (!pr) return {};
     const Processes::Traffic mine = pr->traffic();
     const std::size_t P = std::size_t(pr->size()), r = std::size_t(pr->rank());
-    std::vector<std::int64_t> all(4 * P, 0);
-    all[4 * r] = std::int64_t(mine.owned);
-    all[4 * r + 1] = std::int64_t(mine.halo);
-    all[4 * r + 2] = std::int64_t(mine.bytes);
-    all[4 * r + 3] = std::int64_t(mine.messages);
+    constexpr std::size_t F = 5;  // values per process
+    std::vector<std::int64_t> all(F * P, 0);
+    all[F * r] = std::int64_t(mine.owned);
+    all[F * r + 1] = std::int64_t(mine.halo);
+    all[F * r + 2] = std::int64_t(mine.bytes);
+    all[F * r + 3] = std::int64_t(mine.messages);
+    all[F * r + 4] = std::int64_t(peak_memory_mib() * 1024.0);  // KiB
     pr->sum(all);
     std::vector<std::string> lines;
     double most = 0, total = 0;
     for (std::size_t k = 0; k < P; ++k) {
-        most = std::max(most, double(all[4 * k]));
-        total += double(all[4 * k]);
+        most = std::max(most, double(all[F * k]));
+        total += double(all[F * k]);
         lines.push_back(fmt::format(
-            "  process {:<4}       {} particles + {} halo; {:.0f} kB in {:.1f} messages per step", k,
-            all[4 * k], all[4 * k + 1], double(all[4 * k + 2]) / 1e3 / double(steps),
-            double(all[4 * k + 3]) / double(steps)));
+            "  process {:<4}       {} particles + {} halo; {:.0f} kB in {:.1f} messages per step; "
+            "peak memory {:.0f} MiB",
+            k, all[F * k], all[F * k + 1], double(all[F * k + 2]) / 1e3 / double(steps),
+            double(all[F * k + 3]) / double(steps), double(all[F * k + 4]) / 1024.0));
     }
     lines.insert(lines.begin(),
                  fmt::format("  processes          {} (imbalance {:.2f}: the largest share over the "
