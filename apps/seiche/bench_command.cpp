@@ -64,13 +64,14 @@ std::vector<std::string> split_report(const World<D>& world, long steps) {
     if (!pr) return {};
     const Processes::Traffic mine = pr->traffic();
     const std::size_t P = std::size_t(pr->size()), r = std::size_t(pr->rank());
-    constexpr std::size_t F = 5;  // values per process
+    constexpr std::size_t F = 6;  // values per process
     std::vector<std::int64_t> all(F * P, 0);
     all[F * r] = std::int64_t(mine.owned);
     all[F * r + 1] = std::int64_t(mine.halo);
     all[F * r + 2] = std::int64_t(mine.bytes);
     all[F * r + 3] = std::int64_t(mine.messages);
     all[F * r + 4] = std::int64_t(peak_memory_mib() * 1024.0);  // KiB
+    all[F * r + 5] = std::int64_t(mine.exchange_seconds * 1e6);  // µs
     pr->sum(all);
     std::vector<std::string> lines;
     double most = 0, total = 0;
@@ -78,10 +79,11 @@ std::vector<std::string> split_report(const World<D>& world, long steps) {
         most = std::max(most, double(all[F * k]));
         total += double(all[F * k]);
         lines.push_back(fmt::format(
-            "  process {:<4}       {} particles + {} halo; {:.0f} kB in {:.1f} messages per step; "
-            "peak memory {:.0f} MiB",
+            "  process {:<4}       {} particles + {} halo; {:.0f} kB in {:.1f} messages and "
+            "{:.2f} ms of exchange per step; peak memory {:.0f} MiB",
             k, all[F * k], all[F * k + 1], double(all[F * k + 2]) / 1e3 / double(steps),
-            double(all[F * k + 3]) / double(steps), double(all[F * k + 4]) / 1024.0));
+            double(all[F * k + 3]) / double(steps), double(all[F * k + 5]) / 1e3 / double(steps),
+            double(all[F * k + 4]) / 1024.0));
     }
     lines.insert(lines.begin(),
                  fmt::format("  processes          {} (imbalance {:.2f}: the largest share over the "

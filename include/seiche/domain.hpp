@@ -39,6 +39,7 @@ class Processes {
         std::uint64_t owned = 0, halo = 0;      //!< particles here after the last exchange
         std::uint64_t bytes = 0, messages = 0;  //!< sent to other processes over the run
         std::uint64_t rebalances = 0;           //!< of the split, over the run
+        double exchange_seconds = 0;            //!< in exchange() over the run, wall
     };
     virtual Traffic traffic() const = 0;
     // An exact sum over all processes: the same bits as one process summing every term.

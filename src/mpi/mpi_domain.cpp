@@ -14,6 +14,7 @@
 #include <string>
 
 #include "seiche/neighbor_grid.hpp"
+#include "seiche/parallel.hpp"
 
 namespace seiche::mpi {
 
@@ -135,6 +136,7 @@ class MpiDomain final : public Domain<D> {
     }
 
     void exchange(ParticleSet<D>& p) override {
+        const double t0 = MPI_Wtime();
         // The halo of the last step goes; the owned particles stay in their order.
         if (!halo_.empty()) compact(p, [&](std::size_t i) { return halo_[i] == 0; });
         migrate(p);
@@ -144,6 +146,7 @@ class MpiDomain final : public Domain<D> {
             ++traffic_.rebalances;
         }
         build_halo(p);
+        traffic_.exchange_seconds += MPI_Wtime() - t0;
     }
 
     void reordered(std::span<const std::uint32_t> order) override {
@@ -334,14 +337,17 @@ class MpiDomain final : public Domain<D> {
     // Sends each particle whose cell another process owns to that process, with all it carries.
     void migrate(ParticleSet<D>& p) {
         std::vector<std::vector<Packed<D>>> out(static_cast<std::size_t>(size_));
-        std::vector<std::uint8_t> leaving(p.size(), 0);
+        // Each particle's owner on the threads; the few that leave packed in order.
+        owner_.resize(p.size());
+        int* owner = owner_.data();
+        parallel_for(p.size(), [&](std::size_t i) { owner[i] = owner_of_key(key_of(p.x[i])); });
+        bool any = false;
         for (std::size_t i = 0; i < p.size(); ++i) {
-            const int r = owner_of_key(key_of(p.x[i]));
-            if (r == rank_) continue;
-            out[std::size_t(r)].push_back(pack(p, i));
-            leaving[i] = 1;
+            if (owner[i] == rank_) continue;
+            out[std::size_t(owner[i])].push_back(pack(p, i));
+            any = true;
         }
-        compact(p, [&](std::size_t i) { return leaving[i] == 0; });
+        if (any) compact(p, [&](std::size_t i) { return owner[i] == rank_; });
         for (const Packed<D>& q : all_to_all(out)) append(p, q);
     }
 
@@ -351,18 +357,22 @@ class MpiDomain final : public Domain<D> {
         for (auto& s : send_) s.clear();
         for (auto& r : recv_) r.clear();
         std::vector<std::vector<Packed<D>>> out(static_cast<std::size_t>(size_));
+        // Which particles stand in a cell whose 27 neighbours are all this process's (most of
+        // them: nothing to send), on the threads; the others looked at in order below. A Morton
+        // code grows with each coordinate, so the cells around c have codes from c − (1, 1, 1)'s
+        // to c + (1, 1, 1)'s: when both are this process's, all are.
+        interior_.resize(owned);
+        std::uint8_t* interior = interior_.data();
+        parallel_for(owned, [&](std::size_t i) { interior[i] = inside_own_range(cell_of(p.x[i])); });
         std::vector<int> ranks;
         std::uint64_t last_key = ~std::uint64_t(0);
         for (std::size_t i = 0; i < owned; ++i) {
+            if (interior[i]) continue;
             const Cell c = cell_of(p.x[i]);
             const std::uint64_t key = key_of_cell(c);
             if (key != last_key) {  // particles come mostly cell by cell
                 last_key = key;
                 ranks.clear();
-                // A Morton code grows with each coordinate, so the cells around c have codes
-                // from c − (1, 1, 1)'s to c + (1, 1, 1)'s: when both are this process's, all
-                // are (most cells; the others look each one up).
-                if (inside_own_range(c)) continue;
                 NeighborGrid<D>::for_each_cell_around(c, [&](const Cell& n) {
                     const int r = owner_of_key(key_of_cell(n));
                     if (r != rank_ && std::find(ranks.begin(), ranks.end(), r) == ranks.end())
@@ -422,6 +432,8 @@ class MpiDomain final : public Domain<D> {
     std::vector<std::uint32_t> where_;
     std::vector<std::vector<std::byte>> out_, in_;
     Processes::Traffic traffic_;
+    std::vector<int> owner_;               //!< migrate(): each particle's process
+    std::vector<std::uint8_t> interior_;   //!< build_halo(): 1 where no neighbour cell is another's
 };
 
 }  // namespace
