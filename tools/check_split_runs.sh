@@ -115,17 +115,18 @@ same puddle 4 scenes/dam_break_2d.json --end-time 0.2 \
 # Checkpoints: a run stopped at 0.2 s by N processes, resumed to 0.3 s by M (1 = no mpirun),
 # is the uninterrupted run of one process.
 resumed() {
-  local name=$1 first=$2 second=$3
+  local name=$1 first=$2 second=$3 scene=${4:-scenes/dam_break_2d.json}
   local ref="$work/${name}_ref" dir="$work/${name}_${first}to${second}"
   local common=(--set output.preview=false --set output.checkpoint_every=0.1 -q)
   launch() { if [ "$1" -eq 1 ]; then "$bin" "${@:2}" --threads 2; else timeout 300 "${mpi[@]}" -np "$1" "$bin" "${@:2}" --threads 1; fi; }
-  [ -d "$ref" ] || "$bin" run scenes/dam_break_2d.json --end-time 0.3 -o "$ref" "${common[@]}" > "$ref.log" 2>&1
-  if ! launch "$first" run scenes/dam_break_2d.json --end-time 0.2 -o "$dir" "${common[@]}" > "$dir.log" 2>&1 ||
+  [ -d "$ref" ] || "$bin" run "$scene" --end-time 0.3 -o "$ref" "${common[@]}" > "$ref.log" 2>&1
+  if ! launch "$first" run "$scene" --end-time 0.2 -o "$dir" "${common[@]}" > "$dir.log" 2>&1 ||
      ! launch "$second" run --resume "$dir" --end-time 0.3 "${common[@]:0:4}" -q >> "$dir.log" 2>&1; then
     echo "FAIL $name: stopped by $first, resumed by $second:"; cat "$dir.log"; failed=1; return
   fi
   local files=0 differ=()
-  for f in "$ref"/frames/* "$ref"/stats.csv; do
+  for f in "$ref"/frames/* "$ref"/stats.csv "$ref"/bodies.csv; do
+    [ -e "$f" ] || continue
     files=$((files + 1))
     cmp -s "$f" "$dir/${f#"$ref"/}" || differ+=("${f#"$ref"/}")
   done
@@ -138,6 +139,7 @@ resumed() {
 resumed resume 2 3
 resumed resume 1 2
 resumed resume 3 1
+resumed fbox_resume 2 3 scenes/floating_box_2d.json  # bodies: their poses and velocities too
 # A process killed (kill -9) after the first checkpoint: mpirun stops the others; the run
 # resumes from its checkpoint and ends as the run that was never stopped.
 killed() {

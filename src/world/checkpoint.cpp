@@ -143,6 +143,25 @@ class Reader {
     std::string_view rest_;
 };
 
+// An object's motion state, as a checkpoint holds it: pose, velocities, whether it moves.
+template <int D>
+void put_motion(Writer& w, const BoundaryObject<D>& o) {
+    w.put(o.position);
+    w.put(o.rotation);
+    w.put(o.velocity);
+    w.put(o.angular_velocity);
+    w.put(std::uint8_t(o.moving));
+}
+template <int D>
+void get_motion(Reader& r, BoundaryObject<D>& o) {
+    const auto position = r.get<Vec<D>>();
+    const auto rotation = r.get<Mat<D>>();
+    o.set_pose(position, rotation);
+    o.velocity = r.get<Vec<D>>();
+    o.angular_velocity = r.get<Torque<D>>();
+    o.moving = r.get<std::uint8_t>() != 0;
+}
+
 }  // namespace
 
 template <int D>
@@ -175,13 +194,7 @@ void World<D>::save(std::ostream& out, std::string_view extra) const {
     w.put(std::uint8_t(ps.carrying));
     w.put_array(ps.carried);
     w.put(std::uint64_t(objects_.size()));
-    for (const auto& o : objects_) {
-        w.put(o.position);
-        w.put(o.rotation);
-        w.put(o.velocity);
-        w.put(o.angular_velocity);
-        w.put(std::uint8_t(o.moving));
-    }
+    for (const auto& o : objects_) put_motion(w, o);
     w.put(fnv1a(w.bytes()));
     out.write(w.bytes().data(), std::streamsize(w.bytes().size()));
     if (!out) throw CheckpointError("the checkpoint could not be written");
@@ -346,14 +359,7 @@ typename World<D>::Restored World<D>::read_checkpoint(std::istream& in) const {
     if (r.get<std::uint64_t>() != objects_.size())
         throw CheckpointError("its boundary object count differs");
     std::vector<BoundaryObject<D>> objects = objects_;
-    for (auto& o : objects) {
-        const auto position = r.get<Vec<D>>();
-        const auto rotation = r.get<Mat<D>>();
-        o.set_pose(position, rotation);
-        o.velocity = r.get<Vec<D>>();
-        o.angular_velocity = r.get<Torque<D>>();
-        o.moving = r.get<std::uint8_t>() != 0;
-    }
+    for (auto& o : objects) get_motion(r, o);
     if (r.left() != 0 || !std::isfinite(time) || time < 0 || steps < 0)
         throw CheckpointError("it is damaged");
     // 2^53 steps would take a billion years at a microsecond each; near 2^63 the counter of the
@@ -400,13 +406,7 @@ typename World<D>::Restored World<D>::read_checkpoint_split(std::istream& in) {
         w.put(r.next_id);
         w.put(std::uint64_t(r.travel.size()));
         for (const double t : r.travel) w.put(t);
-        for (const BoundaryObject<D>& o : r.objects) {
-            w.put(o.position);
-            w.put(o.rotation);
-            w.put(o.velocity);
-            w.put(o.angular_velocity);
-            w.put(std::uint8_t(o.moving));
-        }
+        for (const BoundaryObject<D>& o : r.objects) put_motion(w, o);
         w.put_text(r.result.extra);
         w.put(std::uint64_t(r.result.changed.size()));
         for (const std::string& c : r.result.changed) w.put_text(c);
@@ -430,14 +430,7 @@ typename World<D>::Restored World<D>::read_checkpoint_split(std::istream& in) {
         r.travel.resize(rd.get<std::uint64_t>());
         for (double& t : r.travel) t = rd.get<double>();
         r.objects = objects_;
-        for (BoundaryObject<D>& o : r.objects) {
-            const auto position = rd.get<Vec<D>>();
-            const auto rotation = rd.get<Mat<D>>();
-            o.set_pose(position, rotation);
-            o.velocity = rd.get<Vec<D>>();
-            o.angular_velocity = rd.get<Torque<D>>();
-            o.moving = rd.get<std::uint8_t>() != 0;
-        }
+        for (BoundaryObject<D>& o : r.objects) get_motion(rd, o);
         r.result.extra = std::string(rd.get_text());
         r.result.changed.resize(rd.get<std::uint64_t>());
         for (std::string& c : r.result.changed) c = std::string(rd.get_text());
