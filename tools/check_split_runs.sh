@@ -39,6 +39,20 @@ if ! "${mpi[@]}" -np 2 "$bin" run scenes/dam_break_2d.json --end-time 0.01 -o "$
   echo "FAIL: a probe run under mpirun failed:"; cat "$work/probe.log"; exit 1
 fi
 failed=0
+# compare_runs REF DIR LABEL: REF's frames, stats.csv and bodies.csv against DIR's, byte for byte.
+compare_runs() {
+  local ref=$1 dir=$2 label=$3 files=0 differ=()
+  for f in "$ref"/frames/* "$ref"/stats.csv "$ref"/bodies.csv; do
+    [ -e "$f" ] || continue
+    files=$((files + 1))
+    cmp -s "$f" "$dir/${f#"$ref"/}" || differ+=("${f#"$ref"/}")
+  done
+  if [ ${#differ[@]} -gt 0 ]; then
+    echo "FAIL $label: ${#differ[@]} of $files files differ (${differ[*]:0:4} ...)"; failed=1
+  else
+    echo "ok   $label: $files files the same"
+  fi
+}
 # same NAME NP ARGS...: the run in one process and under mpirun -np NP, compared.
 same() {
   local name=$1 np=$2; shift 2
@@ -50,18 +64,7 @@ same() {
   timeout 300 "${mpi[@]}" -np "$np" "$bin" run "$@" -o "$many" -q --threads 1 \
     --set output.preview=false > "$many.log" 2>&1 ||
     { echo "FAIL $name: the run under mpirun -np $np failed"; cat "$many.log"; failed=1; return; }
-  local files=0 differ=()
-  for f in "$one"/frames/* "$one"/stats.csv "$one"/bodies.csv; do
-    [ -e "$f" ] || continue
-    files=$((files + 1))
-    cmp -s "$f" "$many/${f#"$one"/}" || differ+=("${f#"$one"/}")
-  done
-  if [ ${#differ[@]} -gt 0 ]; then
-    echo "FAIL $name, $np processes: ${#differ[@]} of $files files differ (${differ[*]:0:4} ...)"
-    failed=1
-  else
-    echo "ok   $name, $np processes: $files files the same"
-  fi
+  compare_runs "$one" "$many" "$name, $np processes"
 }
 solvers=$("$bin" run --help | sed -n 's/.*Solver: \(.*\) (overrides solver.type).*/\1/p' | sed 's/,//g; s/ or / /')
 for s in $solvers; do
@@ -124,17 +127,7 @@ resumed() {
      ! launch "$second" run --resume "$dir" --end-time 0.3 "${common[@]:0:4}" -q >> "$dir.log" 2>&1; then
     echo "FAIL $name: stopped by $first, resumed by $second:"; cat "$dir.log"; failed=1; return
   fi
-  local files=0 differ=()
-  for f in "$ref"/frames/* "$ref"/stats.csv "$ref"/bodies.csv; do
-    [ -e "$f" ] || continue
-    files=$((files + 1))
-    cmp -s "$f" "$dir/${f#"$ref"/}" || differ+=("${f#"$ref"/}")
-  done
-  if [ ${#differ[@]} -gt 0 ]; then
-    echo "FAIL $name: ${#differ[@]} of $files files differ (${differ[*]:0:4} ...)"; failed=1
-  else
-    echo "ok   $name: stopped by $first process(es), resumed by $second: $files files the same"
-  fi
+  compare_runs "$ref" "$dir" "$name: stopped by $first process(es), resumed by $second"
 }
 resumed resume 2 3
 resumed resume 1 2
