@@ -1,5 +1,6 @@
 // The time driver: steps a world to a time, landing on sample times (frames, measurements)
 // without sliver steps, and reports through callbacks. Every front end advances through it.
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -15,10 +16,21 @@ AdvanceResult World<D>::advance_to(double t_end, const AdvanceOptions& o) {
     // and for an end near the largest double, to count samples for ever).
     const auto tol_at = [&](double t) { return 1e-9 * std::max({o.every, std::abs(t), 1e-3}); };
     const bool cfl = def_.time.mode == TimeParams::Mode::cfl;
+    // Split over processes: a stop asked on any process is every process's, decided together
+    // at the same points (a process leaving on its own flag left the others waiting for it).
+    const auto stopping = [&] {
+        bool stop = stop_requested();
+        if (domain_) {
+            std::array<double, 1> v = {stop ? 1.0 : 0.0};
+            domain_->max(v);
+            stop = v[0] > 0;
+        }
+        return stop;
+    };
     std::int64_t next_k =
         o.every > 0 ? static_cast<std::int64_t>(std::floor(time_ / o.every + 1e-6)) + 1 : 0;
     while (time_ < t_end - tol_at(time_)) {
-        if (stop_requested()) {
+        if (stopping()) {
             r.status = AdvanceResult::Status::stopped;
             return r;
         }
@@ -38,7 +50,7 @@ AdvanceResult World<D>::advance_to(double t_end, const AdvanceOptions& o) {
             r.status = AdvanceResult::Status::unstable;
             return r;
         }
-        if (!go_on || stop_requested()) {
+        if (!go_on || stopping()) {
             r.status = AdvanceResult::Status::stopped;
             return r;
         }
