@@ -94,8 +94,27 @@ void PbfLambdaPass(benchmark::State& state) {
     const PbfConstants c = pbf_constants<3>(p, f.kernel, f.mass, 1000.0f, f.d);
     std::vector<float> rho(f.x.size());
     std::vector<PositionLambda> x_lambda(f.x.size());
+    PbfState<3> kept;
+    kept.resize(f.x.size());
     for (auto _ : state) {
-        pbf_lambda_pass<3>(p, c, f.kernel, f.view(), rho, x_lambda);
+        pbf_lambda_pass<3>(p, c, f.kernel, f.view(), rho, x_lambda, kept.boundary);
+        benchmark::DoNotOptimize(x_lambda.data());
+    }
+    state.SetItemsProcessed(state.iterations() * f.x.size());
+}
+
+// A later λ pass of a step: the boundary's sums kept from the first.
+void PbfLambdaPassLater(benchmark::State& state) {
+    Fixture f(static_cast<int>(state.range(0)));
+    PbfParams p;
+    const PbfConstants c = pbf_constants<3>(p, f.kernel, f.mass, 1000.0f, f.d);
+    std::vector<float> rho(f.x.size());
+    std::vector<PositionLambda> x_lambda(f.x.size());
+    PbfState<3> kept;
+    kept.resize(f.x.size());
+    pbf_lambda_pass<3>(p, c, f.kernel, f.view(), rho, x_lambda, kept.boundary);
+    for (auto _ : state) {
+        pbf_lambda_pass<3>(p, c, f.kernel, f.view(), rho, x_lambda, kept.boundary, false);
         benchmark::DoNotOptimize(x_lambda.data());
     }
     state.SetItemsProcessed(state.iterations() * f.x.size());
@@ -108,9 +127,11 @@ void PbfDeltaPass(benchmark::State& state) {
     std::vector<float> rho(f.x.size());
     std::vector<PositionLambda> x_lambda(f.x.size());
     std::vector<Vec<3>> x_out(f.x.size());
-    pbf_lambda_pass<3>(p, c, f.kernel, f.view(), rho, x_lambda);
+    PbfState<3> kept;
+    kept.resize(f.x.size());
+    pbf_lambda_pass<3>(p, c, f.kernel, f.view(), rho, x_lambda, kept.boundary);
     for (auto _ : state) {
-        pbf_delta_pass<3>(c, f.kernel, f.view(), x_lambda, x_out);
+        pbf_delta_pass<3>(c, f.kernel, f.view(), x_lambda, x_out, kept.boundary);
         benchmark::DoNotOptimize(x_out.data());
     }
     state.SetItemsProcessed(state.iterations() * f.x.size());
@@ -149,6 +170,7 @@ BENCHMARK(GridBuild)->Arg(27)->Arg(40)->Unit(benchmark::kMillisecond);
 BENCHMARK(NeighborListsFluid)->Arg(27)->Arg(40)->Unit(benchmark::kMillisecond);
 BENCHMARK(NeighborListsBoundary)->Arg(27)->Arg(40)->Unit(benchmark::kMillisecond);
 BENCHMARK(PbfLambdaPass)->Arg(27)->Arg(40)->Unit(benchmark::kMillisecond);
+BENCHMARK(PbfLambdaPassLater)->Arg(27)->Arg(40)->Unit(benchmark::kMillisecond);
 BENCHMARK(PbfDeltaPass)->Arg(27)->Arg(40)->Unit(benchmark::kMillisecond);
 BENCHMARK(PbfDensityPass)->Arg(27)->Arg(40)->Unit(benchmark::kMillisecond);
 BENCHMARK(SurfaceForcesPass)->Arg(27)->Arg(40)->Unit(benchmark::kMillisecond);

@@ -248,8 +248,10 @@ TEST(PairLanes, PaddedPositionsGiveTheBitsOfMaskedLoads) {
     const PbfConstants c = pbf_constants<3>(params, kernel, mass, 1000.0f, d);
     std::vector<float> rho_m(x.size()), rho_p(x.size());
     std::vector<PositionLambda> xl_m(x.size()), xl_p(x.size());
-    pbf_lambda_pass<3>(params, c, kernel, masked, rho_m, xl_m);
-    pbf_lambda_pass<3>(params, c, kernel, padded, rho_p, xl_p);
+    PbfState<3> kept;
+    kept.resize(x.size());
+    pbf_lambda_pass<3>(params, c, kernel, masked, rho_m, xl_m, kept.boundary);
+    pbf_lambda_pass<3>(params, c, kernel, padded, rho_p, xl_p, kept.boundary);
     // XSPH with the density of the current positions.
     std::vector<Vec<3>> v(x.size()), v_m(x.size()), v_p(x.size());
     for (auto& vi : v) vi = Vec<3>(jitter(), jitter(), jitter()) * 100.0f;

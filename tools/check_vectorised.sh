@@ -21,9 +21,11 @@ demangled=$(printf '%s\n' "$symbols" | c++filt)
 # name pattern (demangled) → the 3D cubic-spline instantiation of each pass's parallel body.
 passes=(
     # The λ pass and XSPH have two instantiations each: positions padded or not
-    # (FluidView::x_padded, fetch_points).
-    'pbf_lambda_pass<3, seiche::CubicSpline<3> >.*<std::integral_constant<bool, false> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
-    'pbf_lambda_pass<3, seiche::CubicSpline<3> >.*<std::integral_constant<bool, true> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
+    # (FluidView::x_padded, fetch_points); the λ pass two more: a step's first pass or a later.
+    'pbf_lambda_pass<3, seiche::CubicSpline<3> >.*operator\(\)<std::integral_constant<bool, false>, std::integral_constant<bool, false> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
+    'pbf_lambda_pass<3, seiche::CubicSpline<3> >.*operator\(\)<std::integral_constant<bool, false>, std::integral_constant<bool, true> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
+    'pbf_lambda_pass<3, seiche::CubicSpline<3> >.*operator\(\)<std::integral_constant<bool, true>, std::integral_constant<bool, false> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
+    'pbf_lambda_pass<3, seiche::CubicSpline<3> >.*operator\(\)<std::integral_constant<bool, true>, std::integral_constant<bool, true> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
     'pbf_delta_pass<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
     'compute_density<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
     'xsph_pass<false, 3, seiche::CubicSpline<3> >.*<std::integral_constant<bool, false> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'

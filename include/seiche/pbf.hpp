@@ -19,8 +19,14 @@ using PositionLambda = Float4;
 template <int D>
 struct PbfState {
     std::vector<PositionLambda> x_lambda;  //!< the positions of the last λ pass and their λ'
+    //! Σ_k V_k ∇W_ik (x, y, z) and Σ_k V_k W_ik (w) of the boundary particles, summed at the
+    //! step's first λ pass, w carried along each correction to first order
+    std::vector<Float4> boundary;
     std::vector<float> lambda_sum;  //!< Σ λ' over the step's corrections (boundary forces only)
-    void resize(std::size_t n) { x_lambda.resize(n); }
+    void resize(std::size_t n) {
+        x_lambda.resize(n);
+        boundary.resize(n);
+    }
 };
 
 // Values derived once from the parameters and the rest lattice, in the solver's units.

@@ -208,6 +208,19 @@ inline void store_points4(float* base, std::size_t i0, int lanes, F x, F y, F z,
     }
 }
 
+// The records base[4 (i0 + l)] of a group (its first `lanes` lanes; the others read the last
+// one's): the inverse of store_points4.
+inline void load_records(const float* base, std::size_t i0, int lanes, F& x, F& y, F& z, F& w) {
+    Index at[width];
+    for (int l = 0; l < width; ++l)
+        at[l] = static_cast<Index>(i0) + static_cast<Index>(std::min(l, lanes - 1));
+    const Points4 r = fetch_points4(base, at);
+    x = r.x;
+    y = r.y;
+    z = r.z;
+    w = r.w;
+}
+
 // a[at[l]] in lane l.
 inline F fetch(const float* a, const Index* at) {
     F r;

@@ -120,21 +120,28 @@ void density_error_stats(std::span<const float> rho, float rest_density, double&
 // The pair loops run eight particles at a time, one per lane (pair_lanes.hpp).
 
 // Density (eq. 2 with the boundary sum), constraint C_i (eq. 1), S'_i (eq. 8) and λ'_i
-// (eqs. 6/10) in one pass over the neighbours.
+// (eqs. 6/10) in one pass over the neighbours. The boundary's sums Σ_k V_k W_ik and
+// Σ_k V_k ∇W_ik are summed at the step's first pass (first_pass) and kept in `boundary`; later
+// passes take them as pbf_delta_pass carried them along: a step's corrections move a particle by
+// a small fraction of h (at most 2·10⁻⁵ of ρ0 apart from the sum, in a tank at rest). (S'_i is
+// summed afresh every pass: its fluid part swings by a few per cent between Jacobi iterations in
+// a packed corner, and kept from the first pass a tank's floor read 14% under ρ0gH.)
 template <int D, class K>
 void pbf_lambda_pass(const PbfParams& p, const PbfConstants& c, const K& kernel,
                      const FluidView<D>& f, std::span<float> rho,
-                     std::span<PositionLambda> x_lambda) {
+                     std::span<PositionLambda> x_lambda, std::span<Float4> boundary,
+                     bool first_pass) {
     using namespace lanes;
     const float vol = f.mass / f.rest_density;
     const Vec<D>* x = f.x.data();
     const Vec<D>* bx = f.bx.data();
     const float* bv = f.bvolume.data();
-    with_padding<D>(f.x_padded, [&](auto padded) {
+    const auto pass = [&](auto padded, auto first) {
         constexpr bool Padded = decltype(padded)::value;
+        constexpr bool First = decltype(first)::value;
         for_each_group(f.x.size(), [&](std::size_t i0, int n) {
             const Points<D> xi = load_points<D>(x, i0, n);
-            F w_fluid = splat(kernel.W(0.0f)), w_boundary{}, sum_grad2{};
+            F w_fluid = splat(kernel.W(0.0f)), sum_grad2{};
             F g0{}, g1{}, g2{};  // ∇_{x_i} C_i, eq. (7), k = i
             const Lists nb(f.fluid_nb, i0, n);
             // The next step's neighbours are fetched before this step's arithmetic, so their loads
@@ -162,27 +169,42 @@ void pbf_lambda_pass(const PbfParams& p, const PbfConstants& c, const K& kernel,
                 sum_grad2 += s * s * r.len2;  // |∇_{x_j} C_i|², fluid neighbour j
             }
             // Static boundary particles have infinite mass: no term of their own in S (eq. 8).
-            const Lists bn(f.boundary_nb, i0, n);
-            for (int k = 0; k < bn.longest(); ++k) {
-                const I m = bn.active(k);
-                Index b[width];
-                bn.fetch(k, b);
-                const Separation r = separation<D>(xi, fetch_points<D>(bx, b));
-                const F v = keep(m, fetch(bv, b));
-                w_boundary += v * W(kernel, r);
-                const F s = v * grad_factor(kernel, r);
-                g0 += s * r.x;
-                g1 += s * r.y;
-                g2 += s * r.z;
+            F w_boundary{}, b0{}, b1{}, b2{};
+            if constexpr (First) {
+                const Lists bn(f.boundary_nb, i0, n);
+                for (int k = 0; k < bn.longest(); ++k) {
+                    const I m = bn.active(k);
+                    Index b[width];
+                    bn.fetch(k, b);
+                    const Separation r = separation<D>(xi, fetch_points<D>(bx, b));
+                    const F v = keep(m, fetch(bv, b));
+                    w_boundary += v * W(kernel, r);
+                    const F s = v * grad_factor(kernel, r);
+                    b0 += s * r.x;
+                    b1 += s * r.y;
+                    b2 += s * r.z;
+                }
+                store_points4(&boundary[0].x, i0, n, b0, b1, b2, w_boundary);
+            } else {
+                load_records(&boundary[0].x, i0, n, b0, b1, b2, w_boundary);
             }
+            g0 += b0;
+            g1 += b1;
+            g2 += b2;
+            const F S = g0 * g0 + g1 * g1 + g2 * g2 + sum_grad2;
             const F density = f.mass * w_fluid + f.rest_density * w_boundary;
             F C = density / f.rest_density - 1.0f;
             if (p.unilateral) C = max(C, F{});  // eq. (10)
-            const F S = g0 * g0 + g1 * g1 + g2 * g2 + sum_grad2;
             store(&rho[i0], density, n);
             const F lambda = -c.omega * C / (S + c.epsilon);
             store_points4(&x_lambda[0].x, i0, n, xi.x, xi.y, xi.z, lambda);
         });
+    };
+    with_padding<D>(f.x_padded, [&](auto padded) {
+        if (first_pass)
+            pass(padded, std::true_type{});
+        else
+            pass(padded, std::false_type{});
     });
 }
 
@@ -199,11 +221,9 @@ void pbf_density_pass(const K& kernel, const FluidView<D>& f, std::span<float> r
 template <int D, class K>
 void pbf_delta_pass(const PbfConstants& c, const K& kernel, const FluidView<D>& f,
                     std::span<const PositionLambda> x_lambda, std::span<Vec<D>> x_out,
-                    std::span<float> lambda_sum) {
+                    std::span<Float4> boundary, std::span<float> lambda_sum) {
     using namespace lanes;
     const float vol = f.mass / f.rest_density;
-    const Vec<D>* bx = f.bx.data();
-    const float* bv = f.bvolume.data();
     const PositionLambda* xl = x_lambda.data();
     const bool s_corr = c.s_corr_scale > 0.0f;
     const float inv_w_dq = 1.0f / c.s_corr_w_dq;
@@ -218,7 +238,9 @@ void pbf_delta_pass(const PbfConstants& c, const K& kernel, const FluidView<D>& 
             if constexpr (D == 3) xi.z[l] = xl[i0 + l].z;
             li[l] = xl[i0 + l].w;
         }
-        F f0{}, f1{}, f2{}, b0{}, b1{}, b2{};
+        F f0{}, f1{}, f2{}, b0{}, b1{}, b2{}, wb{};
+        // Σ_k V_k ∇W_ik and Σ_k V_k W_ik of the boundary, at the positions of the λ pass.
+        load_records(&boundary[0].x, i0, n, b0, b1, b2, wb);
         const Lists nb(f.fluid_nb, i0, n);
         for (int k = 0; k < nb.longest(); ++k) {
             const I m = nb.active(k);
@@ -245,17 +267,6 @@ void pbf_delta_pass(const PbfConstants& c, const K& kernel, const FluidView<D>& 
             f1 += s * r.y;
             f2 += s * r.z;
         }
-        const Lists bn(f.boundary_nb, i0, n);
-        for (int k = 0; k < bn.longest(); ++k) {
-            const I m = bn.active(k);
-            Index b[width];
-            bn.fetch(k, b);
-            const Separation r = separation<D>(xi, fetch_points<D>(bx, b));
-            const F s = keep(m, fetch(bv, b) * grad_factor(kernel, r));
-            b0 += s * r.x;
-            b1 += s * r.y;
-            b2 += s * r.z;
-        }
         const F d0 = vol * f0 + li * b0, d1 = vol * f1 + li * b1, d2 = vol * f2 + li * b2;
         Points<D> xn{xi.x + d0, xi.y + d1, xi.z + d2};
         if (clamp_only) {
@@ -280,6 +291,12 @@ void pbf_delta_pass(const PbfConstants& c, const K& kernel, const FluidView<D>& 
             p[1] = xn.y[l];
             if constexpr (D == 3) p[2] = xn.z[l];
             if (!clamp_only) collide_particle<D>(i, p, f.objects, f.radius, f.collisions);
+            // The boundary's density sum carried to the new position to first order: a step's
+            // corrections move a particle by a small fraction of h (its neighbours are fixed
+            // for the step), so the next λ pass needs no boundary pairs.
+            float moved = b0[l] * (p[0] - xi.x[l]) + b1[l] * (p[1] - xi.y[l]);
+            if constexpr (D == 3) moved += b2[l] * (p[2] - xi.z[l]);
+            boundary[i].w = wb[l] + moved;
             x_out[i] = p;
             if (!lambda_sum.empty()) lambda_sum[i] += li[l];
         }
@@ -303,7 +320,8 @@ PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel
         // within one iteration.
         const bool stop = view.stop && view.stop->load(std::memory_order_relaxed);
         if (r.iterations >= p.max_iterations || stop) break;
-        pbf_lambda_pass<D, K>(p, k, kernel, view, rho, state.x_lambda);
+        pbf_lambda_pass<D, K>(p, k, kernel, view, rho, state.x_lambda, state.boundary,
+                              r.iterations == 0);
         refresh_halo(view.processes, std::span<PositionLambda>(state.x_lambda));  // λ' for Δx
         // The error decides only from min_iterations on; before that it is measured for the last
         // allowed pass alone (it is what the result reports). One loop over the particles, and
@@ -320,7 +338,7 @@ PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel
         const bool converged =
             r.iterations >= p.min_iterations && r.density_error_mean <= p.density_tolerance;
         if (converged) break;
-        pbf_delta_pass<D, K>(k, kernel, view, state.x_lambda, x, lambda_sum);
+        pbf_delta_pass<D, K>(k, kernel, view, state.x_lambda, x, state.boundary, lambda_sum);
         refresh_halo(view.processes, x);  // the positions the next λ pass reads
         ++r.iterations;
     }
@@ -398,11 +416,11 @@ template struct Pbf<3>;
                                             std::span<float>, PbfState<D>&, std::span<float>);   \
     template void pbf_lambda_pass<D, K<D>>(const PbfParams&, const PbfConstants&, const K<D>&,   \
                                            const FluidView<D>&, std::span<float>,                \
-                                           std::span<PositionLambda>);                           \
+                                           std::span<PositionLambda>, std::span<Float4>, bool);  \
     template void pbf_density_pass<D, K<D>>(const K<D>&, const FluidView<D>&, std::span<float>); \
     template void pbf_delta_pass<D, K<D>>(const PbfConstants&, const K<D>&, const FluidView<D>&, \
                                           std::span<const PositionLambda>, std::span<Vec<D>>,     \
-                                          std::span<float>);
+                                          std::span<Float4>, std::span<float>);
 SEICHE_INSTANTIATE_PBF(2, CubicSpline)
 SEICHE_INSTANTIATE_PBF(3, CubicSpline)
 SEICHE_INSTANTIATE_PBF(2, Poly6Spiky)

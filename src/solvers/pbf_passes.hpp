@@ -18,17 +18,19 @@ PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel
                       PbfState<D>& state, std::span<float> lambda_sum = {});
 
 // The passes of one iteration, public for the micro-benchmarks. λ pass: density, C, S' and λ'
-// (eqs. 1, 2, 6–8, 10), written with the positions it used to x_lambda; Δx pass: eq. (9) with
+// (eqs. 1, 2, 6–8, 10), written with the positions it used to x_lambda (the boundary's sums
+// summed at a step's first pass, kept for its later ones); Δx pass: eq. (9) with
 // s_corr (eq. 13), reading the positions and λ' from x_lambda and writing the corrected and
 // collided positions to x_out (adding each λ' to lambda_sum if given); density pass: ρ alone.
 template <int D, class K>
 void pbf_lambda_pass(const PbfParams& p, const PbfConstants& c, const K& kernel,
                      const FluidView<D>& f, std::span<float> rho,
-                     std::span<PositionLambda> x_lambda);
+                     std::span<PositionLambda> x_lambda, std::span<Float4> boundary,
+                     bool first_pass = true);
 template <int D, class K>
 void pbf_delta_pass(const PbfConstants& c, const K& kernel, const FluidView<D>& f,
                     std::span<const PositionLambda> x_lambda, std::span<Vec<D>> x_out,
-                    std::span<float> lambda_sum = {});
+                    std::span<Float4> boundary, std::span<float> lambda_sum = {});
 template <int D, class K>
 void pbf_density_pass(const K& kernel, const FluidView<D>& f, std::span<float> rho);
 
