@@ -23,6 +23,9 @@ struct DfsphState {
     std::vector<float> error;  //!< ρ0(1 + the error left, ≥ 0): its mean is the solve's error
     std::vector<float> pressure;  //!< of the step's two solves, Pa
     std::vector<Vec<D>> boundary_velocity;  //!< of moving boundary particles, m/s
+    //! Σ_k V_k ∇W_ik over the boundary neighbours, m²: the positions are the step's in both
+    //! solves, so every boundary term of their iterations is this times κ̂_i, a_i or v_i
+    std::vector<Vec<D>> boundary_gradient;
     //! κ̂Δt² of the last step's solves (their warm starts; ParticleSet::carried holds them
     //! between steps), and κ̂ of this step's, m²/s²: constant density, divergence.
     std::vector<float> warm_density, warm_divergence, kappa_density, kappa_divergence;
@@ -31,6 +34,7 @@ struct DfsphState {
                         &kappa_density, &kappa_divergence})
             a->resize(n);
         acceleration.resize(n);
+        boundary_gradient.resize(n);
     }
 };
 

@@ -37,7 +37,7 @@ constexpr std::uint32_t divergence_min_neighbours = D == 3 ? 20 : 7;
 // ρ_i (eq. 2 with the boundary term) and the factor 1/S_i (eq. 11) in one pass over the pairs.
 template <int D, class K>
 void density_and_factor(const K& kernel, const FluidView<D>& f, std::span<float> rho,
-                        std::span<float> factor) {
+                        std::span<float> factor, std::span<Vec<D>> boundary_gradient) {
     using namespace lanes;
     const float vol = f.mass / f.rest_density;
     const Vec<D>* x = f.x.data();
@@ -60,6 +60,7 @@ void density_and_factor(const K& kernel, const FluidView<D>& f, std::span<float>
             g2 += s * r.z;
             sum2 += s * s * r.len2;
         }
+        F b0{}, b1{}, b2{};
         const Lists bn(f.boundary_nb, i0, n);
         for (int k = 0; k < bn.longest(); ++k) {
             const I m = bn.active(k);
@@ -69,10 +70,19 @@ void density_and_factor(const K& kernel, const FluidView<D>& f, std::span<float>
             const F v = keep(m, fetch(bv, b));
             w_boundary += v * W(kernel, r);
             const F s = v * grad_factor(kernel, r);
-            g0 += s * r.x;
-            g1 += s * r.y;
-            g2 += s * r.z;
+            b0 += s * r.x;
+            b1 += s * r.y;
+            b2 += s * r.z;
         }
+        for (int l = 0; l < n; ++l) {
+            Vec<D>& g = boundary_gradient[i0 + l];
+            g.x = b0[l];
+            g.y = b1[l];
+            if constexpr (D == 3) g.z = b2[l];
+        }
+        g0 += b0;
+        g1 += b1;
+        g2 += b2;
         store(&rho[i0], f.mass * w_fluid + f.rest_density * w_boundary, n);
         const F S = g0 * g0 + g1 * g1 + g2 * g2 + sum2;
         // A particle without neighbours has S = 0: no correction (the papers' α → ∞ guard).
@@ -109,7 +119,8 @@ lanes::I enough_neighbours(const FluidView<D>& f, std::size_t i0, int n) {
 // s_i/(Δt² S_i) (eq. 14).
 template <Residual R, bool Moving, int D, class K>
 void source_pass(const K& kernel, const FluidView<D>& f, std::span<const Vec<D>> v,
-                 std::span<const Vec<D>> boundary_velocity, std::span<const float> rho,
+                 std::span<const Vec<D>> boundary_velocity,
+                 std::span<const Vec<D>> boundary_gradient, std::span<const float> rho,
                  std::span<const float> factor, float dt, float correction, const float* warm,
                  float warm_share,
                  std::span<float> source, std::span<float> kappa) {
@@ -134,17 +145,19 @@ void source_pass(const K& kernel, const FluidView<D>& f, std::span<const Vec<D>>
             const F dv = (vi.x - vj.x) * r.x + (vi.y - vj.y) * r.y + (vi.z - vj.z) * r.z;
             div_fluid += keep(nb.active(k), dv * grad_factor(kernel, r));
         }
-        const Lists bn(f.boundary_nb, i0, n);
-        for (int k = 0; k < bn.longest(); ++k) {
-            Index b[width];
-            bn.fetch(k, b);
-            const Separation r = separation<D>(xi, fetch_points<D>(bx, b));
-            F dv = vi.x * r.x + vi.y * r.y + vi.z * r.z;
-            if constexpr (Moving) {
+        // Σ_k V_k v_i·∇W_ik = v_i·Σ_k V_k ∇W_ik, the sum kept from density_and_factor.
+        const Points<D> gb = load_points<D>(boundary_gradient.data(), i0, n);
+        div_boundary = vi.x * gb.x + vi.y * gb.y + vi.z * gb.z;
+        if constexpr (Moving) {
+            const Lists bn(f.boundary_nb, i0, n);
+            for (int k = 0; k < bn.longest(); ++k) {
+                Index b[width];
+                bn.fetch(k, b);
+                const Separation r = separation<D>(xi, fetch_points<D>(bx, b));
                 const Points<D> vk = fetch_points<D>(bvel, b);
-                dv -= vk.x * r.x + vk.y * r.y + vk.z * r.z;
+                const F dv = vk.x * r.x + vk.y * r.y + vk.z * r.z;
+                div_boundary -= keep(bn.active(k), fetch(bv, b) * dv * grad_factor(kernel, r));
             }
-            div_boundary += keep(bn.active(k), fetch(bv, b) * dv * grad_factor(kernel, r));
         }
         const F rate = vol * div_fluid + div_boundary;  // Dρ̂/Dt, 1/s
         // Of the density error already there a step corrects at most `correction` (20 times the
@@ -179,13 +192,12 @@ void source_pass(const K& kernel, const FluidView<D>& f, std::span<const Vec<D>>
 // The pressure acceleration of eq. (9)/(12) from the current κ̂:
 // a_i = −Σ_j V (κ̂_i + κ̂_j) ∇W_ij − Σ_k V_k κ̂_i ∇W_ik.
 template <int D, class K>
-void acceleration_pass(const K& kernel, const FluidView<D>& f, std::span<const float> kappa,
+void acceleration_pass(const K& kernel, const FluidView<D>& f,
+                       std::span<const Vec<D>> boundary_gradient, std::span<const float> kappa,
                        std::span<Vec<D>> a) {
     using namespace lanes;
     const float vol = f.mass / f.rest_density;
     const Vec<D>* x = f.x.data();
-    const Vec<D>* bx = f.bx.data();
-    const float* bv = f.bvolume.data();
     const float* kp = kappa.data();
     for_each_group(f.x.size(), [&](std::size_t i0, int n) {
         const F ki = load(kp + i0, n);
@@ -202,27 +214,13 @@ void acceleration_pass(const K& kernel, const FluidView<D>& f, std::span<const f
             a1 += s * r.y;
             a2 += s * r.z;
         }
-        F b0{}, b1{}, b2{};
-        // Without pressure in the group the boundary adds nothing (much of a splash is free).
-        bool any = false;
-        for (int l = 0; l < n && !any; ++l) any = ki[l] != 0.0f;
-        if (any) {
-            const Lists bn(f.boundary_nb, i0, n);
-            for (int k = 0; k < bn.longest(); ++k) {
-                Index b[width];
-                bn.fetch(k, b);
-                const Separation r = separation<D>(xi, fetch_points<D>(bx, b));
-                const F s = keep(bn.active(k), fetch(bv, b) * grad_factor(kernel, r));
-                b0 += s * r.x;
-                b1 += s * r.y;
-                b2 += s * r.z;
-            }
-        }
+        // Σ_k V_k κ̂_i ∇W_ik = κ̂_i Σ_k V_k ∇W_ik, the sum kept from density_and_factor.
+        const Points<D> gb = load_points<D>(boundary_gradient.data(), i0, n);
         for (int l = 0; l < n; ++l) {
             Vec<D>& al = a[i0 + l];
-            al.x = -(vol * a0[l] + ki[l] * b0[l]);
-            al.y = -(vol * a1[l] + ki[l] * b1[l]);
-            if constexpr (D == 3) al.z = -(vol * a2[l] + ki[l] * b2[l]);
+            al.x = -(vol * a0[l] + ki[l] * gb.x[l]);
+            al.y = -(vol * a1[l] + ki[l] * gb.y[l]);
+            if constexpr (D == 3) al.z = -(vol * a2[l] + ki[l] * gb.z[l]);
         }
     });
 }
@@ -233,19 +231,18 @@ void acceleration_pass(const K& kernel, const FluidView<D>& f, std::span<const f
 // κ̂_i ← max(κ̂_i + ω e_i/(Δt² S_i), 0). κ̂ may fall as well as rise, and never pulls. error
 // gets ρ0(1 + max(e_i, 0)) (0 excess for a particle the divergence solve leaves alone).
 template <Residual R, int D, class K>
-void update_pass(const K& kernel, const FluidView<D>& f, std::span<const Vec<D>> a,
+void update_pass(const K& kernel, const FluidView<D>& f,
+                 std::span<const Vec<D>> boundary_gradient, std::span<const Vec<D>> a,
                  std::span<const float> source, std::span<const float> factor, float dt,
                  float omega, std::span<float> kappa, std::span<float> error) {
     using namespace lanes;
     const float vol = f.mass / f.rest_density, dt2 = dt * dt, inv_dt2 = 1.0f / dt2;
     const Vec<D>* x = f.x.data();
     const Vec<D>* acc = a.data();
-    const Vec<D>* bx = f.bx.data();
-    const float* bv = f.bvolume.data();
     for_each_group(f.x.size(), [&](std::size_t i0, int n) {
         const Points<D> xi = load_points<D>(x, i0, n);
         const Points<D> ai = load_points<D>(acc, i0, n);
-        F fluid{}, boundary{};
+        F fluid{};
         const Lists nb(f.fluid_nb, i0, n);
         for (int k = 0; k < nb.longest(); ++k) {
             Index j[width];
@@ -255,14 +252,9 @@ void update_pass(const K& kernel, const FluidView<D>& f, std::span<const Vec<D>>
             const F da = (ai.x - aj.x) * r.x + (ai.y - aj.y) * r.y + (ai.z - aj.z) * r.z;
             fluid += keep(nb.active(k), da * grad_factor(kernel, r));
         }
-        const Lists bn(f.boundary_nb, i0, n);
-        for (int k = 0; k < bn.longest(); ++k) {
-            Index b[width];
-            bn.fetch(k, b);
-            const Separation r = separation<D>(xi, fetch_points<D>(bx, b));
-            const F da = ai.x * r.x + ai.y * r.y + ai.z * r.z;
-            boundary += keep(bn.active(k), fetch(bv, b) * da * grad_factor(kernel, r));
-        }
+        // Σ_k V_k a_i·∇W_ik = a_i·Σ_k V_k ∇W_ik, the sum kept from density_and_factor.
+        const Points<D> gb = load_points<D>(boundary_gradient.data(), i0, n);
+        const F boundary = ai.x * gb.x + ai.y * gb.y + ai.z * gb.z;
         const F e = load(&source[i0], n) + dt2 * (vol * fluid + boundary);
         F k = lanes::max(load(&kappa[i0], n) + omega * inv_dt2 * e * load(&factor[i0], n), F{});
         F counted = lanes::max(e, F{});
@@ -293,10 +285,12 @@ DfsphSolve solve(const K& kernel, const FluidView<D>& f, DfsphState<D>& s, std::
     const float* warm = warm_start > 0.0f ? carried.data() : nullptr;
     const float correction = max_correction * float(tolerance);
     if (moving)
-        source_pass<R, true, D, K>(kernel, f, v, s.boundary_velocity, rho, s.factor, dt,
+        source_pass<R, true, D, K>(kernel, f, v, s.boundary_velocity, s.boundary_gradient, rho,
+                                   s.factor, dt,
                                    correction, warm, warm_start, s.source, kappa_out);
     else
-        source_pass<R, false, D, K>(kernel, f, v, {}, rho, s.factor, dt, correction, warm,
+        source_pass<R, false, D, K>(kernel, f, v, {}, s.boundary_gradient, rho, s.factor, dt,
+                                    correction, warm,
                                     warm_start, s.source, kappa_out);
     // Split over processes: each pass's output, read by the neighbours in the next, refreshed.
     Processes* const pr = f.processes;
@@ -305,16 +299,16 @@ DfsphSolve solve(const K& kernel, const FluidView<D>& f, DfsphState<D>& s, std::
     for (;;) {
         const bool stop = f.stop && f.stop->load(std::memory_order_relaxed);
         if (stop || out.iterations >= max_iterations) break;
-        acceleration_pass<D, K>(kernel, f, kappa_out, s.acceleration);
+        acceleration_pass<D, K>(kernel, f, s.boundary_gradient, kappa_out, s.acceleration);
         refresh_halo(pr, std::span<Vec<D>>(s.acceleration));
-        update_pass<R, D, K>(kernel, f, s.acceleration, s.source, s.factor, dt, relaxation,
+        update_pass<R, D, K>(kernel, f, s.boundary_gradient, s.acceleration, s.source, s.factor, dt, relaxation,
                              kappa_out, s.error);
         refresh_halo(pr, std::span<float>(kappa_out));
         ++out.iterations;
         density_error_stats(s.error, f.rest_density, out.error_mean, out.error_max, pr);
         if (out.iterations >= min_iterations && out.error_mean <= tolerance) break;
     }
-    acceleration_pass<D, K>(kernel, f, kappa_out, s.acceleration);
+    acceleration_pass<D, K>(kernel, f, s.boundary_gradient, kappa_out, s.acceleration);
     refresh_halo(pr, std::span<Vec<D>>(s.acceleration));
     const Vec<D>* a = s.acceleration.data();
     Vec<D>* vel = v.data();
@@ -386,7 +380,7 @@ void Dfsph<D>::step(StepContext<D>& c) {
         std::visit(
             [&](const auto& k) {
                 using K = std::decay_t<decltype(k)>;
-                density_and_factor<D>(k, f, p.rho, state.factor);  // eqs. (2), (11)
+                density_and_factor<D>(k, f, p.rho, state.factor, state.boundary_gradient);  // eqs. (2), (11)
                 refresh_halo(f.processes, std::span<float>(p.rho));
                 refresh_halo(f.processes, std::span<float>(state.factor));
                 if (params.divergence_solve)                        // Algorithm 2
