@@ -10,7 +10,8 @@ to the end, and the mean / max density error of the t = --end frame measured by 
 reference scene's particle_mass gives seiche too: both start from the same particles), and its
 mean over the particles farther than h from the container's walls, where the boundary model plays
 no part (another code's particles may rest nearer a wall than seiche's boundary lets its own).
-Runs are interleaved setting by setting; --runs N takes the median of N.
+Runs are interleaved round by round (every setting once per round); --runs N takes the median
+of N rounds.
 
 Settings (default: all of them):
   ref:0.01   SPlisHSPlasH DFSPH, maxError 0.01% (its default), maxErrorV 0.1%, CFL to 5 ms
@@ -98,6 +99,10 @@ def main():
     print("| setting | threads | CPU s per simulated s | steps | iterations per step (both solves) | "
           "density error at t = end: mean / max | mean farther than h from the walls |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
+    # Every setting's commands first; then round after round, each round running every setting
+    # once (short and long), so that the settings' medians come from the same stretches of the
+    # machine's load (a shared machine's speed drifts by a third within minutes).
+    plan = []
     for setting in args.settings:
         name, _, threads = setting.partition("@")
         threads = int(threads or args.threads)
@@ -106,7 +111,7 @@ def main():
         tag = "".join("_" + re.sub(r"[^\w.=]", "", e.rpartition(".pbf.")[2].rpartition(".dfsph.")[2])
                       for e in extra)
         env = dict(os.environ, OMP_NUM_THREADS=str(threads))
-        cpu = {}
+        cmds = {}
         for t in (args.short, args.end):
             out = work / f"{kind}_{value}{tag}_{threads}_{t}"
             if kind == "ref":
@@ -130,13 +135,21 @@ def main():
                     cmd += ["--set", e]
             else:
                 sys.exit(f"bench_accuracy: unknown setting {setting}")
-            runs = []
-            for i in range(args.runs):
-                print(f"  {setting} t={t} run {i + 1}/{args.runs}, load {load()}", file=sys.stderr)
-                runs.append(timed(cmd, env, work / f"{out.name}_{i}.log"))
-                if runs[-1] is None:
-                    break
-            cpu[t] = None if None in runs else statistics.median(runs)
+            cmds[t] = (cmd, out)
+        plan.append(dict(setting=setting, threads=threads, kind=kind, value=value, extra=extra,
+                         tag=tag, env=env, cmds=cmds, runs={t: [] for t in cmds}))
+    for i in range(args.runs):
+        for s in plan:
+            for t, (cmd, out) in s["cmds"].items():
+                if None in s["runs"][t]:
+                    continue  # failed before (unstable): not run again
+                print(f"  {s['setting']} t={t} run {i + 1}/{args.runs}, load {load()}",
+                      file=sys.stderr)
+                s["runs"][t].append(timed(cmd, s["env"], work / f"{out.name}_{i}.log"))
+    for s in plan:
+        setting, threads, kind, value, extra, tag = (
+            s["setting"], s["threads"], s["kind"], s["value"], s["extra"], s["tag"])
+        cpu = {t: None if None in r else statistics.median(r) for t, r in s["runs"].items()}
         if None in cpu.values():  # a run failed (unstable): said so, and on to the next setting
             print(f"| {setting} | {threads} | failed: see {work} | | | | |")
             continue
