@@ -1,5 +1,6 @@
-// The boundary term of the density summation, Akinci et al. 2012, eq. (6): Σ_k V_k W_ik over
-// the boundary neighbours of eight particles at once (internal to the library; pair_lanes.hpp).
+// The boundary terms of the density summation, Akinci et al. 2012, eq. (6), and of its gradient,
+// over the boundary neighbours of eight particles at once (internal to the library;
+// pair_lanes.hpp).
 #pragma once
 
 #include "../neighbors/pair_lanes.hpp"
@@ -22,6 +23,32 @@ inline F boundary_w_sum(const K& kernel, const FluidView<D>& f, const Points<D>&
                            fetch(bv, b) * W(kernel, separation<D>(xi, fetch_points<D>(bx, b))));
     }
     return w_boundary;
+}
+
+// The boundary's sums of eight particles at once, each over its boundary neighbours k:
+// Σ_k V_k W_ik (w) and Σ_k V_k ∇_{x_i} W_ik (gx, gy, gz).
+struct BoundarySums {
+    F w, gx, gy, gz;
+};
+template <int D, class K>
+inline BoundarySums boundary_sums(const K& kernel, const FluidView<D>& f, const Points<D>& xi,
+                                  std::size_t i0, int n) {
+    const Vec<D>* bx = f.bx.data();
+    const float* bv = f.bvolume.data();
+    BoundarySums s{F{}, F{}, F{}, F{}};
+    const Lists bn(f.boundary_nb, i0, n);
+    for (int k = 0; k < bn.longest(); ++k) {
+        Index b[width];
+        bn.fetch(k, b);
+        const Separation r = separation<D>(xi, fetch_points<D>(bx, b));
+        const F v = keep(bn.active(k), fetch(bv, b));
+        s.w += v * W(kernel, r);
+        const F g = v * grad_factor(kernel, r);
+        s.gx += g * r.x;
+        s.gy += g * r.y;
+        s.gz += g * r.z;
+    }
+    return s;
 }
 
 }  // namespace seiche::lanes

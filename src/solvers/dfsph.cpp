@@ -41,11 +41,9 @@ void density_and_factor(const K& kernel, const FluidView<D>& f, std::span<float>
     using namespace lanes;
     const float vol = f.mass / f.rest_density;
     const Vec<D>* x = f.x.data();
-    const Vec<D>* bx = f.bx.data();
-    const float* bv = f.bvolume.data();
     for_each_group(f.x.size(), [&](std::size_t i0, int n) {
         const Points<D> xi = load_points<D>(x, i0, n);
-        F w_fluid = splat(kernel.W(0.0f)), w_boundary{}, sum2{};
+        F w_fluid = splat(kernel.W(0.0f)), sum2{};
         F g0{}, g1{}, g2{};
         const Lists nb(f.fluid_nb, i0, n);
         for (int k = 0; k < nb.longest(); ++k) {
@@ -60,20 +58,8 @@ void density_and_factor(const K& kernel, const FluidView<D>& f, std::span<float>
             g2 += s * r.z;
             sum2 += s * s * r.len2;
         }
-        F b0{}, b1{}, b2{};
-        const Lists bn(f.boundary_nb, i0, n);
-        for (int k = 0; k < bn.longest(); ++k) {
-            const I m = bn.active(k);
-            Index b[width];
-            bn.fetch(k, b);
-            const Separation r = separation<D>(xi, fetch_points<D>(bx, b));
-            const F v = keep(m, fetch(bv, b));
-            w_boundary += v * W(kernel, r);
-            const F s = v * grad_factor(kernel, r);
-            b0 += s * r.x;
-            b1 += s * r.y;
-            b2 += s * r.z;
-        }
+        const BoundarySums bs = boundary_sums<D>(kernel, f, xi, i0, n);
+        const F w_boundary = bs.w, b0 = bs.gx, b1 = bs.gy, b2 = bs.gz;
         for (int l = 0; l < n; ++l) {
             Vec<D>& g = boundary_gradient[i0 + l];
             g.x = b0[l];

@@ -9,6 +9,7 @@
 #include "seiche/parameters.hpp"
 
 #include "pbf_passes.hpp"
+#include "density_lanes.hpp"
 #include "../neighbors/pair_lanes.hpp"
 
 #include "seiche/step_context.hpp"
@@ -134,8 +135,6 @@ void pbf_lambda_pass(const PbfParams& p, const PbfConstants& c, const K& kernel,
     using namespace lanes;
     const float vol = f.mass / f.rest_density;
     const Vec<D>* x = f.x.data();
-    const Vec<D>* bx = f.bx.data();
-    const float* bv = f.bvolume.data();
     const auto pass = [&](auto padded, auto first) {
         constexpr bool Padded = decltype(padded)::value;
         constexpr bool First = decltype(first)::value;
@@ -171,19 +170,11 @@ void pbf_lambda_pass(const PbfParams& p, const PbfConstants& c, const K& kernel,
             // Static boundary particles have infinite mass: no term of their own in S (eq. 8).
             F w_boundary{}, b0{}, b1{}, b2{};
             if constexpr (First) {
-                const Lists bn(f.boundary_nb, i0, n);
-                for (int k = 0; k < bn.longest(); ++k) {
-                    const I m = bn.active(k);
-                    Index b[width];
-                    bn.fetch(k, b);
-                    const Separation r = separation<D>(xi, fetch_points<D>(bx, b));
-                    const F v = keep(m, fetch(bv, b));
-                    w_boundary += v * W(kernel, r);
-                    const F s = v * grad_factor(kernel, r);
-                    b0 += s * r.x;
-                    b1 += s * r.y;
-                    b2 += s * r.z;
-                }
+                const BoundarySums bs = boundary_sums<D>(kernel, f, xi, i0, n);
+                w_boundary = bs.w;
+                b0 = bs.gx;
+                b1 = bs.gy;
+                b2 = bs.gz;
                 store_points4(&boundary[0].x, i0, n, b0, b1, b2, w_boundary);
             } else {
                 load_records(&boundary[0].x, i0, n, b0, b1, b2, w_boundary);
