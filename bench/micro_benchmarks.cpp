@@ -88,53 +88,45 @@ void NeighborListsBoundary(benchmark::State& state) {
     state.SetItemsProcessed(state.iterations() * f.x.size());
 }
 
-void PbfLambdaPass(benchmark::State& state) {
-    Fixture f(static_cast<int>(state.range(0)));
+// The PBF passes' scratch on a fixture, after one λ pass (a step's first).
+struct PbfBench {
+    Fixture f;
     PbfParams p;
-    const PbfConstants c = pbf_constants<3>(p, f.kernel, f.mass, 1000.0f, f.d);
-    std::vector<float> rho(f.x.size());
-    std::vector<PositionLambda> x_lambda(f.x.size());
+    PbfConstants c;
+    std::vector<float> rho;
+    std::vector<PositionLambda> x_lambda;
     PbfState<3> kept;
-    kept.resize(f.x.size());
-    for (auto _ : state) {
-        pbf_lambda_pass<3>(p, c, f.kernel, f.view(), rho, x_lambda, kept.boundary);
-        benchmark::DoNotOptimize(x_lambda.data());
+    explicit PbfBench(int n)
+        : f(n), c(pbf_constants<3>(p, f.kernel, f.mass, 1000.0f, f.d)), rho(f.x.size()),
+          x_lambda(f.x.size()) {
+        kept.resize(f.x.size());
+        lambda(true);
     }
-    state.SetItemsProcessed(state.iterations() * f.x.size());
-}
+    void lambda(bool first) {
+        pbf_lambda_pass<3>(p, c, f.kernel, f.view(), rho, x_lambda, kept.boundary, first);
+    }
+};
 
-// A later λ pass of a step: the boundary's sums kept from the first.
-void PbfLambdaPassLater(benchmark::State& state) {
-    Fixture f(static_cast<int>(state.range(0)));
-    PbfParams p;
-    const PbfConstants c = pbf_constants<3>(p, f.kernel, f.mass, 1000.0f, f.d);
-    std::vector<float> rho(f.x.size());
-    std::vector<PositionLambda> x_lambda(f.x.size());
-    PbfState<3> kept;
-    kept.resize(f.x.size());
-    pbf_lambda_pass<3>(p, c, f.kernel, f.view(), rho, x_lambda, kept.boundary);
+// A step's first λ pass (the boundary's sums summed), or a later one (the sums kept).
+void pbf_lambda_bench(benchmark::State& state, bool first) {
+    PbfBench b(static_cast<int>(state.range(0)));
     for (auto _ : state) {
-        pbf_lambda_pass<3>(p, c, f.kernel, f.view(), rho, x_lambda, kept.boundary, false);
-        benchmark::DoNotOptimize(x_lambda.data());
+        b.lambda(first);
+        benchmark::DoNotOptimize(b.x_lambda.data());
     }
-    state.SetItemsProcessed(state.iterations() * f.x.size());
+    state.SetItemsProcessed(state.iterations() * b.f.x.size());
 }
+void PbfLambdaPass(benchmark::State& state) { pbf_lambda_bench(state, true); }
+void PbfLambdaPassLater(benchmark::State& state) { pbf_lambda_bench(state, false); }
 
 void PbfDeltaPass(benchmark::State& state) {
-    Fixture f(static_cast<int>(state.range(0)));
-    PbfParams p;
-    const PbfConstants c = pbf_constants<3>(p, f.kernel, f.mass, 1000.0f, f.d);
-    std::vector<float> rho(f.x.size());
-    std::vector<PositionLambda> x_lambda(f.x.size());
-    std::vector<Vec<3>> x_out(f.x.size());
-    PbfState<3> kept;
-    kept.resize(f.x.size());
-    pbf_lambda_pass<3>(p, c, f.kernel, f.view(), rho, x_lambda, kept.boundary);
+    PbfBench b(static_cast<int>(state.range(0)));
+    std::vector<Vec<3>> x_out(b.f.x.size());
     for (auto _ : state) {
-        pbf_delta_pass<3>(c, f.kernel, f.view(), x_lambda, x_out, kept.boundary);
+        pbf_delta_pass<3>(b.c, b.f.kernel, b.f.view(), b.x_lambda, x_out, b.kept.boundary);
         benchmark::DoNotOptimize(x_out.data());
     }
-    state.SetItemsProcessed(state.iterations() * f.x.size());
+    state.SetItemsProcessed(state.iterations() * b.f.x.size());
 }
 
 void PbfDensityPass(benchmark::State& state) {
