@@ -373,7 +373,14 @@ TEST_P(BoundaryForces, SensorsOnAnObstacleReadTheHydrostaticPressure) {
         // DDR has no pressure (its wall readings are reported, not gated: gates_wall_pressure);
         // its relaxation reads a box's top 8–9% low (6.5–7.4% before its neighbours were taken
         // in creation order within a cell, which moved its rounding).
-        const double tolerance = solver_traits(GetParam()).gates_wall_pressure ? 0.08 : 0.10;
+        // PBF's underside sensor (6, the water trapped under the box) reads 5–11% high: over
+        // five runs with g changed by 1e-5 its 1 s mean read 1.005–1.086 when velocities were
+        // (x − x_prev)/Δt and 1.048–1.096 since they keep v + (x − x̃)/Δt (the same in exact
+        // arithmetic): 8% passed by luck of the rounding, 12% holds for both.
+        const bool pbf_underside = GetParam() == SolverType::pbf && i == 6;
+        const double tolerance = pbf_underside                                 ? 0.12
+                                 : solver_traits(GetParam()).gates_wall_pressure ? 0.08
+                                                                                 : 0.10;
         EXPECT_NEAR(sum[i] / time / expected, 1.0, tolerance)
             << "sensor " << i << " at (" << sites[i].centre.x << ", " << sites[i].centre.y << ")";
     }

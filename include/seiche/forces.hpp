@@ -35,8 +35,11 @@ struct ForceTraits {
 
 // What one run of a stage hands to its forces.
 struct ForceStageArgs {
-    //! non_pressure: the positions were already advanced by Δt·v, so they also move by Δt²·a.
+    //! non_pressure: the positions were already advanced by Δt·v; the stage moves them to
+    //! x_prev + Δt·v again once its forces have changed v (the forces change only v).
     bool predicted = false;
+    //! non_pressure: set by a force that changed v.
+    bool velocities_changed = false;
     //! velocity_filter: ρ of the current positions is still to be computed; the first force that
     //! reads ρ computes it (XSPH within its own pair pass), else the stage does at its end.
     bool density_pending = false;

@@ -65,9 +65,9 @@ class StepContext {
     // v += Δt·a_ext (the first line of PBF's and Clavet's algorithms).
     void apply_external_accelerations();
     // The forces of the non_pressure stage (seiche/force_list.hpp: surface tension, cohesion
-    // and adhesion), each as the scene asks: v += Δt·a at the current neighbour lists and
-    // densities; `predicted`: the positions were already advanced by Δt·v, so they also move by
-    // Δt²·a.
+    // and adhesion, viscosity), each as the scene asks: v += Δt·a at the current neighbour lists
+    // and densities; `predicted`: the positions were already advanced by Δt·v, so they are
+    // predicted again, x = x_prev + Δt·v, from the new velocities.
     void apply_non_pressure_forces(bool predicted);
     // x_prev = x; x += Δt·v.
     void predict();

@@ -288,11 +288,8 @@ void SurfaceTension<D>::apply(StepContext<D>& c, ForceStageArgs& args) {
     refresh_halo(c.processes(), std::span<Vec<D>>(acceleration));
     const Vec<D>* a = acceleration.data();
     const float dt = c.dt();
-    const float dt2 = args.predicted ? dt * dt : 0.0f;
-    parallel_for(n, [&](std::size_t i) {
-        p.v[i] += dt * a[i];
-        p.x[i] += dt2 * a[i];
-    });
+    parallel_for(n, [&](std::size_t i) { p.v[i] += dt * a[i]; });
+    args.velocities_changed = true;
 }
 
 template struct SurfaceTension<2>;
