@@ -63,7 +63,7 @@ TEST(ForceList, KeysAreDeclaredOnceAndLiveAsDeclared) {
     }
     SEICHE_FORCES(SEICHE_FORCE_CHECK)
 #undef SEICHE_FORCE_CHECK
-    EXPECT_EQ(forces, 3u);
+    EXPECT_EQ(forces, 4u);
 
     WorldDef def;
     def.dimension = 2;

@@ -6,12 +6,14 @@
 
 #include "seiche/forces.hpp"
 #include "seiche/surface_tension.hpp"
+#include "seiche/laminar_viscosity.hpp"
 
 // X(id, Class)
 #define SEICHE_FORCES(X)                \
     X(xsph, XsphViscosity)              \
     X(vorticity, VorticityConfinement)  \
-    X(surface_tension, SurfaceTension)
+    X(surface_tension, SurfaceTension)  \
+    X(viscosity, LaminarViscosity)
 
 namespace seiche {
 
@@ -27,6 +29,17 @@ struct Forces {
     if (Class<D>::traits.stage == stage) id.apply(c, args);
         SEICHE_FORCES(SEICHE_FORCE_RUN)
 #undef SEICHE_FORCE_RUN
+    }
+
+    // fn(forces) for each force that left a reaction on the boundary particles this step
+    // (`boundary_force`, N per boundary particle), in the list's order.
+    template <class Fn>
+    void for_each_boundary_force(Fn&& fn) const {
+#define SEICHE_FORCE_REACTION(id, Class)                   \
+    if constexpr (requires { id.boundary_force; })         \
+        if (!id.boundary_force.empty()) fn(id.boundary_force);
+        SEICHE_FORCES(SEICHE_FORCE_REACTION)
+#undef SEICHE_FORCE_REACTION
     }
 };
 

@@ -45,6 +45,33 @@ struct FluidView {
     Processes* processes = nullptr;
 };
 
+// The velocity of each boundary particle of a moving object: v + ω × (x_k − position); false
+// (and out untouched) when no object moves.
+template <int D>
+inline bool boundary_velocities(const FluidView<D>& f, std::vector<Vec<D>>& out) {
+    bool moving = false;
+    for (const BoundaryObject<D>& o : f.objects)
+        moving = moving || (o.moving && (o.velocity != Vec<D>(0.0f) ||
+                                         o.angular_velocity != Torque<D>{}));
+    if (!moving) return false;
+    out.assign(f.bx.size(), Vec<D>(0.0f));
+    for (const BoundaryObject<D>& o : f.objects) {
+        if (!o.moving) continue;
+        for (std::size_t k = o.first; k < o.first + o.count; ++k) {
+            const Vec<D> r = f.bx[k] - o.position;
+            Vec<D> u = o.velocity;
+            if constexpr (D == 3) {
+                u += glm::cross(o.angular_velocity, r);
+            } else {
+                u.x -= o.angular_velocity * r.y;
+                u.y += o.angular_velocity * r.x;
+            }
+            out[k] = u;
+        }
+    }
+    return true;
+}
+
 // The hot pair loops (PBF, density, XSPH, WCSPH, DDR) run eight particles at a time, one per
 // SIMD lane (src/neighbors/pair_lanes.hpp). The others (vorticity, boundary reactions) are
 // written for `omp simd` over one particle's neighbours with explicit reductions; the reduction

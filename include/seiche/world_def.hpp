@@ -115,6 +115,7 @@ struct SolverParams {
     double xsph = -1.0;  // −1 = the solver's default (default_xsph)
     double vorticity = 0.0;
     double surface_tension = 0.0;  // γ of Akinci et al. 2013 (cohesion and curvature); 0 = off
+    double kinematic_viscosity = 0.0;  // ν, m²/s; 0 = inviscid, free-slip walls
     double max_speed = 0.0;  // 0 = automatic
 
     double xsph_or_default() const { return xsph >= 0.0 ? xsph : default_xsph(type); }

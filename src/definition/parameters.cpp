@@ -1,6 +1,7 @@
 // The world's parameter table and the checks of a definition (validate). Ranges are written here
 // and nowhere else: the loader, the schema and the docs read them from these declarations.
 #include "seiche/parameters.hpp"
+#include "seiche/laminar_viscosity.hpp"
 
 #include "seiche/bodies.hpp"
 #include "seiche/emitters.hpp"
@@ -586,6 +587,22 @@ std::vector<Problem> validate(const WorldDef& w) {
     else if (w.time.min_dt > max_dt(w))
         out.push_back({"time.min_dt", format("must not exceed time.max_dt (%s), got %s",
                                              num(max_dt(w)).c_str(), num(w.time.min_dt).c_str())});
+
+    // The fluid's viscous pairs are explicit: a step longer than 0.125 (2r)²/ν amplifies them.
+    if (const double bound = viscous_step_bound(w.solver.kinematic_viscosity, w.particle_radius);
+        w.time.mode == TimeParams::Mode::fixed && w.time.dt > bound)
+        out.push_back({"time.dt", format("must be at most 0.125 (2r)²/ν = %s s with "
+                                         "solver.kinematic_viscosity %s (the viscous term is "
+                                         "explicit), got %s",
+                                         num(bound).c_str(), num(w.solver.kinematic_viscosity).c_str(),
+                                         num(w.time.dt).c_str())});
+    else if (w.time.mode == TimeParams::Mode::cfl && w.time.min_dt > bound)
+        out.push_back({"time.min_dt", format("must be at most 0.125 (2r)²/ν = %s s with "
+                                             "solver.kinematic_viscosity %s (the viscous term is "
+                                             "explicit), got %s",
+                                             num(bound).c_str(),
+                                             num(w.solver.kinematic_viscosity).c_str(),
+                                             num(w.time.min_dt).c_str())});
 
     if (!box_problem(w.container_min, w.container_max, dim, "container", out))
         for (int a = 0; a < dim; ++a)

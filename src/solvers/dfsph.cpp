@@ -307,32 +307,6 @@ DfsphSolve solve(const K& kernel, const FluidView<D>& f, DfsphState<D>& s, std::
     return out;
 }
 
-// The velocity of each boundary particle of a moving object: v + ω × (x_k − position).
-template <int D>
-bool boundary_velocities(const FluidView<D>& f, std::vector<Vec<D>>& out) {
-    bool moving = false;
-    for (const BoundaryObject<D>& o : f.objects)
-        moving = moving || (o.moving && (o.velocity != Vec<D>(0.0f) ||
-                                         o.angular_velocity != Torque<D>{}));
-    if (!moving) return false;
-    out.assign(f.bx.size(), Vec<D>(0.0f));
-    for (const BoundaryObject<D>& o : f.objects) {
-        if (!o.moving) continue;
-        for (std::size_t k = o.first; k < o.first + o.count; ++k) {
-            const Vec<D> r = f.bx[k] - o.position;
-            Vec<D> u = o.velocity;
-            if constexpr (D == 3) {
-                u += glm::cross(o.angular_velocity, r);
-            } else {
-                u.x -= o.angular_velocity * r.y;
-                u.y += o.angular_velocity * r.x;
-            }
-            out[k] = u;
-        }
-    }
-    return true;
-}
-
 }  // namespace
 
 template <int D>

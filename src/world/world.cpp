@@ -3,6 +3,7 @@
 // stages are in stages.cpp; the time driver is in time_driver.cpp, the live setters in
 // live_changes.cpp.
 #include "seiche/world.hpp"
+#include "seiche/laminar_viscosity.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -550,6 +551,8 @@ double World<D>::suggested_dt() const {
     // √(ρd³/(2πσ)) with the σ_eff measured there is 0.9 ms; max_dt is 2 ms.)
     speed = std::max(speed, surface_tension_speed(def_));
     double dt = speed > 0.0 ? t.cfl * 2.0 * def_.particle_radius / speed : longest;
+    // The fluid's viscous pairs are explicit (seiche/laminar_viscosity.hpp).
+    dt = std::min(dt, viscous_step_bound(def_.solver.kinematic_viscosity, def_.particle_radius));
     return std::clamp(dt, t.min_dt, longest);
 }
 
@@ -711,14 +714,19 @@ void World<D>::sum_object_forces(float dt) {
             sums[o].t[0].add(r.x * f.y - r.y * f.x);
         }
     };
-    const std::vector<Vec<D>>& adhesion = forces_.surface_tension.boundary_force;
+    // The reactions of the forces besides pressure (adhesion, wall friction) this step.
+    std::array<const std::vector<Vec<D>>*, 4> reactions{};
+    std::size_t n_reactions = 0;
+    forces_.for_each_boundary_force(
+        [&](const std::vector<Vec<D>>& f) { reactions.at(n_reactions++) = &f; });
     for (std::size_t oi = 0; oi < objects_.size(); ++oi) {
         const BoundaryObject<D>& o = objects_[oi];
         for (std::size_t k = o.first; k < o.first + o.count; ++k) {
             // Split over processes, each boundary particle counts on the process that owns its
             // cell (which holds every fluid neighbour it gathered from).
             if (domain_ && !domain_->owns(b_.x[k])) continue;
-            const Vec<D> fk = adhesion.empty() ? b_.force[k] : b_.force[k] + adhesion[k];
+            Vec<D> fk = b_.force[k];
+            for (std::size_t r = 0; r < n_reactions; ++r) fk += (*reactions[r])[k];
             add(oi, b_.x[k] - o.position, fk);
         }
     }

@@ -1,0 +1,61 @@
+// Laminar viscosity — Morris, Fox & Zhu 1997, eq. (8): the fluid's kinematic viscosity ν between
+// fluid particles, and between the fluid and the boundary particles of Akinci et al. 2012 (their
+// volumes V_k in place of m_j/ρ_j; eq. 11 there is the artificial form of the same pair force),
+// each boundary particle moving with its object, so the walls hold the fluid back (no-slip in the
+// limit). The fluid's pairs are explicit (the step is bounded for them, World::next_dt); the
+// walls' are implicit per particle, stable at any step: their velocities are known, so each fluid
+// particle's new velocity is one division. ν = 0 (the default) keeps the fluid inviscid and the
+// walls free-slip.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "seiche/forces.hpp"
+#include "seiche/sph.hpp"
+#include "seiche/vec.hpp"
+
+namespace seiche {
+
+// The step the explicit pair term is stable at: Δt ≤ 0.125 d²/ν, d = 2r the spacing (Morris et
+// al. 1997, eq. 11, with their h the spacing); unbounded (a very large value) for ν = 0.
+double viscous_step_bound(double nu, double particle_radius);
+
+// The fluid's pairs: a_i = 2ν Σ_j m ρ0/(ρ_i ρ_j) (x_ij·∇W_ij)/(|x_ij|² + 0.01 h²) v_ij,
+// antisymmetric in i and j (momentum is kept). Morris's form, not Monaghan's (v_ij·x_ij) x_ij:
+// on a square lattice sheared along an axis that one reads two thirds of ν (its fourth moment
+// of the lattice is not isotropic), Morris's second moment within 2%. Reads v and rho, adds
+// Δt·a_i to v_out.
+template <int D, class K>
+void viscosity_fluid_pass(const FluidView<D>& f, const K& kernel, float nu, float dt,
+                          std::span<const float> rho, std::span<const Vec<D>> v,
+                          std::span<Vec<D>> v_out);
+
+// The walls: v_i ← v_i + Δt a_i(v_i) at the new velocity, with
+//   a_i = 2ν Σ_k V_k (x_ik·∇W_ik)/(|x_ik|² + 0.01 h²) (v_i − u_k) = −Σ_k β_ik (v_i − u_k),
+// u_k the boundary particle's velocity (empty: every wall at rest), β_ik ≥ 0:
+// (1 + Δt Σ β_ik) v_i' = v_i + Δt Σ β_ik u_k.
+template <int D, class K>
+void viscosity_wall_pass(const FluidView<D>& f, const K& kernel, float nu, float dt,
+                         std::span<const Vec<D>> wall_velocity, std::span<Vec<D>> v);
+
+// The laminar viscosity as a force of the list: ν = solver.kinematic_viscosity, m²/s. With the
+// world tracking boundary forces, the walls' friction on every boundary particle, N.
+template <int D>
+struct LaminarViscosity {
+    static constexpr ForceTraits traits{"viscosity",
+                                        "Morris, Fox & Zhu 1997, eq. 8; Akinci et al. 2012, eq. 11",
+                                        ForceStage::non_pressure};
+    static std::span<const Param<WorldDef>> keys();  // solver.kinematic_viscosity
+
+    std::vector<Vec<D>> wall_velocity;   //!< u_k per boundary particle (moving objects only)
+    std::vector<Vec<D>> boundary_force;  //!< of the friction on each boundary particle, N
+
+    explicit LaminarViscosity(const FluidConstants<D>&) {}
+    void apply(StepContext<D>& c, ForceStageArgs& args);
+
+  private:
+    void reaction(StepContext<D>& c, float nu, bool moving, std::span<const Vec<D>> dv);
+};
+
+}  // namespace seiche

@@ -1,0 +1,181 @@
+// Laminar viscosity — Morris, Fox & Zhu 1997, eq. (8), between fluid particles and between the
+// fluid and the boundary particles of Akinci et al. 2012 (eq. 11 is their artificial form of the
+// same pair force): at a wall V_k stands for m_j/ρ_j and ρ_i for ρ0, and each boundary particle
+// moves with its object.
+#include "seiche/laminar_viscosity.hpp"
+
+#include <cmath>
+
+#include "seiche/domain.hpp"
+#include "seiche/parallel.hpp"
+#include "seiche/parameters.hpp"
+#include "seiche/step_context.hpp"
+
+namespace seiche {
+
+namespace {
+
+// β_ik / V_k = 2ν (−W'/r) r²/(r² + 0.01 h²) ≥ 0: a wall pair's coefficient per boundary volume,
+// a_i = −Σ_k β_ik (v_i − u_k).
+template <class K>
+inline float pair_coefficient(const K& kernel, float nu, float eps2, float len2) {
+    return 2.0f * nu * -kernel.grad_factor(std::sqrt(len2)) * len2 / (len2 + eps2);
+}
+
+}  // namespace
+
+double viscous_step_bound(double nu, double particle_radius) {
+    const double d = 2.0 * particle_radius;
+    return nu > 0.0 ? 0.125 * d * d / nu : 1.0e30;
+}
+
+template <int D, class K>
+void viscosity_fluid_pass(const FluidView<D>& f, const K& kernel, float nu, float dt,
+                          std::span<const float> rho, std::span<const Vec<D>> v,
+                          std::span<Vec<D>> v_out) {
+    // The pair loop uses locals, not captures, and plain floats, so it vectorises (see sph.hpp).
+    parallel_for(f.x.size(), [&](std::size_t i) {
+        const K kern = kernel;
+        const float scale = dt * 2.0f * nu * f.mass * f.rest_density / rho[i];
+        const float eps2 = 0.01f * kern.support() * kern.support();
+        const Vec<D>* x = f.x.data();
+        const Vec<D>* vel = v.data();
+        const float* density = rho.data();
+        const Vec<D> xi = x[i], vi = vel[i];
+        float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f;
+        const auto nb = f.fluid_nb.of(i);
+        const std::uint32_t* idx = nb.data();
+        const int m = static_cast<int>(nb.size());
+#pragma omp simd simdlen(8) reduction(+ : a0, a1, a2)
+        for (int k = 0; k < m; ++k) {
+            const std::uint32_t j = idx[LaneList::stride * k];
+            const Vec<D>& xj = x[j];
+            const Vec<D>& vj = vel[j];
+            const float rx = xi.x - xj.x, ry = xi.y - xj.y, rz = z_of<D>(xi) - z_of<D>(xj);
+            const float r2 = rx * rx + ry * ry + rz * rz;
+            // x_ij·∇W_ij/(r² + 0.01 h²) = W'/r · r²/(r² + 0.01 h²), over ρ_j.
+            const float s = kern.grad_factor(std::sqrt(r2)) * r2 / (density[j] * (r2 + eps2));
+            a0 += s * (vi.x - vj.x);
+            a1 += s * (vi.y - vj.y);
+            a2 += s * (z_of<D>(vi) - z_of<D>(vj));
+        }
+        Vec<D> dv;
+        dv.x = a0;
+        dv.y = a1;
+        if constexpr (D == 3) dv.z = a2;
+        v_out[i] += scale * dv;
+    });
+}
+
+template <int D, class K>
+void viscosity_wall_pass(const FluidView<D>& f, const K& kernel, float nu, float dt,
+                         std::span<const Vec<D>> wall_velocity, std::span<Vec<D>> v) {
+    const float eps2 = 0.01f * kernel.support() * kernel.support();
+    const bool moving = !wall_velocity.empty();
+    parallel_for(f.x.size(), [&](std::size_t i) {
+        // (1 + Δt Σ_k β_ik) v_i' = v_i + Δt Σ_k β_ik u_k: the new velocity at once, stable for
+        // any ν and Δt (the limit is no-slip: v_i' → the walls' weighted velocity).
+        float beta_sum = 0.0f;
+        Vec<D> pull(0.0f);
+        for (const std::uint32_t k : f.boundary_nb.of(i)) {
+            const Vec<D> r = f.x[i] - f.bx[k];
+            const float beta = f.bvolume[k] * pair_coefficient(kernel, nu, eps2, glm::dot(r, r));
+            beta_sum += beta;
+            if (moving) pull += beta * wall_velocity[k];
+        }
+        if (beta_sum > 0.0f) v[i] = (v[i] + dt * pull) / (1.0f + dt * beta_sum);
+    });
+}
+
+#define SEICHE_INSTANTIATE(D, K)                                                                 \
+    template void viscosity_fluid_pass<D, K<D>>(const FluidView<D>&, const K<D>&, float, float,  \
+                                                std::span<const float>, std::span<const Vec<D>>, \
+                                                std::span<Vec<D>>);                              \
+    template void viscosity_wall_pass<D, K<D>>(const FluidView<D>&, const K<D>&, float, float,   \
+                                               std::span<const Vec<D>>, std::span<Vec<D>>);
+SEICHE_INSTANTIATE(2, CubicSpline)
+SEICHE_INSTANTIATE(3, CubicSpline)
+SEICHE_INSTANTIATE(2, Poly6Spiky)
+SEICHE_INSTANTIATE(3, Poly6Spiky)
+#undef SEICHE_INSTANTIATE
+
+// ---- as a force of the list ----
+
+template <int D>
+std::span<const Param<WorldDef>> LaminarViscosity<D>::keys() {
+    using W = WorldDef;
+    static const std::vector<Param<W>> table = {
+        live(number_param<W, &W::solver, &SolverParams::kinematic_viscosity>(
+            "solver.kinematic_viscosity", "m²/s", closed(0, 1),
+            "the fluid's kinematic viscosity ν (Morris et al. 1997's laminar term, for every "
+            "solver), between its particles and against the walls, obstacles and bodies, which "
+            "then hold it back (friction; no-slip as ν grows); 0 = inviscid, free-slip walls; "
+            "water 1e-6. CFL steps are at most 0.125 (2r)²/ν")),
+    };
+    return table;
+}
+
+template <int D>
+void LaminarViscosity<D>::apply(StepContext<D>& c, ForceStageArgs& args) {
+    const float nu = static_cast<float>(c.definition().solver.kinematic_viscosity);
+    boundary_force.clear();
+    if (!(nu > 0)) return;
+    const FluidView<D> f = c.view();
+    ParticleSet<D>& p = c.particles();
+    const std::size_t n = p.size();
+    const bool moving = boundary_velocities<D>(f, wall_velocity);
+    const std::span<const Vec<D>> u = moving ? std::span<const Vec<D>>(wall_velocity)
+                                             : std::span<const Vec<D>>();
+    // The new velocities into the world's scratch: the fluid's pairs at the old velocities, then
+    // the walls at the new; the change is what the halo takes.
+    std::vector<Vec<D>>& v_new = c.velocity_scratch();
+    v_new.assign(p.v.begin(), p.v.end());
+    const float dt = c.dt();
+    std::visit(
+        [&](const auto& kernel) {
+            viscosity_fluid_pass<D>(f, kernel, nu, dt, p.rho, p.v, v_new);
+            viscosity_wall_pass<D>(f, kernel, nu, dt, u, v_new);
+        },
+        c.kernel());
+    parallel_for(n, [&](std::size_t i) { v_new[i] -= p.v[i]; });
+    refresh_halo(c.processes(), std::span<Vec<D>>(v_new));
+    if (c.tracking_boundary_forces()) reaction(c, nu, moving, v_new);
+    parallel_for(n, [&](std::size_t i) { p.v[i] += v_new[i]; });
+    args.velocities_changed = true;
+}
+
+template <int D>
+void LaminarViscosity<D>::reaction(StepContext<D>& c, float nu, bool moving,
+                                std::span<const Vec<D>> dv) {
+    // Newton's third law: boundary particle k feels +m β_ik (v_i' − u_k) from each
+    // fluid neighbour i, at the new velocities v_i' = v_i + Δv_i (the implicit step's force) and
+    // the positions the fluid's side used.
+    const FluidView<D> f = c.view();
+    const ParticleSet<D>& p = c.particles();
+    const ReactionLists<D> l = c.reaction_lists();
+    boundary_force.assign(l.bx.size(), Vec<D>(0.0f));
+    const float mass = f.mass;
+    const Vec<D>* x_fluid = l.x.data();
+    std::visit(
+        [&](const auto& kernel) {
+            const float eps2 = 0.01f * kernel.support() * kernel.support();
+            parallel_for(l.bx.size(), [&](std::size_t k) {
+                Vec<D> sum(0.0f);
+                const Vec<D> uk = moving ? wall_velocity[k] : Vec<D>(0.0f);
+                for (std::uint32_t e = l.offset[k]; e < l.offset[k + 1]; ++e) {
+                    const std::uint32_t i = l.fluid[e];
+                    const Vec<D> r = x_fluid[i] - l.bx[k];
+                    const float beta =
+                        f.bvolume[k] * pair_coefficient(kernel, nu, eps2, glm::dot(r, r));
+                    sum += (mass * beta) * (p.v[i] + dv[i] - uk);
+                }
+                boundary_force[k] = sum;
+            });
+        },
+        c.kernel());
+}
+
+template struct LaminarViscosity<2>;
+template struct LaminarViscosity<3>;
+
+}  // namespace seiche

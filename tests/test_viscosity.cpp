@@ -1,0 +1,184 @@
+// The fluid's laminar viscosity (Morris, Fox & Zhu 1997) between particles and against the walls:
+// Stokes' first problem against its exact solution for every solver, momentum kept by the fluid's
+// pairs, the walls' friction handed to the container by Newton's third law, the viscous step
+// bound, and the key refused with its path.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <string>
+
+#include "scene_helpers.hpp"
+#include "seiche/laminar_viscosity.hpp"
+#include "seiche/world.hpp"
+
+namespace seiche {
+namespace {
+
+// A 2D layer of fluid 0.2 m deep between the floor and the lid of a long container, sliding at
+// U = 0.1 m/s in zero gravity: Stokes' first problem at both walls.
+WorldDef sliding_layer(SolverType solver, double nu) {
+    WorldDef def;
+    def.dimension = 2;
+    def.particle_radius = 0.0025;
+    def.gravity = {0, 0, 0};
+    def.container_max = {2.0, 0.2, 0};
+    def.fluid = {{{0.2, 0, 0}, {1.6, 0.2, 0}, {0.1, 0, 0}}};
+    def.solver.type = solver;
+    def.solver.kinematic_viscosity = nu;
+    return def;
+}
+
+// After 1 s the layer's velocity u(y), in rows one spacing deep over the middle 0.4 m, against
+// u = U (1 − erfc(y/2√(νt)) − erfc((H − y)/2√(νt))) for ν: the largest and the RMS deviation
+// over U of a run with ν_run.
+struct ProfileError {
+    double largest = 0, rms = 0;
+};
+ProfileError stokes_profile_error(SolverType solver, double nu_run, double nu) {
+    const double U = 0.1, H = 0.2, T = 1.0, d = 0.005;
+    World<2> w(sliding_layer(solver, nu_run));
+    EXPECT_EQ(w.advance_to(T).status, AdvanceResult::Status::reached);
+    const int rows = int(std::lround(H / d));
+    std::vector<double> y(rows, 0.0), u(rows, 0.0), n(rows, 0.0);
+    const auto& p = w.particles();
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        if (p.x[i].x < 0.8f || p.x[i].x > 1.2f) continue;
+        const int row = std::clamp(int(p.x[i].y / d), 0, rows - 1);
+        y[row] += p.x[i].y, u[row] += p.v[i].x, n[row] += 1;
+    }
+    const double delta = 2 * std::sqrt(nu * T);
+    ProfileError e;
+    int counted = 0;
+    for (int r = 0; r < rows; ++r) {
+        if (n[r] == 0) continue;
+        const double yr = y[r] / n[r], ur = u[r] / n[r];
+        const double exact = U * (1 - std::erfc(yr / delta) - std::erfc((H - yr) / delta));
+        e.largest = std::max(e.largest, std::abs(ur - exact) / U);
+        e.rms += (ur - exact) * (ur - exact) / (U * U);
+        ++counted;
+    }
+    e.rms = std::sqrt(e.rms / std::max(counted, 1));
+    return e;
+}
+
+class StokesFirstProblem : public ::testing::TestWithParam<SolverType> {};
+
+// ν = 10⁻³ m²/s: the shear layer grows to 2√(νt) = 63 mm in 1 s (6 kernel supports). Measured,
+// largest / RMS deviation over U: PBF 0.044 / 0.029, WCSPH 0.043 / 0.028, DFSPH 0.048 / 0.031,
+// DDR 0.041 / 0.029; fitted, ν_eff/ν = 0.97–0.99 and the no-slip plane half a spacing behind the
+// wall's face, which halves with r (at r = 1.25 mm: 0.022–0.025 / 0.015–0.018). Inviscid, the
+// layer slides on at U: 0.95 / 0.46.
+TEST_P(StokesFirstProblem, TheShearLayerGrowsAsTheExactSolution) {
+    const ProfileError viscous = stokes_profile_error(GetParam(), 1e-3, 1e-3);
+    const ProfileError inviscid = stokes_profile_error(GetParam(), 0.0, 1e-3);
+    std::printf("%s: u(y) against Stokes' first problem: largest %.3f, RMS %.3f of U (inviscid: "
+                "%.3f, %.3f)\n",
+                std::string(solver_name(GetParam())).c_str(), viscous.largest, viscous.rms,
+                inviscid.largest, inviscid.rms);
+    EXPECT_LT(viscous.largest, 0.07);
+    EXPECT_LT(viscous.rms, 0.045);
+    EXPECT_GT(inviscid.rms, 0.1);
+}
+
+INSTANTIATE_TEST_SUITE_P(All, StokesFirstProblem,
+                         ::testing::ValuesIn(solver_types),
+                         [](const auto& info) { return std::string(solver_name(info.param)); });
+
+// The fluid's pairs are equal and opposite: a square of water in zero gravity, far from the
+// walls, stirred at random, keeps its momentum while its kinetic energy goes (WCSPH, whose
+// pressure pairs are symmetric too).
+TEST(Viscosity, FluidPairsKeepMomentumAndTakeEnergy) {
+    auto run = [](double nu, double* drift) {
+        WorldDef def;
+        def.dimension = 2;
+        def.particle_radius = 0.0025;
+        def.gravity = {0, 0, 0};
+        def.container_max = {0.4, 0.4, 0};
+        def.fluid = {{{0.15, 0.15, 0}, {0.25, 0.25, 0}, {}}};
+        def.solver.type = SolverType::wcsph;
+        def.solver.kinematic_viscosity = nu;
+        World<2> w(def);
+        std::mt19937 rng(7);
+        std::uniform_real_distribution<float> jitter(-0.02f, 0.02f);
+        std::vector<Vec<2>> v(w.particles().size());
+        for (auto& vi : v) vi = {jitter(rng), jitter(rng)};
+        w.set_velocities(v);
+        auto momentum = [&] {
+            glm::dvec2 m(0.0);
+            for (const auto& vi : w.particles().v) m += glm::dvec2(vi);
+            return m;
+        };
+        const glm::dvec2 before = momentum();
+        const double e0 = w.kinetic_energy();
+        EXPECT_EQ(w.advance_to(0.05).status, AdvanceResult::Status::reached);
+        *drift = glm::length(momentum() - before) / (0.02 * double(w.particles().size()));
+        return w.kinetic_energy() / e0;
+    };
+    double drift = 0, drift_inviscid = 0;
+    const double kept = run(1e-3, &drift), kept_inviscid = run(0.0, &drift_inviscid);
+    std::printf("kinetic energy kept after 0.05 s: %.3f with ν = 1e-3, %.3f without; momentum "
+                "drift %.2e (%.2e without) of N·0.02 m/s\n",
+                kept, kept_inviscid, drift, drift_inviscid);
+    EXPECT_LT(drift, 1e-4);
+    EXPECT_LT(kept, 0.5 * kept_inviscid);
+}
+
+// The walls' friction is handed to the container (Newton's third law): the layer of
+// StokesFirstProblem, DFSPH, loses as much momentum along the wall as the container's force
+// takes up over the steps.
+TEST(Viscosity, TheWallsTakeTheFluidsMomentum) {
+    World<2> w(sliding_layer(SolverType::dfsph, 1e-3));
+    w.track_boundary_forces(true);
+    auto momentum = [&] {
+        double m = 0;
+        for (const auto& vi : w.particles().v) m += double(w.particles().mass) * vi.x;
+        return m;
+    };
+    const double before = momentum();
+    double impulse = 0;  // of the fluid on the container, N·s/m
+    AdvanceOptions o;
+    o.on_step = [&](const StepStats& s) {
+        impulse += s.dt * double(w.boundary_objects()[0].force.x);
+        return true;
+    };
+    EXPECT_EQ(w.advance_to(0.2, o).status, AdvanceResult::Status::reached);
+    const double lost = before - momentum();
+    std::printf("fluid lost %.5f N·s/m along the walls; the container took %.5f N·s/m\n", lost,
+                impulse);
+    EXPECT_GT(lost, 0.01 * before);
+    EXPECT_NEAR(impulse, lost, 0.02 * lost);
+}
+
+// CFL steps stay under 0.125 (2r)²/ν; a fixed step above it, or a minimum above it, is refused.
+TEST(Viscosity, StepsStayUnderTheViscousBound) {
+    WorldDef def = sliding_layer(SolverType::pbf, 1e-2);
+    def.fluid[0].max = {0.6, 0.2, 0};
+    const double bound = viscous_step_bound(1e-2, def.particle_radius);
+    EXPECT_NEAR(bound, 0.125 * 0.005 * 0.005 / 1e-2, 1e-12);
+    World<2> w(def);
+    double longest = 0;
+    AdvanceOptions o;
+    o.max_steps = 20;
+    o.on_step = [&](const StepStats& s) {
+        longest = std::max(longest, s.dt);
+        return true;
+    };
+    w.advance_to(1.0, o);
+    EXPECT_GT(longest, 0.9 * bound);
+    EXPECT_LE(longest, bound * (1 + 1e-9));
+    using test::scene_error;
+    EXPECT_EQ(scene_error("scenes/dam_break_2d.json", "solver.kinematic_viscosity=-1"),
+              "solver.kinematic_viscosity: expected a number in [0, 1], got -1");
+    std::string fixed = "accepted";
+    try {
+        io::load_scene(std::string(SEICHE_SOURCE_DIR) + "/scenes/dam_break_2d.json",
+                       {"solver.kinematic_viscosity=1", "time.dt_mode=\"fixed\""});
+    } catch (const io::SceneError& e) {
+        fixed = e.what();
+    }
+    EXPECT_NE(fixed.find("time.dt: must be at most 0.125 (2r)²/ν"), std::string::npos) << fixed;
+}
+
+}  // namespace
+}  // namespace seiche
