@@ -104,6 +104,8 @@ struct ValidateOptions {
     int threads = 0;
     bool quiet = false;
     bool no_plots = false;
+    //! KEY=VALUE applied to every case's scene after its solver (not to surface_tension's drops)
+    std::vector<std::string> overrides;
 };
 // Exit codes: 0 every check passed, 4 some check failed, 1 error, 2 usage.
 int validate_command(const ValidateOptions& o);

@@ -272,6 +272,9 @@ Command validate_cli(CLI::App& app) {
         ->check(non_empty);
     add_threads(vcmd, val->threads);
     vcmd->add_flag("--no-plots", val->no_plots, "Only CSVs and verdicts, no matplotlib");
+    add_overrides(vcmd, val->overrides,
+                  "Override a value of every case's scene (repeatable), e.g. --set "
+                  "solver.kinematic_viscosity=1e-4; not the surface_tension drops");
     add_quiet(vcmd, val->quiet);
     vcmd->footer(
         "On 2 cores: koshizuka and hydrostatic 30 s, spheric 3 minutes, lobovsky 1.5 minutes, lobovsky_3d 4 "

@@ -25,11 +25,12 @@ double viscous_step_bound(double nu, double particle_radius);
 // antisymmetric in i and j (momentum is kept). Morris's form, not Monaghan's (v_ij·x_ij) x_ij:
 // on a square lattice sheared along an axis that one reads two thirds of ν (its fourth moment
 // of the lattice is not isotropic), Morris's second moment within 2%. Reads v and rho, adds
-// Δt·a_i to v_out.
+// Δt·a_i to v_out; records: scratch of one per particle (velocity and 1/ρ), eight particles at
+// a time (pair_lanes.hpp).
 template <int D, class K>
 void viscosity_fluid_pass(const FluidView<D>& f, const K& kernel, float nu, float dt,
                           std::span<const float> rho, std::span<const Vec<D>> v,
-                          std::span<Vec<D>> v_out);
+                          std::span<Vec<D>> v_out, std::span<Float4> records);
 
 // The walls: v_i ← v_i + Δt a_i(v_i) at the new velocity, with
 //   a_i = 2ν Σ_k V_k (x_ik·∇W_ik)/(|x_ik|² + 0.01 h²) (v_i − u_k) = −Σ_k β_ik (v_i − u_k),
@@ -48,6 +49,7 @@ struct LaminarViscosity {
                                         ForceStage::non_pressure};
     static std::span<const Param<WorldDef>> keys();  // solver.kinematic_viscosity
 
+    std::vector<Float4> records;         //!< velocity and 1/ρ per particle
     std::vector<Vec<D>> wall_velocity;   //!< u_k per boundary particle (moving objects only)
     std::vector<Vec<D>> boundary_force;  //!< of the friction on each boundary particle, N
 

@@ -78,7 +78,8 @@ class StepContext {
     void find_neighbors();
     // Particle centres kept at least r inside the container and outside solids.
     void collide();
-    // Last-resort containment, then v = (x − x_prev)/Δt.
+    // Last-resort containment, then v += (x − x̃)/Δt, x̃ = x_prev + Δt·v the prediction: the
+    // solver's and the collisions' moves, without rounding Δt·v into x and back.
     void contain_and_update_velocities();
     // The forces of the velocity_filter stage (XSPH viscosity, vorticity confinement), each as
     // the scene asks.

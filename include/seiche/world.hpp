@@ -209,7 +209,7 @@ class World {
     void predict_positions(float dt);  // x_prev = x; x += dt·v
     void find_neighbors();
     void collide();
-    void contain_and_update_velocities(float dt, StepStats& s);  // v = (x − x_prev)/dt
+    void contain_and_update_velocities(float dt, StepStats& s);  // v += (x − x̃)/dt
     void measure_density(StepStats& s);
     void finish_step(double dt, StepStats& s);
 

@@ -4,6 +4,8 @@
 // moves with its object.
 #include "seiche/laminar_viscosity.hpp"
 
+#include "../neighbors/pair_lanes.hpp"
+
 #include <cmath>
 
 #include "seiche/domain.hpp"
@@ -32,38 +34,47 @@ double viscous_step_bound(double nu, double particle_radius) {
 template <int D, class K>
 void viscosity_fluid_pass(const FluidView<D>& f, const K& kernel, float nu, float dt,
                           std::span<const float> rho, std::span<const Vec<D>> v,
-                          std::span<Vec<D>> v_out) {
-    // The pair loop uses locals, not captures, and plain floats, so it vectorises (see sph.hpp).
+                          std::span<Vec<D>> v_out, std::span<Float4> records) {
+    using namespace lanes;
+    // Velocity and 1/ρ side by side (as XSPH's): a neighbour's come with one aligned load.
+    Float4* rec = records.data();
     parallel_for(f.x.size(), [&](std::size_t i) {
-        const K kern = kernel;
-        const float scale = dt * 2.0f * nu * f.mass * f.rest_density / rho[i];
-        const float eps2 = 0.01f * kern.support() * kern.support();
-        const Vec<D>* x = f.x.data();
-        const Vec<D>* vel = v.data();
-        const float* density = rho.data();
-        const Vec<D> xi = x[i], vi = vel[i];
-        float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f;
-        const auto nb = f.fluid_nb.of(i);
-        const std::uint32_t* idx = nb.data();
-        const int m = static_cast<int>(nb.size());
-#pragma omp simd simdlen(8) reduction(+ : a0, a1, a2)
-        for (int k = 0; k < m; ++k) {
-            const std::uint32_t j = idx[LaneList::stride * k];
-            const Vec<D>& xj = x[j];
-            const Vec<D>& vj = vel[j];
-            const float rx = xi.x - xj.x, ry = xi.y - xj.y, rz = z_of<D>(xi) - z_of<D>(xj);
-            const float r2 = rx * rx + ry * ry + rz * rz;
-            // x_ij·∇W_ij/(r² + 0.01 h²) = W'/r · r²/(r² + 0.01 h²), over ρ_j.
-            const float s = kern.grad_factor(std::sqrt(r2)) * r2 / (density[j] * (r2 + eps2));
-            a0 += s * (vi.x - vj.x);
-            a1 += s * (vi.y - vj.y);
-            a2 += s * (z_of<D>(vi) - z_of<D>(vj));
-        }
-        Vec<D> dv;
-        dv.x = a0;
-        dv.y = a1;
-        if constexpr (D == 3) dv.z = a2;
-        v_out[i] += scale * dv;
+        rec[i] = {v[i].x, v[i].y, z_of<D>(v[i]), 1.0f / rho[i]};
+    });
+    const Vec<D>* x = f.x.data();
+    const Vec<D>* vel = v.data();
+    const float eps2 = 0.01f * kernel.support() * kernel.support();
+    const float scale = dt * 2.0f * nu * f.mass * f.rest_density;
+    with_padding<D>(f.x_padded, [&](auto padded) {
+        constexpr bool Padded = decltype(padded)::value;
+        for_each_group(f.x.size(), [&](std::size_t i0, int n) {
+            const Points<D> xi = load_points<D>(x, i0, n);
+            const Points<D> vi = load_points<D>(vel, i0, n);
+            F s0{}, s1{}, s2{};
+            const Lists nb(f.fluid_nb, i0, n);
+            for (int k = 0; k < nb.longest(); ++k) {
+                Index j[width];
+                nb.fetch(k, j);
+                const Points4 vj = fetch_points4(&rec[0].x, j);
+                const Points<D> pj = fetch_points<D, Padded>(x, j);
+                const Separation r = separation<D>(xi, pj);
+                // x_ij·∇W_ij/(r² + 0.01 h²) = W'/r · r²/(r² + 0.01 h²), over ρ_j; inactive lanes
+                // repeat a real neighbour, then drop it.
+                const F w = keep(nb.active(k),
+                                 grad_factor(kernel, r) * r.len2 / (r.len2 + eps2) * vj.w);
+                s0 += w * (vi.x - vj.x);
+                s1 += w * (vi.y - vj.y);
+                s2 += w * (vi.z - vj.z);
+            }
+            for (int l = 0; l < n; ++l) {
+                const float c = scale * rec[i0 + l].w;  // Δt 2ν m ρ0 / ρ_i
+                Vec<D> dv;
+                dv.x = s0[l];
+                dv.y = s1[l];
+                if constexpr (D == 3) dv.z = s2[l];
+                v_out[i0 + l] += c * dv;
+            }
+        });
     });
 }
 
@@ -90,7 +101,7 @@ void viscosity_wall_pass(const FluidView<D>& f, const K& kernel, float nu, float
 #define SEICHE_INSTANTIATE(D, K)                                                                 \
     template void viscosity_fluid_pass<D, K<D>>(const FluidView<D>&, const K<D>&, float, float,  \
                                                 std::span<const float>, std::span<const Vec<D>>, \
-                                                std::span<Vec<D>>);                              \
+                                                std::span<Vec<D>>, std::span<Float4>);           \
     template void viscosity_wall_pass<D, K<D>>(const FluidView<D>&, const K<D>&, float, float,   \
                                                std::span<const Vec<D>>, std::span<Vec<D>>);
 SEICHE_INSTANTIATE(2, CubicSpline)
@@ -130,10 +141,11 @@ void LaminarViscosity<D>::apply(StepContext<D>& c, ForceStageArgs& args) {
     // the walls at the new; the change is what the halo takes.
     std::vector<Vec<D>>& v_new = c.velocity_scratch();
     v_new.assign(p.v.begin(), p.v.end());
+    records.resize(n);
     const float dt = c.dt();
     std::visit(
         [&](const auto& kernel) {
-            viscosity_fluid_pass<D>(f, kernel, nu, dt, p.rho, p.v, v_new);
+            viscosity_fluid_pass<D>(f, kernel, nu, dt, p.rho, p.v, v_new, records);
             viscosity_wall_pass<D>(f, kernel, nu, dt, u, v_new);
         },
         c.kernel());
