@@ -5,6 +5,7 @@
 #include "seiche/laminar_viscosity.hpp"
 
 #include "../neighbors/pair_lanes.hpp"
+#include "../solvers/density_lanes.hpp"
 
 #include <cmath>
 
@@ -36,11 +37,8 @@ void viscosity_fluid_pass(const FluidView<D>& f, const K& kernel, float nu, floa
                           std::span<const float> rho, std::span<const Vec<D>> v,
                           std::span<Vec<D>> v_out, std::span<Float4> records) {
     using namespace lanes;
-    // Velocity and 1/ρ side by side (as XSPH's): a neighbour's come with one aligned load.
-    Float4* rec = records.data();
-    parallel_for(f.x.size(), [&](std::size_t i) {
-        rec[i] = {v[i].x, v[i].y, z_of<D>(v[i]), 1.0f / rho[i]};
-    });
+    velocity_records<D>(v, rho, records);
+    const Float4* rec = records.data();
     const Vec<D>* x = f.x.data();
     const Vec<D>* vel = v.data();
     const float eps2 = 0.01f * kernel.support() * kernel.support();

@@ -29,12 +29,8 @@ void xsph_pass(const FluidView<D>& f, const K& kernel, float c, std::span<const 
         own.resize(f.x.size());
         records = own;
     }
-    // Velocity and 1/ρ side by side: a neighbour's come with one aligned load, and the division
-    // is done once per particle instead of once per pair.
-    Float4* rec = records.data();
-    parallel_for(f.x.size(), [&](std::size_t i) {
-        rec[i] = {v[i].x, v[i].y, z_of<D>(v[i]), 1.0f / rho[i]};
-    });
+    velocity_records<D>(v, rho, records);
+    const Float4* rec = records.data();
     const Vec<D>* x = f.x.data();
     const Vec<D>* vel = v.data();
     with_padding<D>(f.x_padded, [&](auto padded) {

@@ -1,6 +1,6 @@
 // The boundary terms of the density summation, Akinci et al. 2012, eq. (6), and of its gradient,
-// over the boundary neighbours of eight particles at once (internal to the library;
-// pair_lanes.hpp).
+// over the boundary neighbours of eight particles at once, and the velocity records of the pair
+// loops that read v (internal to the library; pair_lanes.hpp).
 #pragma once
 
 #include "../neighbors/pair_lanes.hpp"
@@ -8,6 +8,18 @@
 #include "seiche/sph.hpp"
 
 namespace seiche::lanes {
+
+// Velocity and 1/ρ side by side, one record per particle: a pair loop fetches a neighbour's with
+// one aligned load, and the division is done once per particle instead of once per pair (XSPH,
+// the viscosity).
+template <int D>
+inline void velocity_records(std::span<const Vec<D>> v, std::span<const float> rho,
+                             std::span<Float4> records) {
+    Float4* rec = records.data();
+    parallel_for(v.size(), [&](std::size_t i) {
+        rec[i] = {v[i].x, v[i].y, z_of<D>(v[i]), 1.0f / rho[i]};
+    });
+}
 
 template <int D, class K>
 inline F boundary_w_sum(const K& kernel, const FluidView<D>& f, const Points<D>& xi,
