@@ -80,6 +80,8 @@ same db3 4 scenes/dam_break_3d.json --end-time 0.1 --set particle_radius=0.015
 # and adhesion, an emitter, a sink.
 same fbox2 3 scenes/floating_box_2d.json --end-time 0.3
 same fbox3 2 scenes/floating_box_3d.json --end-time 0.1
+# The viscosity: the fluid's pairs, the walls' and the moving body's (its halo's velocity change).
+same fbox2_visc 3 scenes/floating_box_2d.json --end-time 0.3 --set solver.kinematic_viscosity=0.001
 same drops2 3 scenes/droplets_on_plates_2d.json --end-time 0.3
 same jet2 3 scenes/jet_breakup_2d.json --end-time 0.3
 same sink2 3 scenes/dam_break_2d.json --end-time 1.0 --set 'sinks=[{"min": [1.3, 0], "max": [1.6, 0.3]}]'
