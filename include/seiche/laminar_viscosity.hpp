@@ -36,9 +36,18 @@ void viscosity_fluid_pass(const FluidView<D>& f, const K& kernel, float nu, floa
 //   a_i = 2ν Σ_k V_k (x_ik·∇W_ik)/(|x_ik|² + 0.01 h²) (v_i − u_k) = −Σ_k β_ik (v_i − u_k),
 // u_k the boundary particle's velocity (empty: every wall at rest), β_ik ≥ 0:
 // (1 + Δt Σ β_ik) v_i' = v_i + Δt Σ β_ik u_k.
+// depth: d_k ≥ 0, each boundary particle's distance behind its object's face; object_of: the
+// object (index into f.objects) it belongs to (wall_depths). β_ik carries Morris et al.'s factor
+// min(1 + d_k/d_i, 1.5) (the wall's particles continue the fluid's velocity through the face).
 template <int D, class K>
 void viscosity_wall_pass(const FluidView<D>& f, const K& kernel, float nu, float dt,
-                         std::span<const Vec<D>> wall_velocity, std::span<Vec<D>> v);
+                         std::span<const Vec<D>> wall_velocity, std::span<const float> depth,
+                         std::span<const std::uint32_t> object_of, std::span<Vec<D>> v);
+
+// Each boundary particle's depth behind its object's face (m, ≥ 0) and its object's index.
+template <int D>
+void wall_depths(std::span<const BoundaryObject<D>> objects, std::span<const Vec<D>> bx,
+                 std::vector<float>& depth, std::vector<std::uint32_t>& object_of);
 
 // The laminar viscosity as a force of the list: ν = solver.kinematic_viscosity, m²/s. With the
 // world tracking boundary forces, the walls' friction on every boundary particle, N.
@@ -52,6 +61,8 @@ struct LaminarViscosity {
     std::vector<Float4> records;         //!< velocity and 1/ρ per particle
     std::vector<Vec<D>> wall_velocity;   //!< u_k per boundary particle (moving objects only)
     std::vector<Vec<D>> boundary_force;  //!< of the friction on each boundary particle, N
+    std::vector<float> depth;             //!< d_k behind its object's face, m (wall_depths)
+    std::vector<std::uint32_t> object_of;  //!< its object's index
 
     explicit LaminarViscosity(const FluidConstants<D>&) {}
     void apply(StepContext<D>& c, ForceStageArgs& args);

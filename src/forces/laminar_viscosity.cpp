@@ -1,7 +1,7 @@
 // Laminar viscosity — Morris, Fox & Zhu 1997, eq. (8), between fluid particles and between the
 // fluid and the boundary particles of Akinci et al. 2012 (eq. 11 is their artificial form of the
 // same pair force): at a wall V_k stands for m_j/ρ_j and ρ_i for ρ0, and each boundary particle
-// moves with its object.
+// carries the fluid's velocity continued through its object's face (Morris et al. 1997, sec. 2.3).
 #include "seiche/laminar_viscosity.hpp"
 
 #include "../neighbors/pair_lanes.hpp"
@@ -25,7 +25,32 @@ inline float pair_coefficient(const K& kernel, float nu, float eps2, float len2)
     return 2.0f * nu * -kernel.grad_factor(std::sqrt(len2)) * len2 / (len2 + eps2);
 }
 
+// Morris et al. 1997 (sec. 2.3): the wall's particles carry velocities that continue the fluid's
+// through the wall's face, zero relative to the wall there: u_k − u_wall = −(d_k/d_i)(v_i − u_wall)
+// with d_i, d_k the distances of i and k from the face, so the pair sees v_i − u_k =
+// (1 + d_k/d_i)(v_i − u_wall), the factor at most 1.5 (theirs, for a particle that comes close).
+// Without it the wall's particles stand still and the no-slip plane lies half a spacing behind
+// the face.
+inline float mirror_factor(float d_i, float depth_k) {
+    return d_i > 2.0f * depth_k ? 1.0f + depth_k / d_i : 1.5f;
+}
+
 }  // namespace
+
+template <int D>
+void wall_depths(std::span<const BoundaryObject<D>> objects, std::span<const Vec<D>> bx,
+                 std::vector<float>& depth, std::vector<std::uint32_t>& object_of) {
+    depth.resize(bx.size());
+    object_of.resize(bx.size());
+    for (std::size_t o = 0; o < objects.size(); ++o) {
+        const BoundaryObject<D>& ob = objects[o];
+        parallel_for(ob.count, [&](std::size_t e) {
+            const std::size_t k = ob.first + e;
+            depth[k] = std::max(-ob.signed_distance(bx[k]), 0.0f);
+            object_of[k] = std::uint32_t(o);
+        });
+    }
+}
 
 double viscous_step_bound(double nu, double particle_radius) {
     const double d = 2.0 * particle_radius;
@@ -78,7 +103,8 @@ void viscosity_fluid_pass(const FluidView<D>& f, const K& kernel, float nu, floa
 
 template <int D, class K>
 void viscosity_wall_pass(const FluidView<D>& f, const K& kernel, float nu, float dt,
-                         std::span<const Vec<D>> wall_velocity, std::span<Vec<D>> v) {
+                         std::span<const Vec<D>> wall_velocity, std::span<const float> depth,
+                         std::span<const std::uint32_t> object_of, std::span<Vec<D>> v) {
     const float eps2 = 0.01f * kernel.support() * kernel.support();
     const bool moving = !wall_velocity.empty();
     parallel_for(f.x.size(), [&](std::size_t i) {
@@ -86,9 +112,16 @@ void viscosity_wall_pass(const FluidView<D>& f, const K& kernel, float nu, float
         // any ν and Δt (the limit is no-slip: v_i' → the walls' weighted velocity).
         float beta_sum = 0.0f;
         Vec<D> pull(0.0f);
+        std::uint32_t object = ~0u;  // d_i from the object of the last boundary neighbour
+        float d_i = 0.0f;
         for (const std::uint32_t k : f.boundary_nb.of(i)) {
             const Vec<D> r = f.x[i] - f.bx[k];
-            const float beta = f.bvolume[k] * pair_coefficient(kernel, nu, eps2, glm::dot(r, r));
+            if (object_of[k] != object) {
+                object = object_of[k];
+                d_i = f.objects[object].signed_distance(f.x[i]);
+            }
+            const float beta = f.bvolume[k] * pair_coefficient(kernel, nu, eps2, glm::dot(r, r)) *
+                               mirror_factor(d_i, depth[k]);
             beta_sum += beta;
             if (moving) pull += beta * wall_velocity[k];
         }
@@ -101,7 +134,8 @@ void viscosity_wall_pass(const FluidView<D>& f, const K& kernel, float nu, float
                                                 std::span<const float>, std::span<const Vec<D>>, \
                                                 std::span<Vec<D>>, std::span<Float4>);           \
     template void viscosity_wall_pass<D, K<D>>(const FluidView<D>&, const K<D>&, float, float,   \
-                                               std::span<const Vec<D>>, std::span<Vec<D>>);
+                                               std::span<const Vec<D>>, std::span<const float>,  \
+                                               std::span<const std::uint32_t>, std::span<Vec<D>>);
 SEICHE_INSTANTIATE(2, CubicSpline)
 SEICHE_INSTANTIATE(3, CubicSpline)
 SEICHE_INSTANTIATE(2, Poly6Spiky)
@@ -137,6 +171,7 @@ void LaminarViscosity<D>::apply(StepContext<D>& c, ForceStageArgs& args) {
                                              : std::span<const Vec<D>>();
     // The new velocities into the world's scratch: the fluid's pairs at the old velocities, then
     // the walls at the new; the change is what the halo takes.
+    wall_depths<D>(f.objects, f.bx, depth, object_of);
     std::vector<Vec<D>>& v_new = c.velocity_scratch();
     v_new.assign(p.v.begin(), p.v.end());
     records.resize(n);
@@ -144,7 +179,7 @@ void LaminarViscosity<D>::apply(StepContext<D>& c, ForceStageArgs& args) {
     std::visit(
         [&](const auto& kernel) {
             viscosity_fluid_pass<D>(f, kernel, nu, dt, p.rho, p.v, v_new, records);
-            viscosity_wall_pass<D>(f, kernel, nu, dt, u, v_new);
+            viscosity_wall_pass<D>(f, kernel, nu, dt, u, depth, object_of, v_new);
         },
         c.kernel());
     parallel_for(n, [&](std::size_t i) { v_new[i] -= p.v[i]; });
@@ -176,7 +211,9 @@ void LaminarViscosity<D>::reaction(StepContext<D>& c, float nu, bool moving,
                     const std::uint32_t i = l.fluid[e];
                     const Vec<D> r = x_fluid[i] - l.bx[k];
                     const float beta =
-                        f.bvolume[k] * pair_coefficient(kernel, nu, eps2, glm::dot(r, r));
+                        f.bvolume[k] * pair_coefficient(kernel, nu, eps2, glm::dot(r, r)) *
+                        mirror_factor(f.objects[object_of[k]].signed_distance(x_fluid[i]),
+                                      depth[k]);
                     sum += (mass * beta) * (p.v[i] + dv[i] - uk);
                 }
                 boundary_force[k] = sum;
@@ -185,6 +222,10 @@ void LaminarViscosity<D>::reaction(StepContext<D>& c, float nu, bool moving,
         c.kernel());
 }
 
+template void wall_depths<2>(std::span<const BoundaryObject<2>>, std::span<const Vec<2>>,
+                             std::vector<float>&, std::vector<std::uint32_t>&);
+template void wall_depths<3>(std::span<const BoundaryObject<3>>, std::span<const Vec<3>>,
+                             std::vector<float>&, std::vector<std::uint32_t>&);
 template struct LaminarViscosity<2>;
 template struct LaminarViscosity<3>;
 
