@@ -51,6 +51,11 @@ class StepContext {
         : w_(world), dt_(dt), stats_(stats), times_(times) {}
 
     float dt() const { return dt_; }
+    // World::suggested_dt over World::flow_step: the share of the step the flow's own speeds
+    // allow that the viscous bound leaves (1 where it does not bind, and with fixed steps). A
+    // solver that corrects an error already there at a rate per unit time scales it by this.
+    // Split over processes, collective (a reduction of the speeds).
+    float bound_share() const;
     StepStats& stats() { return stats_; }
     ParticleSet<D>& particles();
     const AnyKernel<D>& kernel() const;

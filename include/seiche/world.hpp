@@ -205,6 +205,10 @@ class World {
   private:
     friend class StepContext<D>;
 
+    // The step the flow's own speeds allow: the fixed dt, or the CFL bound in [min_dt, max_dt]
+    // before the viscous bound (suggested_dt is the smaller of the two).
+    double flow_step() const;
+
     // The stages shared by all solvers (StepContext names them for the solvers).
     void predict_positions(float dt);  // x_prev = x; x += dt·v
     void find_neighbors();

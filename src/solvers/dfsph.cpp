@@ -80,8 +80,8 @@ void density_and_factor(const K& kernel, const FluidView<D>& f, std::span<float>
 
 enum class Residual { density, divergence };
 
-// The density error already there that one step corrects, at most: 20 times the solve's
-// tolerance, or half the error where that is more (see source_pass).
+// The density error already there that one step of the flow's own length corrects, at most: 20
+// times the solve's tolerance, or half the error where that is more (see source_pass).
 constexpr float max_correction = 20.0f;
 constexpr float share_correction = 0.5f;
 
@@ -107,7 +107,8 @@ template <Residual R, bool Moving, int D, class K>
 void source_pass(const K& kernel, const FluidView<D>& f, std::span<const Vec<D>> v,
                  std::span<const Vec<D>> boundary_velocity,
                  std::span<const Vec<D>> boundary_gradient, std::span<const float> rho,
-                 std::span<const float> factor, float dt, float correction, const float* warm,
+                 std::span<const float> factor, float dt, float correction, float bound_share,
+                 const float* warm,
                  float warm_share,
                  std::span<float> source, std::span<float> kappa) {
     using namespace lanes;
@@ -155,12 +156,16 @@ void source_pass(const K& kernel, const FluidView<D>& f, std::span<const Vec<D>>
         // up: 0.83% mean at a tolerance of 0.1%; 0.2% alone let particle pairs squeezed into the
         // reference dam break's back corners reach 11% over ρ0: the solve parted them more
         // slowly than the flow pressed them together.)
+        // That correction is a rate per unit time: where the viscous bound shortens the step
+        // below the flow's own, the step corrects that share of it (StepContext::bound_share).
+        // Corrected whole in a step of 0.31 ms (ν = 1e-2, the flow's own step 5 ms), a layer's
+        // start-up excess of 1.6% under a sliding plate took 130 kPa and threw a particle at
+        // 1 m/s in 4 steps; per unit time, 0.7 kPa. (A step fitted to a sample time is not
+        // shortened by the flow and corrects in full: the frame it ends on is as exact.)
         const F excess = load(&rho[i0], n) * inv_rho0 - 1.0f;
-        const F src = R == Residual::density
-                          ? lanes::min(excess, lanes::max(splat(correction),
-                                                          share_correction * excess)) +
-                                dt * rate
-                          : dt * rate;
+        F corrected = lanes::min(excess, lanes::max(splat(correction), share_correction * excess));
+        if (bound_share < 1.0f) corrected *= bound_share;  // (1: the same bits as without)
+        const F src = R == Residual::density ? corrected + dt * rate : dt * rate;
         store(&source[i0], src, n);
         // The solve starts from the warm start — constant density: a share of the last step's
         // κ̂ for every particle (a column's pressure does not vanish where the velocities
@@ -267,17 +272,16 @@ template <Residual R, int D, class K>
 DfsphSolve solve(const K& kernel, const FluidView<D>& f, DfsphState<D>& s, std::span<Vec<D>> v,
                  std::span<const float> rho, float dt, float warm_start, int min_iterations,
                  int max_iterations, double tolerance, std::vector<float>& carried,
-                 std::vector<float>& kappa_out, bool moving) {
+                 std::vector<float>& kappa_out, bool moving, float bound_share) {
     const float* warm = warm_start > 0.0f ? carried.data() : nullptr;
     const float correction = max_correction * float(tolerance);
     if (moving)
         source_pass<R, true, D, K>(kernel, f, v, s.boundary_velocity, s.boundary_gradient, rho,
-                                   s.factor, dt,
-                                   correction, warm, warm_start, s.source, kappa_out);
+                                   s.factor, dt, correction, bound_share, warm, warm_start, s.source,
+                                   kappa_out);
     else
         source_pass<R, false, D, K>(kernel, f, v, {}, s.boundary_gradient, rho, s.factor, dt,
-                                    correction, warm,
-                                    warm_start, s.source, kappa_out);
+                                    correction, bound_share, warm, warm_start, s.source, kappa_out);
     // Split over processes: each pass's output, read by the neighbours in the next, refreshed.
     Processes* const pr = f.processes;
     refresh_halo(pr, std::span<float>(kappa_out));  // the warm start, cut where the source is
@@ -320,6 +324,7 @@ Dfsph<D>::Dfsph(const DfsphParams& p, const FluidConstants<D>&, std::size_t part
 // non-pressure forces, the constant-density solve (Algorithm 3), then the positions.
 template <int D>
 void Dfsph<D>::step(StepContext<D>& c) {
+    const float bound_share = c.bound_share();  // of the velocities the step starts from
     c.find_neighbors();
     ParticleSet<D>& p = c.particles();
     const FluidView<D> f = c.view();
@@ -347,7 +352,7 @@ void Dfsph<D>::step(StepContext<D>& c) {
                     last_divergence = solve<Residual::divergence, D, K>(
                         k, f, state, p.v, p.rho, dt, float(params.warm_start), 1,
                         params.max_divergence_iterations, params.divergence_tolerance,
-                        warm_divergence, kappa_divergence, moving);
+                        warm_divergence, kappa_divergence, moving, bound_share);
                 else {
                     std::fill(kappa_divergence.begin(), kappa_divergence.end(), 0.0f);
                     std::fill(warm_divergence.begin(), warm_divergence.end(), 0.0f);
@@ -365,7 +370,7 @@ void Dfsph<D>::step(StepContext<D>& c) {
                 last_density = solve<Residual::density, D, K>(  // Algorithm 3
                     k, f, state, p.v, p.rho, dt, float(params.warm_start), params.min_iterations,
                     params.max_iterations, params.density_tolerance, warm_density, kappa_density,
-                    moving);
+                    moving, bound_share);
             },
             c.kernel());
     });

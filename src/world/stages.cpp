@@ -4,6 +4,10 @@
 // their stages, density.
 #include "seiche/world.hpp"
 
+#include <algorithm>
+
+#include "seiche/laminar_viscosity.hpp"
+
 namespace seiche {
 
 // ---- the shared stages ----
@@ -107,6 +111,16 @@ FluidView<D> StepContext<D>::view() const {
 template <int D>
 const WorldDef& StepContext<D>::definition() const {
     return w_.def_;
+}
+template <int D>
+float StepContext<D>::bound_share() const {
+    const TimeParams& t = w_.def_.time;
+    if (t.mode == TimeParams::Mode::fixed) return 1.0f;
+    const double flow = w_.flow_step();
+    const double bounded = std::clamp(
+        std::min(flow, viscous_step_bound(w_.def_.solver.kinematic_viscosity, w_.def_.particle_radius)),
+        t.min_dt, flow);
+    return static_cast<float>(bounded / flow);
 }
 template <int D>
 std::vector<Vec<D>>& StepContext<D>::velocity_scratch() {

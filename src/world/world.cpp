@@ -530,6 +530,16 @@ template <int D>
 double World<D>::suggested_dt() const {
     const TimeParams& t = def_.time;
     if (t.mode == TimeParams::Mode::fixed) return t.dt;
+    // The fluid's viscous pairs are explicit (seiche/laminar_viscosity.hpp).
+    const double dt = std::min(flow_step(), viscous_step_bound(def_.solver.kinematic_viscosity,
+                                                               def_.particle_radius));
+    return std::clamp(dt, t.min_dt, max_dt(def_));
+}
+
+template <int D>
+double World<D>::flow_step() const {
+    const TimeParams& t = def_.time;
+    if (t.mode == TimeParams::Mode::fixed) return t.dt;
     float vmax = 0.0f;  // max is order independent: the same for any thread count
     for (std::size_t i = 0; i < p_.size(); ++i)
         if (counts(i)) vmax = std::max(vmax, glm::length(p_.v[i]));
@@ -550,9 +560,7 @@ double World<D>::suggested_dt() const {
     // every γ, only faster (docs/solvers.md). (At r = 1.25 mm, γ = 1 it is 1.2 ms; Brackbill's
     // √(ρd³/(2πσ)) with the σ_eff measured there is 0.9 ms; max_dt is 2 ms.)
     speed = std::max(speed, surface_tension_speed(def_));
-    double dt = speed > 0.0 ? t.cfl * 2.0 * def_.particle_radius / speed : longest;
-    // The fluid's viscous pairs are explicit (seiche/laminar_viscosity.hpp).
-    dt = std::min(dt, viscous_step_bound(def_.solver.kinematic_viscosity, def_.particle_radius));
+    const double dt = speed > 0.0 ? t.cfl * 2.0 * def_.particle_radius / speed : longest;
     return std::clamp(dt, t.min_dt, longest);
 }
 
