@@ -17,6 +17,16 @@
 
 namespace seiche {
 
+// Morris et al. 1997 (sec. 2.3): the wall's particles carry velocities that continue the fluid's
+// through the wall's face, zero relative to the wall there: u_k − u_wall = −(d_k/d_i)(v_i − u_wall)
+// with d_i, d_k the distances of i and k from the face, so the pair sees v_i − u_k =
+// (1 + d_k/d_i)(v_i − u_wall), the factor at most 1.5 (theirs, for a particle that comes close).
+// Without it the wall's particles stand still and the no-slip plane lies half a spacing behind
+// the face.
+inline float mirror_factor(float d_i, float depth_k) {
+    return d_i > 2.0f * depth_k ? 1.0f + depth_k / d_i : 1.5f;
+}
+
 // The step the explicit pair term is stable at: Δt ≤ 0.125 d²/ν, d = 2r the spacing (Morris et
 // al. 1997, eq. 11, with their h the spacing); unbounded (a very large value) for ν = 0.
 double viscous_step_bound(double nu, double particle_radius);
@@ -25,12 +35,25 @@ double viscous_step_bound(double nu, double particle_radius);
 // antisymmetric in i and j (momentum is kept). Morris's form, not Monaghan's (v_ij·x_ij) x_ij:
 // on a square lattice sheared along an axis that one reads two thirds of ν (its fourth moment
 // of the lattice is not isotropic), Morris's second moment within 2%. Reads v and rho, adds
-// Δt·a_i to v_out; records: scratch of one per particle (velocity and 1/ρ), eight particles at
-// a time (pair_lanes.hpp).
+// Δt·a_i to v_out, eight particles at a time (pair_lanes.hpp).
+// With an eddy viscosity (eddy: ν_t per particle, empty: none) a pair carries
+// ν + (ν_t,i + ν_t,j)/2. records: filled by the caller (velocity_records).
 template <int D, class K>
 void viscosity_fluid_pass(const FluidView<D>& f, const K& kernel, float nu, float dt,
-                          std::span<const float> rho, std::span<const Vec<D>> v,
-                          std::span<Vec<D>> v_out, std::span<Float4> records);
+                          std::span<const Vec<D>> v, std::span<Vec<D>> v_out,
+                          std::span<const Float4> records, std::span<const float> eddy);
+
+// The eddy viscosity of Smagorinsky 1963 as Dalrymple & Rogers 2006's sub-particle-scale model,
+// per particle: ν_t,i = min((C_s h)² |S_i|, cap), |S| = √(2 S:S) of the SPH strain rate
+// (src/forces/eddy_viscosity.cpp). cap keeps the explicit pairs stable at the step (0.125 d²/Δt
+// less ν: a bound, not a model). records: velocity and 1/ρ (velocity_records).
+// The walls take part in S as in the wall pass: their particles carry the fluid's velocity
+// continued through the face (mirror_factor; wall_velocity empty: every wall at rest).
+template <int D, class K>
+void eddy_viscosity_pass(const FluidView<D>& f, const K& kernel, float smagorinsky, float cap,
+                         std::span<const Float4> records, std::span<const Vec<D>> v,
+                         std::span<const Vec<D>> wall_velocity, std::span<const float> depth,
+                         std::span<const std::uint32_t> object_of, std::span<float> eddy);
 
 // The walls: v_i ← v_i + Δt a_i(v_i) at the new velocity, with
 //   a_i = 2ν Σ_k V_k (x_ik·∇W_ik)/(|x_ik|² + 0.01 h²) (v_i − u_k) = −Σ_k β_ik (v_i − u_k),
@@ -38,11 +61,13 @@ void viscosity_fluid_pass(const FluidView<D>& f, const K& kernel, float nu, floa
 // (1 + Δt Σ β_ik) v_i' = v_i + Δt Σ β_ik u_k.
 // depth: d_k ≥ 0, each boundary particle's distance behind its object's face; object_of: the
 // object (index into f.objects) it belongs to (wall_depths). β_ik carries Morris et al.'s factor
-// min(1 + d_k/d_i, 1.5) (the wall's particles continue the fluid's velocity through the face).
+// min(1 + d_k/d_i, 1.5) (the wall's particles continue the fluid's velocity through the face);
+// with an eddy viscosity (eddy not empty) ν + ν_t,i.
 template <int D, class K>
 void viscosity_wall_pass(const FluidView<D>& f, const K& kernel, float nu, float dt,
                          std::span<const Vec<D>> wall_velocity, std::span<const float> depth,
-                         std::span<const std::uint32_t> object_of, std::span<Vec<D>> v);
+                         std::span<const std::uint32_t> object_of, std::span<Vec<D>> v,
+                         std::span<const float> eddy);
 
 // Each boundary particle's depth behind its object's face (m, ≥ 0) and its object's index.
 template <int D>
@@ -56,19 +81,21 @@ struct LaminarViscosity {
     static constexpr ForceTraits traits{"viscosity",
                                         "Morris, Fox & Zhu 1997, eq. 8; Akinci et al. 2012, eq. 11",
                                         ForceStage::non_pressure};
-    static std::span<const Param<WorldDef>> keys();  // solver.kinematic_viscosity
+    static std::span<const Param<WorldDef>> keys();  // solver.kinematic_viscosity, .smagorinsky
 
     std::vector<Float4> records;         //!< velocity and 1/ρ per particle
     std::vector<Vec<D>> wall_velocity;   //!< u_k per boundary particle (moving objects only)
     std::vector<Vec<D>> boundary_force;  //!< of the friction on each boundary particle, N
     std::vector<float> depth;             //!< d_k behind its object's face, m (wall_depths)
     std::vector<std::uint32_t> object_of;  //!< its object's index
+    std::vector<float> eddy;             //!< ν_t per particle, m²/s (solver.smagorinsky > 0)
 
     explicit LaminarViscosity(const FluidConstants<D>&) {}
     void apply(StepContext<D>& c, ForceStageArgs& args);
 
   private:
-    void reaction(StepContext<D>& c, float nu, bool moving, std::span<const Vec<D>> dv);
+    void reaction(StepContext<D>& c, float nu, bool moving, std::span<const Vec<D>> dv,
+                  std::span<const float> eddy);
 };
 
 }  // namespace seiche

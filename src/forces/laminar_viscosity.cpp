@@ -7,6 +7,7 @@
 #include "../neighbors/pair_lanes.hpp"
 #include "../solvers/density_lanes.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "seiche/domain.hpp"
@@ -23,16 +24,6 @@ namespace {
 template <class K>
 inline float pair_coefficient(const K& kernel, float nu, float eps2, float len2) {
     return 2.0f * nu * -kernel.grad_factor(std::sqrt(len2)) * len2 / (len2 + eps2);
-}
-
-// Morris et al. 1997 (sec. 2.3): the wall's particles carry velocities that continue the fluid's
-// through the wall's face, zero relative to the wall there: u_k − u_wall = −(d_k/d_i)(v_i − u_wall)
-// with d_i, d_k the distances of i and k from the face, so the pair sees v_i − u_k =
-// (1 + d_k/d_i)(v_i − u_wall), the factor at most 1.5 (theirs, for a particle that comes close).
-// Without it the wall's particles stand still and the no-slip plane lies half a spacing behind
-// the face.
-inline float mirror_factor(float d_i, float depth_k) {
-    return d_i > 2.0f * depth_k ? 1.0f + depth_k / d_i : 1.5f;
 }
 
 }  // namespace
@@ -59,18 +50,21 @@ double viscous_step_bound(double nu, double particle_radius) {
 
 template <int D, class K>
 void viscosity_fluid_pass(const FluidView<D>& f, const K& kernel, float nu, float dt,
-                          std::span<const float> rho, std::span<const Vec<D>> v,
-                          std::span<Vec<D>> v_out, std::span<Float4> records) {
+                          std::span<const Vec<D>> v, std::span<Vec<D>> v_out,
+                          std::span<const Float4> records, std::span<const float> eddy) {
     using namespace lanes;
-    velocity_records<D>(v, rho, records);
     const Float4* rec = records.data();
     const Vec<D>* x = f.x.data();
     const Vec<D>* vel = v.data();
+    const float* nut = eddy.data();
+    const bool turbulent = !eddy.empty();
     const float eps2 = 0.01f * kernel.support() * kernel.support();
-    const float scale = dt * 2.0f * nu * f.mass * f.rest_density;
+    // Without an eddy viscosity ν is one factor of the sum (the same bits as before it existed).
+    const float scale = dt * 2.0f * (turbulent ? 1.0f : nu) * f.mass * f.rest_density;
     with_padding<D>(f.x_padded, [&](auto padded) {
         constexpr bool Padded = decltype(padded)::value;
         for_each_group(f.x.size(), [&](std::size_t i0, int n) {
+            const F nut_i = turbulent ? load(nut + i0, n) : F{};
             const Points<D> xi = load_points<D>(x, i0, n);
             const Points<D> vi = load_points<D>(vel, i0, n);
             F s0{}, s1{}, s2{};
@@ -83,8 +77,9 @@ void viscosity_fluid_pass(const FluidView<D>& f, const K& kernel, float nu, floa
                 const Separation r = separation<D>(xi, pj);
                 // x_ij·∇W_ij/(r² + 0.01 h²) = W'/r · r²/(r² + 0.01 h²), over ρ_j; inactive lanes
                 // repeat a real neighbour, then drop it.
-                const F w = keep(nb.active(k),
-                                 grad_factor(kernel, r) * r.len2 / (r.len2 + eps2) * vj.w);
+                F w = keep(nb.active(k),
+                           grad_factor(kernel, r) * r.len2 / (r.len2 + eps2) * vj.w);
+                if (turbulent) w *= nu + 0.5f * (nut_i + fetch(nut, j));
                 s0 += w * (vi.x - vj.x);
                 s1 += w * (vi.y - vj.y);
                 s2 += w * (vi.z - vj.z);
@@ -104,7 +99,8 @@ void viscosity_fluid_pass(const FluidView<D>& f, const K& kernel, float nu, floa
 template <int D, class K>
 void viscosity_wall_pass(const FluidView<D>& f, const K& kernel, float nu, float dt,
                          std::span<const Vec<D>> wall_velocity, std::span<const float> depth,
-                         std::span<const std::uint32_t> object_of, std::span<Vec<D>> v) {
+                         std::span<const std::uint32_t> object_of, std::span<Vec<D>> v,
+                         std::span<const float> eddy) {
     const float eps2 = 0.01f * kernel.support() * kernel.support();
     const bool moving = !wall_velocity.empty();
     parallel_for(f.x.size(), [&](std::size_t i) {
@@ -120,7 +116,9 @@ void viscosity_wall_pass(const FluidView<D>& f, const K& kernel, float nu, float
                 object = object_of[k];
                 d_i = f.objects[object].signed_distance(f.x[i]);
             }
-            const float beta = f.bvolume[k] * pair_coefficient(kernel, nu, eps2, glm::dot(r, r)) *
+            const float beta = f.bvolume[k] *
+                               pair_coefficient(kernel, eddy.empty() ? nu : nu + eddy[i], eps2,
+                                                glm::dot(r, r)) *
                                mirror_factor(d_i, depth[k]);
             beta_sum += beta;
             if (moving) pull += beta * wall_velocity[k];
@@ -131,11 +129,12 @@ void viscosity_wall_pass(const FluidView<D>& f, const K& kernel, float nu, float
 
 #define SEICHE_INSTANTIATE(D, K)                                                                 \
     template void viscosity_fluid_pass<D, K<D>>(const FluidView<D>&, const K<D>&, float, float,  \
-                                                std::span<const float>, std::span<const Vec<D>>, \
-                                                std::span<Vec<D>>, std::span<Float4>);           \
+                                                std::span<const Vec<D>>, std::span<Vec<D>>,      \
+                                                std::span<const Float4>, std::span<const float>); \
     template void viscosity_wall_pass<D, K<D>>(const FluidView<D>&, const K<D>&, float, float,   \
                                                std::span<const Vec<D>>, std::span<const float>,  \
-                                               std::span<const std::uint32_t>, std::span<Vec<D>>);
+                                               std::span<const std::uint32_t>, std::span<Vec<D>>, \
+                                               std::span<const float>);
 SEICHE_INSTANTIATE(2, CubicSpline)
 SEICHE_INSTANTIATE(3, CubicSpline)
 SEICHE_INSTANTIATE(2, Poly6Spiky)
@@ -154,6 +153,12 @@ std::span<const Param<WorldDef>> LaminarViscosity<D>::keys() {
             "solver), between its particles and against the walls, obstacles and bodies, which "
             "then hold it back (friction; no-slip as ν grows); 0 = inviscid, free-slip walls; "
             "water 1e-6. CFL steps are at most 0.125 (2r)²/ν")),
+        live(number_param<W, &W::solver, &SolverParams::smagorinsky>(
+            "solver.smagorinsky", "", closed(0, 1),
+            "C_s of an eddy viscosity for turbulence the particles do not resolve (Smagorinsky "
+            "1963, the SPS model of Dalrymple & Rogers 2006): ν_t = (C_s h)² |S| per particle, h "
+            "the kernel's support, |S| the strain rate, added to ν in the viscous pairs and at "
+            "the walls; 0 = off; 0.1-0.2 is the usual range")),
     };
     return table;
 }
@@ -161,8 +166,9 @@ std::span<const Param<WorldDef>> LaminarViscosity<D>::keys() {
 template <int D>
 void LaminarViscosity<D>::apply(StepContext<D>& c, ForceStageArgs& args) {
     const float nu = static_cast<float>(c.definition().solver.kinematic_viscosity);
+    const float smagorinsky = static_cast<float>(c.definition().solver.smagorinsky);
     boundary_force.clear();
-    if (!(nu > 0)) return;
+    if (!(nu > 0) && !(smagorinsky > 0)) return;
     const FluidView<D> f = c.view();
     ParticleSet<D>& p = c.particles();
     const std::size_t n = p.size();
@@ -176,22 +182,35 @@ void LaminarViscosity<D>::apply(StepContext<D>& c, ForceStageArgs& args) {
     v_new.assign(p.v.begin(), p.v.end());
     records.resize(n);
     const float dt = c.dt();
+    lanes::velocity_records<D>(p.v, p.rho, records);
+    eddy.clear();
+    if (smagorinsky > 0) {
+        eddy.resize(n);
+        // The explicit pairs stay stable at this step (viscous_step_bound solved for ν).
+        const double d = 2.0 * f.radius;
+        const float cap = static_cast<float>(std::max(0.125 * d * d / dt - nu, 0.0));
+        std::visit([&](const auto& kernel) {
+            eddy_viscosity_pass<D>(f, kernel, smagorinsky, cap, records, p.v, u, depth, object_of,
+                                   eddy);
+        }, c.kernel());
+        refresh_halo(c.processes(), std::span<float>(eddy));
+    }
     std::visit(
         [&](const auto& kernel) {
-            viscosity_fluid_pass<D>(f, kernel, nu, dt, p.rho, p.v, v_new, records);
-            viscosity_wall_pass<D>(f, kernel, nu, dt, u, depth, object_of, v_new);
+            viscosity_fluid_pass<D>(f, kernel, nu, dt, p.v, v_new, records, eddy);
+            viscosity_wall_pass<D>(f, kernel, nu, dt, u, depth, object_of, v_new, eddy);
         },
         c.kernel());
     parallel_for(n, [&](std::size_t i) { v_new[i] -= p.v[i]; });
     refresh_halo(c.processes(), std::span<Vec<D>>(v_new));
-    if (c.tracking_boundary_forces()) reaction(c, nu, moving, v_new);
+    if (c.tracking_boundary_forces()) reaction(c, nu, moving, v_new, eddy);
     parallel_for(n, [&](std::size_t i) { p.v[i] += v_new[i]; });
     args.velocities_changed = true;
 }
 
 template <int D>
 void LaminarViscosity<D>::reaction(StepContext<D>& c, float nu, bool moving,
-                                std::span<const Vec<D>> dv) {
+                                std::span<const Vec<D>> dv, std::span<const float> eddy) {
     // Newton's third law: boundary particle k feels +m β_ik (v_i' − u_k) from each
     // fluid neighbour i, at the new velocities v_i' = v_i + Δv_i (the implicit step's force) and
     // the positions the fluid's side used.
@@ -210,8 +229,9 @@ void LaminarViscosity<D>::reaction(StepContext<D>& c, float nu, bool moving,
                 for (std::uint32_t e = l.offset[k]; e < l.offset[k + 1]; ++e) {
                     const std::uint32_t i = l.fluid[e];
                     const Vec<D> r = x_fluid[i] - l.bx[k];
+                    const float nu_i = eddy.empty() ? nu : nu + eddy[i];
                     const float beta =
-                        f.bvolume[k] * pair_coefficient(kernel, nu, eps2, glm::dot(r, r)) *
+                        f.bvolume[k] * pair_coefficient(kernel, nu_i, eps2, glm::dot(r, r)) *
                         mirror_factor(f.objects[object_of[k]].signed_distance(x_fluid[i]),
                                       depth[k]);
                     sum += (mass * beta) * (p.v[i] + dv[i] - uk);
