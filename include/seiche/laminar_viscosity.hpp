@@ -27,6 +27,25 @@ inline float mirror_factor(float d_i, float depth_k) {
     return d_i > 2.0f * depth_k ? 1.0f + depth_k / d_i : 1.5f;
 }
 
+// d_i, fluid particle i's distance from the face of its boundary neighbours' object, for the
+// neighbours k in turn (objects[object_of[k]]), each object's distance taken once per run of its
+// particles in the list.
+template <int D>
+struct FaceDistance {
+    std::span<const BoundaryObject<D>> objects;
+    std::span<const std::uint32_t> object_of;
+    Vec<D> x;  // of particle i
+    std::uint32_t object = ~0u;
+    float d = 0.0f;
+    float operator()(std::uint32_t k) {
+        if (object_of[k] != object) {
+            object = object_of[k];
+            d = objects[object].signed_distance(x);
+        }
+        return d;
+    }
+};
+
 // The step the explicit pair term is stable at: Δt ≤ 0.125 d²/ν, d = 2r the spacing (Morris et
 // al. 1997, eq. 11, with their h the spacing); unbounded (a very large value) for ν = 0.
 double viscous_step_bound(double nu, double particle_radius);

@@ -54,16 +54,11 @@ void eddy_viscosity_pass(const FluidView<D>& f, const K& kernel, float smagorins
                 // Σ_k V_k (u_k − v_i) ⊗ ∇W_ik, u_k − v_i = −(1 + d_k/d_i)(v_i − u_wall).
                 float s[6] = {f.mass * sxx[l], f.mass * syy[l], f.mass * szz[l],
                               f.mass * sxy[l], f.mass * sxz[l], f.mass * syz[l]};
-                std::uint32_t object = ~0u;
-                float d_i = 0.0f;
+                FaceDistance<D> face{f.objects, object_of, f.x[i]};
                 for (const std::uint32_t k : f.boundary_nb.of(i)) {
                     const Vec<D> r = f.x[i] - f.bx[k];
-                    if (object_of[k] != object) {
-                        object = object_of[k];
-                        d_i = f.objects[object].signed_distance(f.x[i]);
-                    }
                     const Vec<D> u = wall_velocity.empty() ? Vec<D>(0.0f) : wall_velocity[k];
-                    const Vec<D> dv = -mirror_factor(d_i, depth[k]) * (v[i] - u);
+                    const Vec<D> dv = -mirror_factor(face(k), depth[k]) * (v[i] - u);
                     const float g = f.bvolume[k] * kernel.grad_factor(glm::length(r));
                     const float rz = D == 3 ? r[D - 1] : 0.0f, dz = D == 3 ? dv[D - 1] : 0.0f;
                     s[0] += g * dv.x * r.x;

@@ -108,14 +108,10 @@ void viscosity_wall_pass(const FluidView<D>& f, const K& kernel, float nu, float
         // any ν and Δt (the limit is no-slip: v_i' → the walls' weighted velocity).
         float beta_sum = 0.0f;
         Vec<D> pull(0.0f);
-        std::uint32_t object = ~0u;  // d_i from the object of the last boundary neighbour
-        float d_i = 0.0f;
+        FaceDistance<D> face{f.objects, object_of, f.x[i]};
         for (const std::uint32_t k : f.boundary_nb.of(i)) {
             const Vec<D> r = f.x[i] - f.bx[k];
-            if (object_of[k] != object) {
-                object = object_of[k];
-                d_i = f.objects[object].signed_distance(f.x[i]);
-            }
+            const float d_i = face(k);
             const float beta = f.bvolume[k] *
                                pair_coefficient(kernel, eddy.empty() ? nu : nu + eddy[i], eps2,
                                                 glm::dot(r, r)) *
