@@ -48,23 +48,26 @@ double viscous_step_bound(double nu, double particle_radius) {
     return nu > 0.0 ? 0.125 * d * d / nu : 1.0e30;
 }
 
-template <int D, class K>
-void viscosity_fluid_pass(const FluidView<D>& f, const K& kernel, float nu, float dt,
-                          std::span<const Vec<D>> v, std::span<Vec<D>> v_out,
-                          std::span<const Float4> records, std::span<const float> eddy) {
+namespace {
+
+// viscosity_fluid_pass with an eddy viscosity (Turbulent) or without (ν then one factor of
+// the sum: the same bits and loop as before the eddy viscosity existed).
+template <bool Turbulent, int D, class K>
+void fluid_pairs(const FluidView<D>& f, const K& kernel, float nu, float dt,
+                 std::span<const Vec<D>> v, std::span<Vec<D>> v_out,
+                 std::span<const Float4> records, std::span<const float> eddy) {
     using namespace lanes;
     const Float4* rec = records.data();
     const Vec<D>* x = f.x.data();
     const Vec<D>* vel = v.data();
     const float* nut = eddy.data();
-    const bool turbulent = !eddy.empty();
     const float eps2 = 0.01f * kernel.support() * kernel.support();
-    // Without an eddy viscosity ν is one factor of the sum (the same bits as before it existed).
-    const float scale = dt * 2.0f * (turbulent ? 1.0f : nu) * f.mass * f.rest_density;
+    const float scale = dt * 2.0f * (Turbulent ? 1.0f : nu) * f.mass * f.rest_density;
     with_padding<D>(f.x_padded, [&](auto padded) {
         constexpr bool Padded = decltype(padded)::value;
         for_each_group(f.x.size(), [&](std::size_t i0, int n) {
-            const F nut_i = turbulent ? load(nut + i0, n) : F{};
+            F nut_i{};
+            if constexpr (Turbulent) nut_i = load(nut + i0, n);
             const Points<D> xi = load_points<D>(x, i0, n);
             const Points<D> vi = load_points<D>(vel, i0, n);
             F s0{}, s1{}, s2{};
@@ -79,7 +82,7 @@ void viscosity_fluid_pass(const FluidView<D>& f, const K& kernel, float nu, floa
                 // repeat a real neighbour, then drop it.
                 F w = keep(nb.active(k),
                            grad_factor(kernel, r) * r.len2 / (r.len2 + eps2) * vj.w);
-                if (turbulent) w *= nu + 0.5f * (nut_i + fetch(nut, j));
+                if constexpr (Turbulent) w *= nu + 0.5f * (nut_i + fetch(nut, j));
                 s0 += w * (vi.x - vj.x);
                 s1 += w * (vi.y - vj.y);
                 s2 += w * (vi.z - vj.z);
@@ -94,6 +97,18 @@ void viscosity_fluid_pass(const FluidView<D>& f, const K& kernel, float nu, floa
             }
         });
     });
+}
+
+}  // namespace
+
+template <int D, class K>
+void viscosity_fluid_pass(const FluidView<D>& f, const K& kernel, float nu, float dt,
+                          std::span<const Vec<D>> v, std::span<Vec<D>> v_out,
+                          std::span<const Float4> records, std::span<const float> eddy) {
+    if (eddy.empty())
+        fluid_pairs<false, D, K>(f, kernel, nu, dt, v, v_out, records, eddy);
+    else
+        fluid_pairs<true, D, K>(f, kernel, nu, dt, v, v_out, records, eddy);
 }
 
 template <int D, class K>
