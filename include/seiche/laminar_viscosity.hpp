@@ -5,7 +5,8 @@
 // limit). The fluid's pairs are explicit (the step is bounded for them, World::next_dt); the
 // walls' are implicit per particle, stable at any step: their velocities are known, so each fluid
 // particle's new velocity is one division. ν = 0 (the default) keeps the fluid inviscid and the
-// walls free-slip.
+// walls free-slip. solver.smagorinsky > 0 adds an eddy viscosity ν_t per particle to both
+// (eddy_viscosity_pass).
 #pragma once
 
 #include <span>

@@ -2,8 +2,8 @@
 // Dalrymple & Rogers 2006: ν_t = (C_s Δ)² |S|, |S| = √(2 S:S), S the strain rate from the SPH
 // velocity gradient ∇v_i = Σ_j (m/ρ_j) (v_j − v_i) ⊗ ∇W_ij (Monaghan 1992) and the walls' particles
 // (Akinci et al. 2012 volumes, carrying the fluid's velocity continued through the face as in
-// Morris et al. 1997), Δ the kernel's support h (the SPH filter width). The laminar pair term then carries ν + (ν_t,i + ν_t,j)/2
-// (seiche/laminar_viscosity.hpp).
+// Morris et al. 1997), Δ the kernel's support h (the SPH filter width). The laminar pair term
+// then carries ν + (ν_t,i + ν_t,j)/2 (seiche/laminar_viscosity.hpp).
 #include "seiche/laminar_viscosity.hpp"
 
 #include <algorithm>
