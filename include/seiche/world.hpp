@@ -208,6 +208,8 @@ class World {
     // The step the flow's own speeds allow: the fixed dt, or the CFL bound in [min_dt, max_dt]
     // before the viscous bound (suggested_dt is the smaller of the two).
     double flow_step() const;
+    // A CFL step of the flow bounded by the viscous term (suggested_dt of flow_step()).
+    double viscous_bounded(double flow) const;
 
     // The stages shared by all solvers (StepContext names them for the solvers).
     void predict_positions(float dt);  // x_prev = x; x += dt·v

@@ -4,10 +4,6 @@
 // their stages, density.
 #include "seiche/world.hpp"
 
-#include <algorithm>
-
-#include "seiche/laminar_viscosity.hpp"
-
 namespace seiche {
 
 // ---- the shared stages ----
@@ -114,13 +110,9 @@ const WorldDef& StepContext<D>::definition() const {
 }
 template <int D>
 float StepContext<D>::bound_share() const {
-    const TimeParams& t = w_.def_.time;
-    if (t.mode == TimeParams::Mode::fixed) return 1.0f;
+    if (w_.def_.time.mode == TimeParams::Mode::fixed) return 1.0f;
     const double flow = w_.flow_step();
-    const double bounded = std::clamp(
-        std::min(flow, viscous_step_bound(w_.def_.solver.kinematic_viscosity, w_.def_.particle_radius)),
-        t.min_dt, flow);
-    return static_cast<float>(bounded / flow);
+    return static_cast<float>(w_.viscous_bounded(flow) / flow);
 }
 template <int D>
 std::vector<Vec<D>>& StepContext<D>::velocity_scratch() {

@@ -530,10 +530,16 @@ template <int D>
 double World<D>::suggested_dt() const {
     const TimeParams& t = def_.time;
     if (t.mode == TimeParams::Mode::fixed) return t.dt;
-    // The fluid's viscous pairs are explicit (seiche/laminar_viscosity.hpp).
-    const double dt = std::min(flow_step(), viscous_step_bound(def_.solver.kinematic_viscosity,
-                                                               def_.particle_radius));
-    return std::clamp(dt, t.min_dt, max_dt(def_));
+    return viscous_bounded(flow_step());
+}
+
+template <int D>
+double World<D>::viscous_bounded(double flow) const {
+    // The fluid's viscous pairs are explicit (seiche/laminar_viscosity.hpp). flow is in
+    // [min_dt, max_dt] already, so the result is too.
+    const double dt = std::min(flow, viscous_step_bound(def_.solver.kinematic_viscosity,
+                                                        def_.particle_radius));
+    return std::clamp(dt, def_.time.min_dt, max_dt(def_));
 }
 
 template <int D>
