@@ -89,7 +89,11 @@ TEST_P(Solvers, DamBreakStaysInsideAndFinite) {
 
 // A closed box of fluid at rest for 2 s: kinetic plus potential energy never rises more than a
 // tenth of m·g·d per particle above the initial state (the start-up transient as the lattice
-// meets the walls), ends below it, and does not drift up in the second second.
+// meets the walls), ends no more than a hundredth above it, and does not drift up in the second
+// second. (The end was held below the start until DFSPH's walls held the fluid at r: the box is
+// filled to the lid and its wall rows start 1.5% over ρ0, and DFSPH's end energy, −0.047 m·g·d,
+// was its column sinking 0.1 r into the floor; held at r, the settled packing's potential energy
+// differs from the lattice's by noise either way, +0.0008 or −0.014 between two builds.)
 TEST_P(Solvers, EnergyDoesNotGrowAtRest) {
     Scene s = tank(0.3, 0.2, 0.005);
     s.container_max = {0.3, 0.2, 0};  // closed: the lid touches the fluid
@@ -107,7 +111,7 @@ TEST_P(Solvers, EnergyDoesNotGrowAtRest) {
         if (w.time() > 0.5 && w.time() <= 1.0) first_half += e, ++n1;
         if (w.time() > 1.5) second_half += e, ++n2;
         if (w.time() >= 2.0 - 1e-9) {
-            EXPECT_LT(e, 0.0) << "energy at the end above the start";
+            EXPECT_LT(e, 0.01 * unit) << "energy at the end above the start";
         }
     }
     EXPECT_LT(worst / unit, 0.1);

@@ -14,7 +14,8 @@ namespace seiche {
 
 // Scratch of the DFSPH solver, sized to the fluid particle count. Units: with ρ̂ = ρ/ρ0 and
 // V = m/ρ0, a solve's stiffness κ̂_i (m²/s²) moves velocities by
-// Δv_i = −Δt [Σ_j V (κ̂_i + κ̂_j) ∇W_ij + Σ_k V_k κ̂_i ∇W_ik]; κ̂ = κρ0 of the papers' κ = p/ρ².
+// Δv_i = −Δt [Σ_j V (κ̂_i + κ̂_j) ∇W_ij + Σ_k V_k (κ̂_i + κ̂_k) ∇W_ik]; κ̂ = κρ0 of the papers'
+// κ = p/ρ², κ̂_k the boundary's, extrapolated from the fluid (src/solvers/dfsph.cpp).
 template <int D>
 struct DfsphState {
     std::vector<float> factor;  //!< 1/S_i (α_i/ρ_i of eq. 11 in these units), m²
@@ -29,6 +30,10 @@ struct DfsphState {
     //! κ̂Δt² of the last step's solves (their warm starts; ParticleSet::carried holds them
     //! between steps), and κ̂ of this step's, m²/s²: constant density, divergence.
     std::vector<float> warm_density, warm_divergence, kappa_density, kappa_divergence;
+    //! The boundary's κ̂_k, extrapolated from the fluid's (Shepard weights, one per
+    //! boundary–fluid pair in the reaction lists' order): each solve's, then their sum, m²/s²
+    std::vector<float> boundary_weight, boundary_kappa_density, boundary_kappa_divergence,
+        boundary_kappa;
     void resize(std::size_t n) {
         for (auto* a : {&factor, &source, &error, &pressure, &warm_density, &warm_divergence,
                         &kappa_density, &kappa_divergence})
@@ -50,6 +55,10 @@ struct DfsphSolve {
 template <int D>
 struct Dfsph {
     DfsphParams params;
+    //! β of the boundary's κ̂_k = β × the fluid's Shepard mean: 2ω − 1 (ω of
+    //! flat_wall_push_match), so that under a uniform κ̂ a flat wall of Akinci volumes pushes,
+    //! (1 + β) κ̂ Σ_k V_k ∇W_ik, as the fluid it stands for would, 2κ̂ Σ_j V ∇W_ij
+    float mirror_share;
     DfsphState<D> state;
     DfsphSolve last_density, last_divergence;
 

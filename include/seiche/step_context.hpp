@@ -115,6 +115,10 @@ class StepContext {
     // ---- for the forces ----
     // The boundary → fluid lists (turned around from the fluid → boundary lists once per step).
     ReactionLists<D> reaction_lists();
+    // Split over processes: each boundary particle's value as the process owning its cell
+    // gathered it from the reaction lists (the others' halo does not reach all of its fluid
+    // neighbours), on every process. Nothing in one process.
+    void share_boundary_values(std::span<float> values);
     // The world's buffers of the Z-curve reorder, free between neighbour searches: a pass that
     // writes a new velocity or density field writes it there and swaps it in.
     std::vector<Vec<D>>& velocity_scratch();

@@ -272,8 +272,9 @@ class World {
     const std::atomic<bool>* stop_ = nullptr;
     bool boundary_moves_ = false;
     // The fluid → boundary lists turned around (boundary particle → fluid particles), built in
-    // a fixed order so the forces gather deterministically.
+    // a fixed order so the forces gather deterministically; turned once per neighbour search.
     std::vector<std::uint32_t> reaction_offset_, reaction_fluid_;
+    bool reaction_current_ = false;
     mutable std::vector<Vec<D>> collision_push_;  //!< per fluid particle, this step (forces tracked)
     mutable std::vector<std::uint32_t> collision_object_;
     std::vector<Vec<D>> contact_;               //!< per fluid particle, N (forces tracked)

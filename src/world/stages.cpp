@@ -4,6 +4,8 @@
 // their stages, density.
 #include "seiche/world.hpp"
 
+#include <bit>
+
 namespace seiche {
 
 // ---- the shared stages ----
@@ -52,6 +54,7 @@ void World<D>::find_neighbors() {
     build_neighbor_list_by_cell<D>(fluid_grid_, p_.x, boundary_grid_, false, boundary_nb_,
                                    bodies_move ? &moving_grid_ : nullptr,
                                    static_cast<std::uint32_t>(first_moving_));
+    reaction_current_ = false;
 }
 
 template <int D>
@@ -223,8 +226,21 @@ bool StepContext<D>::tracking_boundary_forces() const {
 
 template <int D>
 ReactionLists<D> StepContext<D>::reaction_lists() {
-    w_.transpose_boundary_neighbors();
+    if (!w_.reaction_current_) w_.transpose_boundary_neighbors();
+    w_.reaction_current_ = true;
     return {w_.reaction_offset_, w_.reaction_fluid_, w_.p_.x, w_.b_.x, w_.b_.force};
+}
+
+template <int D>
+void StepContext<D>::share_boundary_values(std::span<float> values) {
+    if (!w_.domain_) return;
+    // The owner's bits, the others' zeros: an integer sum is the owner's value exactly.
+    std::vector<std::int64_t> bits(values.size(), 0);
+    for (std::size_t k = 0; k < values.size(); ++k)
+        if (w_.domain_->owns(w_.b_.x[k])) bits[k] = std::bit_cast<std::uint32_t>(values[k]);
+    w_.domain_->sum(bits);
+    for (std::size_t k = 0; k < values.size(); ++k)
+        values[k] = std::bit_cast<float>(static_cast<std::uint32_t>(bits[k]));
 }
 
 template class StepContext<2>;
