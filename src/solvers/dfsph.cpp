@@ -4,9 +4,9 @@
 // Units. With ρ̂ = ρ/ρ0 and V = m/ρ0 every sum is in volumes, and a solve's stiffness κ̂ (m²/s²;
 // the papers' κ = p/ρ² is κ̂/ρ0) accelerates the particles by eq. (9)/(12):
 //   a_i = −Σ_j V (κ̂_i + κ̂_j) ∇W_ij − Σ_k V_k (κ̂_i + κ̂_k) ∇W_ik,
-// the boundary's κ̂_k extrapolated from the fluid around it (Band et al. 2018, eq. 12: here
-// β times the Shepard mean of its fluid neighbours' κ̂) and read, like the neighbours' κ̂_j, from
-// the last iteration. β = 2ω − 1 (ω of flat_wall_push_match, 0.885 in 2D, 0.897 in 3D): under a
+// the boundary's κ̂_k extrapolated from the fluid around it (Adami, Hu & Adams 2012, eq. 27,
+// without its body-force term: β times the Shepard mean of its fluid neighbours' κ̂) and read,
+// like the neighbours' κ̂_j, from the last iteration. β = 2ω − 1 (ω of flat_wall_push_match, 0.885 in 2D, 0.897 in 3D): under a
 // uniform κ̂ a flat wall of Akinci volumes then pushes as the fluid it stands for. (With the
 // boundary term −Σ_k V_k κ̂_i ∇W_ik alone, as Akinci et al. 2012 and SPlisHSPlasH, the wall's
 // pressure is in effect 0: a settled tank's first row of particles sat 0.82 r from the floor
@@ -285,8 +285,8 @@ void update_pass(const K& kernel, const FluidView<D>& f,
     });
 }
 
-// The boundary's pressure, extrapolated from the fluid (Band et al. 2018, "Pressure boundaries
-// for implicit incompressible SPH", eq. 12, without its hydrostatic term, which moved a settled
+// The boundary's pressure, extrapolated from the fluid (Adami, Hu & Adams 2012, "A generalized
+// wall boundary condition for SPH", eq. 27, without its body-force term, which moved a settled
 // tank's figures by less than their scatter): κ̂_k of boundary particle k is β Σ_i W_ik κ̂_i /
 // Σ_i W_ik over its fluid neighbours. The weights (β included), once per step in the reaction
 // lists' order, then each iteration a gather: the same sums for any thread count.
