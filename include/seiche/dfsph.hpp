@@ -30,10 +30,11 @@ struct DfsphState {
     //! κ̂Δt² of the last step's solves (their warm starts; ParticleSet::carried holds them
     //! between steps), and κ̂ of this step's, m²/s²: constant density, divergence.
     std::vector<float> warm_density, warm_divergence, kappa_density, kappa_divergence;
-    //! The boundary's κ̂_k, extrapolated from the fluid's (Shepard weights, one per
-    //! boundary–fluid pair in the reaction lists' order): each solve's, then their sum, m²/s²
-    std::vector<float> boundary_weight, boundary_kappa_density, boundary_kappa_divergence,
-        boundary_kappa;
+    //! The boundary's κ̂_k, extrapolated from the fluid's, times its volume V_k (the Shepard
+    //! weights, β V_k W_ik / Σ_i W_ik, one per boundary–fluid pair in the reaction lists' order):
+    //! each solve's, then their sum, m⁵/s² (m³/s² in 2D)
+    std::vector<float> boundary_weight, boundary_vkappa_density, boundary_vkappa_divergence,
+        boundary_vkappa;
     void resize(std::size_t n) {
         for (auto* a : {&factor, &source, &error, &pressure, &warm_density, &warm_divergence,
                         &kappa_density, &kappa_divergence})

@@ -193,13 +193,12 @@ void source_pass(const K& kernel, const FluidView<D>& f, std::span<const Vec<D>>
 template <int D, class K>
 void acceleration_pass(const K& kernel, const FluidView<D>& f,
                        std::span<const Vec<D>> boundary_gradient, std::span<const float> kappa,
-                       const float* boundary_kappa, std::span<Vec<D>> a) {
+                       const float* boundary_vkappa, std::span<Vec<D>> a) {
     using namespace lanes;
     const float vol = f.mass / f.rest_density;
     const Vec<D>* x = f.x.data();
     const float* kp = kappa.data();
     const Vec<D>* bx = f.bx.data();
-    const float* bv = f.bvolume.data();
     for_each_group(f.x.size(), [&](std::size_t i0, int n) {
         const F ki = load(kp + i0, n);
         const Points<D> xi = load_points<D>(x, i0, n);
@@ -223,8 +222,7 @@ void acceleration_pass(const K& kernel, const FluidView<D>& f,
             Index b[width];
             bn.fetch(k, b);
             const Separation r = separation<D>(xi, fetch_points<D>(bx, b));
-            const F s = keep(bn.active(k),
-                             fetch(bv, b) * fetch(boundary_kappa, b) * grad_factor(kernel, r));
+            const F s = keep(bn.active(k), fetch(boundary_vkappa, b) * grad_factor(kernel, r));
             a0 += s * r.x;
             a1 += s * r.y;
             a2 += s * r.z;
@@ -288,11 +286,12 @@ void update_pass(const K& kernel, const FluidView<D>& f,
 // The boundary's pressure, extrapolated from the fluid (Adami, Hu & Adams 2012, "A generalized
 // wall boundary condition for SPH", eq. 27, without its body-force term, which moved a settled
 // tank's figures by less than their scatter): κ̂_k of boundary particle k is β Σ_i W_ik κ̂_i /
-// Σ_i W_ik over its fluid neighbours. The weights (β included), once per step in the reaction
-// lists' order, then each iteration a gather: the same sums for any thread count.
+// Σ_i W_ik over its fluid neighbours. The weights (β and V_k included: the gather gives V_k κ̂_k),
+// once per step in the reaction lists' order, then each iteration a gather: the same sums for any
+// thread count.
 template <int D, class K>
-void shepard_weights(const K& kernel, const ReactionLists<D>& l, float share,
-                     std::vector<float>& weight) {
+void shepard_weights(const K& kernel, const ReactionLists<D>& l, std::span<const float> volume,
+                     float share, std::vector<float>& weight) {
     weight.resize(l.fluid.size());
     parallel_for(l.bx.size(), [&](std::size_t k) {
         float sum = 0.0f;
@@ -300,7 +299,7 @@ void shepard_weights(const K& kernel, const ReactionLists<D>& l, float share,
             weight[e] = kernel.W(glm::length(l.x[l.fluid[e]] - l.bx[k]));
             sum += weight[e];
         }
-        const float inv = sum > 0.0f ? share / sum : 0.0f;
+        const float inv = sum > 0.0f ? share * volume[k] / sum : 0.0f;
         for (std::uint32_t e = l.offset[k]; e < l.offset[k + 1]; ++e) weight[e] *= inv;
     });
 }
@@ -330,7 +329,7 @@ DfsphSolve solve(const K& kernel, const FluidView<D>& f, DfsphState<D>& s, std::
                  int max_iterations, double tolerance, std::vector<float>& carried,
                  std::vector<float>& kappa_out, bool moving, float bound_share,
                  const ReactionLists<D>& walls, std::span<const float> weight,
-                 std::vector<float>& boundary_kappa, StepContext<D>& ctx) {
+                 std::vector<float>& boundary_vkappa, StepContext<D>& ctx) {
     const float* warm = warm_start > 0.0f ? carried.data() : nullptr;
     const float correction = max_correction * float(tolerance);
     if (moving)
@@ -345,9 +344,9 @@ DfsphSolve solve(const K& kernel, const FluidView<D>& f, DfsphState<D>& s, std::
     refresh_halo(pr, std::span<float>(kappa_out));  // the warm start, cut where the source is
     // The boundary's κ̂_k from the current κ̂, then the pressure accelerations.
     const auto accelerate = [&] {
-        boundary_kappa_pass<D>(walls, weight, kappa_out, boundary_kappa);
-        ctx.share_boundary_values(boundary_kappa);
-        acceleration_pass<D, K>(kernel, f, s.boundary_gradient, kappa_out, boundary_kappa.data(),
+        boundary_kappa_pass<D>(walls, weight, kappa_out, boundary_vkappa);
+        ctx.share_boundary_values(boundary_vkappa);
+        acceleration_pass<D, K>(kernel, f, s.boundary_gradient, kappa_out, boundary_vkappa.data(),
                                 s.acceleration);
         refresh_halo(pr, std::span<Vec<D>>(s.acceleration));
     };
@@ -415,7 +414,7 @@ void Dfsph<D>::step(StepContext<D>& c) {
             [&](const auto& k) {
                 using K = std::decay_t<decltype(k)>;
                 density_and_factor<D>(k, f, p.rho, state.factor, state.boundary_gradient);  // eqs. (2), (11)
-                shepard_weights<D>(k, walls, mirror_share, state.boundary_weight);
+                shepard_weights<D>(k, walls, f.bvolume, mirror_share, state.boundary_weight);
                 refresh_halo(f.processes, std::span<float>(p.rho));
                 refresh_halo(f.processes, std::span<float>(state.factor));
                 if (params.divergence_solve)                        // Algorithm 2
@@ -423,10 +422,10 @@ void Dfsph<D>::step(StepContext<D>& c) {
                         k, f, state, p.v, p.rho, dt, float(params.warm_start), 1,
                         params.max_divergence_iterations, params.divergence_tolerance,
                         warm_divergence, kappa_divergence, moving, bound_share, walls,
-                        state.boundary_weight, state.boundary_kappa_divergence, c);
+                        state.boundary_weight, state.boundary_vkappa_divergence, c);
                 else {
                     std::fill(kappa_divergence.begin(), kappa_divergence.end(), 0.0f);
-                    state.boundary_kappa_divergence.assign(walls.bx.size(), 0.0f);
+                    state.boundary_vkappa_divergence.assign(walls.bx.size(), 0.0f);
                     std::fill(warm_divergence.begin(), warm_divergence.end(), 0.0f);
                 }
             },
@@ -442,7 +441,7 @@ void Dfsph<D>::step(StepContext<D>& c) {
                 last_density = solve<Residual::density, D, K>(  // Algorithm 3
                     k, f, state, p.v, p.rho, dt, float(params.warm_start), params.min_iterations,
                     params.max_iterations, params.density_tolerance, warm_density, kappa_density,
-                    moving, bound_share, walls, state.boundary_weight, state.boundary_kappa_density, c);
+                    moving, bound_share, walls, state.boundary_weight, state.boundary_vkappa_density, c);
             },
             c.kernel());
     });
@@ -456,11 +455,11 @@ void Dfsph<D>::step(StepContext<D>& c) {
         // The boundary term of eq. (9) on particle i is m a = −m V_k (κ̂_i + κ̂_k) ∇W_ik for each
         // solve's κ̂; by Newton's third law boundary particle k feels the sum over both solves,
         // f_k = m V_k (κ̂_i + κ̂v_i + κ̂_k + κ̂v_k) ∇W_ik.
-        state.boundary_kappa.resize(walls.bx.size());
+        state.boundary_vkappa.resize(walls.bx.size());
         for (std::size_t b = 0; b < walls.bx.size(); ++b)
-            state.boundary_kappa[b] =
-                state.boundary_kappa_density[b] + state.boundary_kappa_divergence[b];
-        const float* kb = state.boundary_kappa.data();
+            state.boundary_vkappa[b] =
+                state.boundary_vkappa_density[b] + state.boundary_vkappa_divergence[b];
+        const float* vkb = state.boundary_vkappa.data();
         const float* kd = kappa_density.data();
         const float* kv = kappa_divergence.data();
         const float* volume = f.bvolume.data();
@@ -468,7 +467,7 @@ void Dfsph<D>::step(StepContext<D>& c) {
         std::visit(
             [&](const auto& k) {
                 c.boundary_reaction([&, k](std::uint32_t i, std::size_t b, float len) {
-                    return mass * volume[b] * (kd[i] + kv[i] + kb[b]) * k.grad_factor(len);
+                    return mass * (volume[b] * (kd[i] + kv[i]) + vkb[b]) * k.grad_factor(len);
                 });
             },
             c.kernel());
