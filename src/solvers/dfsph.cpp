@@ -474,10 +474,12 @@ void Dfsph<D>::step(StepContext<D>& c) {
     }
     c.stats().iterations = last_density.iterations + last_divergence.iterations;
     c.predict();  // x = x + Δt v*
-    // Collisions keep centres r/2 from the walls (PBF's and WCSPH's keep r): the boundary's
-    // pressure holds a compressed layer a little nearer than r, and a clamp at r fought the
-    // solve (a tank at rest kept 20 times the kinetic energy); only a splash that the pressure
-    // did not stop is caught, before it reaches the wall's own particles.
+    // Collisions keep centres r/2 from the walls (PBF's and WCSPH's keep r): only a splash that
+    // the pressure did not stop is caught, before it reaches the wall's own particles. (While
+    // the walls pushed with κ̂_i alone, a clamp at r fought the solve: a tank at rest kept 20
+    // times the kinetic energy. With the walls' pressure the tank is as calm either way, but
+    // particles an impact pushes nearer than r are then moved without the solve, and the
+    // reference dam break's density error at 0.5 s read 0.025% / 1.25% instead of 0.012% / 0.14%.)
     collide_with_objects<D>(p.x, f.objects, 0.5f * f.radius, f.collisions);
     c.contain_and_update_velocities();
     c.post_velocity();  // XSPH, vorticity confinement
