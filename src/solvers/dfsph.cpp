@@ -6,12 +6,13 @@
 //   a_i = −Σ_j V (κ̂_i + κ̂_j) ∇W_ij − Σ_k V_k (κ̂_i + κ̂_k) ∇W_ik,
 // the boundary's κ̂_k extrapolated from the fluid around it (Adami, Hu & Adams 2012, eq. 27,
 // without its body-force term: β times the Shepard mean of its fluid neighbours' κ̂) and read,
-// like the neighbours' κ̂_j, from the last iteration. β = 2ω − 1 (ω of flat_wall_push_match, 0.885 in 2D, 0.897 in 3D): under a
-// uniform κ̂ a flat wall of Akinci volumes then pushes as the fluid it stands for. (With the
-// boundary term −Σ_k V_k κ̂_i ∇W_ik alone, as Akinci et al. 2012 and SPlisHSPlasH, the wall's
-// pressure is in effect 0: a settled tank's first row of particles sat 0.82 r from the floor
-// with 1.59 ρ0 g (H − z), the second took 0.89, and the pressure slope read 8% steep. With
-// β = 1 a closed box filled to the lid jumped by 0.13 m·g·d per particle at the start.)
+// like the neighbours' κ̂_j, from the last iteration. β = 2ω − 1 (ω of flat_wall_push_match,
+// 0.885 in 2D, 0.897 in 3D): under a uniform κ̂ a flat wall of Akinci volumes then pushes as the
+// fluid it stands for. (With the boundary term −Σ_k V_k κ̂_i ∇W_ik alone, as Akinci et al. 2012
+// and SPlisHSPlasH, the wall's pressure is in effect 0: a settled tank's first row of particles
+// sat 0.82 r from the floor with 1.59 ρ0 g (H − z), the second took 0.89, and the pressure slope
+// read 8% steep. With β = 1 a closed box filled to the lid jumped by 0.13 m·g·d per particle at
+// the start.)
 // Each solve finds κ̂ ≥ 0 such that v* + Δt a leaves no compression after Δt (constant density)
 // or no compression rate (divergence), by relaxed Jacobi iterations on κ̂ with the diagonal
 //   S_i = |Σ_j V ∇W_ij + Σ_k V_k ∇W_ik|² + Σ_j |V ∇W_ij|²
@@ -441,7 +442,8 @@ void Dfsph<D>::step(StepContext<D>& c) {
                 last_density = solve<Residual::density, D, K>(  // Algorithm 3
                     k, f, state, p.v, p.rho, dt, float(params.warm_start), params.min_iterations,
                     params.max_iterations, params.density_tolerance, warm_density, kappa_density,
-                    moving, bound_share, walls, state.boundary_weight, state.boundary_vkappa_density, c);
+                    moving, bound_share, walls, state.boundary_weight,
+                    state.boundary_vkappa_density, c);
             },
             c.kernel());
     });
