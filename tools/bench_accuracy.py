@@ -18,7 +18,9 @@ Settings (default: all of them):
   ref:0.1    SPlisHSPlasH DFSPH, maxError 0.1%
   dfsph:E    seiche DFSPH, solver.dfsph.density_tolerance E (0.0001 = 0.01%)
   pbf:E      seiche PBF, solver.pbf.density_tolerance E, up to 100 iterations
-A setting may end in @1 for one thread (default --threads 2), e.g. dfsph:0.0001@1, and a seiche
+On a machine shared with other processes give OMP_WAIT_POLICY=passive (the reference's OpenMP
+threads spin at every barrier by default, which beside other load triples its 2-thread CPU time;
+the tool warns). A setting may end in @1 for one thread (default --threads 2), e.g. dfsph:0.0001@1, and a seiche
 setting may add scene keys with +, e.g. pbf:0.0001+solver.pbf.over_relaxation=1.5.
 
 The reference is built from its public repository (docs/performance-history.md, "Side by side
@@ -96,6 +98,17 @@ def main():
     print(f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores, "
           f"load {load()}; median of {args.runs} run(s); t = {args.end} s, start-up removed with "
           f"t = {args.short} s; logs in {work}")
+    # SPlisHSPlasH's threads are OpenMP's, which spin at every barrier by default: beside other
+    # processes (a shared machine) that tripled its 2-thread CPU time (191.8 against 60.6 CPU s
+    # per simulated s with OMP_WAIT_POLICY=passive, 2026-11-28, load 3). seiche's pool is not
+    # OpenMP. Say which policy the figures had.
+    policy = os.environ.get("OMP_WAIT_POLICY", "")
+    print(f"# OMP_WAIT_POLICY={policy or '(unset: OpenMP spins)'}")
+    if not policy and float(load().split()[0]) >= 0.5 * (os.cpu_count() or 1) and any(
+            s.startswith("ref:") and not s.endswith("@1") for s in args.settings):
+        print("bench_accuracy: the machine is busy and OMP_WAIT_POLICY is unset: the reference's "
+              "spinning OpenMP threads will read far more CPU time than they need; "
+              "run with OMP_WAIT_POLICY=passive for a fair comparison", file=sys.stderr)
     print("| setting | threads | CPU s per simulated s | steps | iterations per step (both solves) | "
           "density error at t = end: mean / max | mean farther than h from the walls |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
