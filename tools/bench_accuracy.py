@@ -105,7 +105,8 @@ def main():
     policy = os.environ.get("OMP_WAIT_POLICY", "")
     print(f"# OMP_WAIT_POLICY={policy or '(unset: OpenMP spins)'}")
     if not policy and float(load().split()[0]) >= 0.5 * (os.cpu_count() or 1) and any(
-            s.startswith("ref:") and not s.endswith("@1") for s in args.settings):
+            s.startswith("ref:") and int(s.partition("@")[2] or args.threads) > 1
+            for s in args.settings):
         print("bench_accuracy: the machine is busy and OMP_WAIT_POLICY is unset: the reference's "
               "spinning OpenMP threads will read far more CPU time than they need; "
               "run with OMP_WAIT_POLICY=passive for a fair comparison", file=sys.stderr)
