@@ -14,7 +14,8 @@ Runs are interleaved round by round (every setting once per round); --runs N tak
 of N rounds.
 
 Settings (default: all of them):
-  ref:0.01   SPlisHSPlasH DFSPH, maxError 0.01% (its default), maxErrorV 0.1%, CFL to 5 ms
+  ref:0.01   SPlisHSPlasH DFSPH, maxError 0.01% (its default; in per cent, as SPlisHSPlasH
+             takes it), maxErrorV 0.1%, CFL to 5 ms
   ref:0.1    SPlisHSPlasH DFSPH, maxError 0.1%
   dfsph:E    seiche DFSPH, solver.dfsph.density_tolerance E (0.0001 = 0.01%)
   pbf:E      seiche PBF, solver.pbf.density_tolerance E, up to 100 iterations
@@ -122,6 +123,10 @@ def main():
         threads = int(threads or args.threads)
         name, *extra = name.split("+")
         kind, _, value = name.partition(":")
+        if kind == "ref" and value and float(value) < 0.005:
+            # SPlisHSPlasH's maxError is in per cent, seiche's tolerances are fractions.
+            print(f"bench_accuracy: {setting}: the reference's maxError is in per cent "
+                  f"(ref:0.01 = 0.01%); did you mean ref:{float(value) * 100:g}?", file=sys.stderr)
         tag = "".join("_" + re.sub(r"[^\w.=]", "", e.rpartition(".pbf.")[2].rpartition(".dfsph.")[2])
                       for e in extra)
         env = dict(os.environ, OMP_NUM_THREADS=str(threads))
@@ -191,7 +196,8 @@ def main():
             iters_text = f"{summary['mean_iterations']:.1f}"
         label = {"ref": "SPlisHSPlasH DFSPH, maxError", "dfsph": "seiche DFSPH, tolerance",
                  "pbf": "seiche PBF, tolerance"}[kind]
-        print(f"| {label} {value}{' ' + ' '.join(extra) if extra else ''} | {threads} | {per_second:.1f} | {steps_text} | {iters_text} | "
+        shown = f"{value}%" if kind == "ref" else value
+        print(f"| {label} {shown}{' ' + ' '.join(extra) if extra else ''} | {threads} | {per_second:.1f} | {steps_text} | {iters_text} | "
               f"{mean:.4f}% / {worst:.3f}% | {away:.4f}% |")
         sys.stdout.flush()
 

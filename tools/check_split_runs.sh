@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A scene split over processes (mpirun -np N seiche run) writes the frames and stats of the run in
 # one process, byte for byte: every solver on the 2D dam break with 2 and 3 processes (PBF also
-# 4, and with vorticity confinement and an obstacle), the 3D dam break with 2 and 4, floating
+# 4, with its warm start, and with vorticity confinement and an obstacle), the 3D dam break with 2 and 4, floating
 # bodies, surface tension and adhesion, an emitter, a sink, a puddle smaller than the processes
 # (some own no cell), checkpoints written by N processes resumed by M, a process killed, frames
 # written in pieces, and a bad scene, which must end with a message, not hang. About two minutes on two cores.
@@ -72,6 +72,9 @@ for s in $solvers; do
   same "db2_$s" 3 scenes/dam_break_2d.json --solver "$s" --end-time 0.3
 done
 same db2_pbf 4 scenes/dam_break_2d.json --solver pbf --end-time 0.3
+# PBF's warm start: values carried with the particles across processes.
+same db2_warm 3 scenes/dam_break_2d.json --end-time 0.3 --set solver.pbf.warm_start=0.5 \
+  --set solver.pbf.density_tolerance=0.0005
 same db2_vort 3 scenes/dam_break_2d.json --end-time 0.3 --set solver.vorticity=0.05 \
   --set 'obstacles=[{"min": [0.8, 0], "max": [0.9, 0.15]}]'
 same db3 2 scenes/dam_break_3d.json --end-time 0.1 --set particle_radius=0.015

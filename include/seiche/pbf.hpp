@@ -22,7 +22,9 @@ struct PbfState {
     //! Σ_k V_k ∇W_ik (x, y, z) and Σ_k V_k W_ik (w) of the boundary particles, summed at the
     //! step's first λ pass, w carried along each correction to first order
     std::vector<Float4> boundary;
-    std::vector<float> lambda_sum;  //!< Σ λ' over the step's corrections (boundary forces only)
+    //! Σ λ' over the step's corrections (boundary forces, warm start)
+    std::vector<float> lambda_sum;
+    std::vector<float> warm;  //!< λ' added to each particle's first correction (warm start)
     void resize(std::size_t n) {
         x_lambda.resize(n);
         boundary.resize(n);

@@ -12,6 +12,7 @@ struct PbfParams {
     double density_tolerance = 0.002;
     double relaxation = 0.01;
     double over_relaxation = 1.0;
+    double warm_start = 0.0;
     bool unilateral = true;
     bool tensile_correction = false;
     double s_corr_k = 0.1;
@@ -25,6 +26,7 @@ struct PbfParams {
         .resolves_sound = false,
         .has_pressure = false,
         .default_xsph = 0.01,  // XSPH is PBF's viscosity (M&M 2013 eq. 17)
+        .carries_values = true,  // Σλ' of its last two steps (solver.pbf.warm_start)
         .iterations_key = "solver.pbf.max_iterations",
         .tolerance_key = "solver.pbf.density_tolerance",
     };

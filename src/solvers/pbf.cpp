@@ -297,7 +297,8 @@ void pbf_delta_pass(const PbfConstants& c, const K& kernel, const FluidView<D>& 
 template <int D, class K>
 PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel,
                       const FluidView<D>& view, std::span<Vec<D>> x, std::span<float> rho,
-                      PbfState<D>& state, std::span<float> lambda_sum) {
+                      PbfState<D>& state, std::span<float> lambda_sum,
+                      std::span<const float> warm) {
     PbfResult r;
     collide_with_objects<D>(x, view.objects, view.radius, view.collisions);
     bool measured = true;  // r holds the error of the last λ pass
@@ -313,6 +314,10 @@ PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel
         if (r.iterations >= p.max_iterations || stop) break;
         pbf_lambda_pass<D, K>(p, k, kernel, view, rho, state.x_lambda, state.boundary,
                               r.iterations == 0);
+        // The warm start joins the first correction (a halo copy takes its owner's below).
+        if (r.iterations == 0 && !warm.empty())
+            parallel_for(
+                x.size(), [&](std::size_t i) { state.x_lambda[i].w += warm[i]; }, 4096);
         refresh_halo(view.processes, std::span<PositionLambda>(state.x_lambda));  // λ' for Δx
         // The error decides only from min_iterations on; before that it is measured for the last
         // allowed pass alone (it is what the result reports). One loop over the particles, and
@@ -362,15 +367,49 @@ void Pbf<D>::step(StepContext<D>& c) {
     PbfResult r;
     ParticleSet<D>& p = c.particles();
     const bool forces = c.tracking_boundary_forces();
-    if (forces) state.lambda_sum.assign(p.size(), 0.0f);
+    // The warm start: a share of the smaller of the last two steps' Σλ' (per Δt², so a change of
+    // step carries over), added to the first correction. The smaller of two: a push that one
+    // step needed once (an impact) is not repeated; the steady part (a resting column's weight,
+    // which Jacobi otherwise rebuilds from the floor up every step) is.
+    const bool warm = params.warm_start > 0.0 && p.carrying && p.carried.size() == p.size();
+    if (warm) {
+        state.warm.resize(p.size());
+        const float scale = float(params.warm_start) * c.dt() * c.dt();
+        const Float2* carried = p.carried.data();
+        float* out = state.warm.data();
+        parallel_for(
+            p.size(),
+            [&](std::size_t i) {
+                // The one of smaller size; none where they differ in sign (a bilateral
+                // constraint's pull after a push).
+                const float a = carried[i].a, b = carried[i].b;
+                out[i] = a * b > 0.0f ? scale * (a < 0.0f ? std::max(a, b) : std::min(a, b)) : 0.0f;
+            },
+            4096);
+    }
+    const bool sums = forces || warm;
+    if (sums) state.lambda_sum.assign(p.size(), 0.0f);
     c.timed(&StageTimes::solver, [&] {  // while iter < solverIterations: λ, Δp, collisions
         std::visit(
             [&](const auto& k) {
                 r = pbf_project<D>(params, constants, k, c.view(), p.x, p.rho, state,
-                                   forces ? std::span<float>(state.lambda_sum) : std::span<float>());
+                                   sums ? std::span<float>(state.lambda_sum) : std::span<float>(),
+                                   warm ? std::span<const float>(state.warm)
+                                        : std::span<const float>());
             },
             c.kernel());
     });
+    if (p.carrying && p.carried.size() == p.size()) {
+        // This step's Σλ' per Δt² becomes the last; the last, the one before (zero without a
+        // warm start: nothing is carried then).
+        const float inv_dt2 = 1.0f / (c.dt() * c.dt());
+        Float2* carried = p.carried.data();
+        const float* sum = state.lambda_sum.data();
+        parallel_for(
+            p.size(),
+            [&](std::size_t i) { carried[i] = warm ? Float2{sum[i] * inv_dt2, carried[i].a} : Float2{}; },
+            4096);
+    }
     if (forces) {
         // The boundary's share of each correction (eq. 9, boundary term) moves particle i by
         // Δx_ik = λ'_i V_k ∇W_ik per iteration; over the step that is an impulse m Σ Δx_ik / Δt
@@ -404,7 +443,8 @@ template struct Pbf<3>;
                                                  float);                                         \
     template PbfResult pbf_project<D, K<D>>(const PbfParams&, const PbfConstants&, const K<D>&,  \
                                             const FluidView<D>&, std::span<Vec<D>>,              \
-                                            std::span<float>, PbfState<D>&, std::span<float>);   \
+                                            std::span<float>, PbfState<D>&, std::span<float>,    \
+                                            std::span<const float>);                             \
     template void pbf_lambda_pass<D, K<D>>(const PbfParams&, const PbfConstants&, const K<D>&,   \
                                            const FluidView<D>&, std::span<float>,                \
                                            std::span<PositionLambda>, std::span<Float4>, bool);  \
@@ -440,6 +480,11 @@ std::span<const Param<WorldDef>> PbfParams::keys() {
             "ω: each Jacobi correction is ω times eq. (9)'s; 1 is the paper's, 1.5 needs about "
             "half the iterations at a 0.01% tolerance, and from about 1.7 a step of few "
             "iterations can blow up (a step whose largest error grows goes on at ω = 1)"),
+        number_param<W, &W::solver, &SolverParams::pbf, &PbfParams::warm_start>(
+            "solver.pbf.warm_start", "", closed(0, 0.9),
+            "share of the smaller of the last two steps' corrections (Σλ') that starts the "
+            "next step's first; 0 = none. 0.5 needs about a third fewer iterations at a 0.01% "
+            "tolerance, 40% fewer in a resting tank; from about 0.8 the fluid ends expanded"),
         boolean_param<W, &W::solver, &SolverParams::pbf, &PbfParams::unilateral>(
             "solver.pbf.unilateral",
             "treat the constraint as C ≤ 0 (Bender & Fernández, eq. 10): only compression is "

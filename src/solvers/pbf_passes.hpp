@@ -15,7 +15,8 @@ namespace seiche {
 template <int D, class K>
 PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel,
                       const FluidView<D>& view, std::span<Vec<D>> x, std::span<float> rho,
-                      PbfState<D>& state, std::span<float> lambda_sum = {});
+                      PbfState<D>& state, std::span<float> lambda_sum = {},
+                      std::span<const float> warm = {});
 
 // The passes of one iteration, public for the micro-benchmarks. λ pass: density, C, S' and λ'
 // (eqs. 1, 2, 6–8, 10), written with the positions it used to x_lambda (the boundary's sums
