@@ -91,6 +91,30 @@ TEST(Checkpoint, ResumedPbfWithWarmStartIsBitwise) {
     EXPECT_FALSE(same_bits<2>(warm.particles().x, cold.particles().x));
 }
 
+// Carried values belong to the solver that wrote them: a DFSPH checkpoint resumed by PBF with its
+// warm start starts PBF's from zero (DFSPH's κ̂Δt² would be taken for Σλ').
+TEST(Checkpoint, CarriedValuesOfAnotherSolverAreDropped) {
+    const WorldDef dfsph = splash(SolverType::dfsph, 2);
+    World<2> first(dfsph);
+    advance(first, 0.05);
+    bool carried = false;
+    for (const Float2& c : first.particles().carried) carried = carried || c.a != 0 || c.b != 0;
+    ASSERT_TRUE(carried);
+    std::stringstream file;
+    first.save(file);
+    WorldDef pbf = dfsph;
+    pbf.solver.type = SolverType::pbf;
+    pbf.solver.pbf.warm_start = 0.5;
+    World<2> second(pbf);
+    const RestoreResult r = second.restore(file);
+    EXPECT_FALSE(r.changed.empty());  // solver.type, reported
+    ASSERT_EQ(second.particles().carried.size(), second.particles().size());
+    for (const Float2& c : second.particles().carried) {
+        EXPECT_EQ(c.a, 0.0f);
+        EXPECT_EQ(c.b, 0.0f);
+    }
+}
+
 TEST(Checkpoint, ResumedWithOtherThreadCountIsBitwise) {
     WorldDef def = splash(SolverType::pbf, 2);
     def.particle_radius = 0.005;  // 2,400 particles: above the threshold where loops go parallel

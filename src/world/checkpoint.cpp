@@ -316,6 +316,14 @@ typename World<D>::Restored World<D>::read_checkpoint(std::istream& in) const {
                                   value + "; resume with the scene it was written for");
         if (key != "time.end_time") result.changed.push_back(key + ": " + was + " → " + value);
     }
+    // Which solver wrote the carried values (they mean something to that solver alone: DFSPH's
+    // κ̂Δt², PBF's Σλ' per Δt²).
+    const auto solver_of = [](const auto& lines) {
+        const auto it = std::find_if(lines.begin(), lines.end(),
+                                     [](const auto& kv) { return kv.first == "solver.type"; });
+        return it == lines.end() ? std::string() : std::string(it->second);
+    };
+    const bool same_solver = solver_of(saved) == solver_of(now);
     result.extra = std::string(r.get_text());
     const auto time = r.get<double>();
     const auto steps = r.get<std::int64_t>();
@@ -334,8 +342,8 @@ typename World<D>::Restored World<D>::read_checkpoint(std::istream& in) const {
     r.get_array(p.x_prev);
     r.get_array(p.rho);
     r.get_array(p.id);
-    // The solver's carried values: kept when the running solver carries them too (a checkpoint
-    // of another solver leaves it to start from zero, as a live switch does).
+    // The solver's carried values: kept when the same solver runs on (a checkpoint of another
+    // solver leaves it to start from zero, as a live switch does).
     const auto had_carried = r.get<std::uint8_t>();
     if (had_carried > 1) throw CheckpointError("it is damaged");
     std::vector<Float2> carried(had_carried ? n : 0);
@@ -345,7 +353,7 @@ typename World<D>::Restored World<D>::read_checkpoint(std::istream& in) const {
             throw CheckpointError("its solver values of particle " + std::to_string(p.id[i]) +
                                   " are not finite");
     if (p.carrying) {
-        if (had_carried)
+        if (had_carried && same_solver)
             p.carried = std::move(carried);
         else
             p.carried.assign(n, Float2{});
