@@ -13,7 +13,8 @@ no part (another code's particles may rest nearer a wall than seiche's boundary 
 Runs are interleaved round by round (every setting once per round); --runs N takes the median
 of N rounds.
 
-Settings (default: all of them):
+Settings (default: the rows of docs/performance.md's table, the reference and seiche's fastest
+PBF and DFSPH at each of 0.01% and 0.1%):
   ref:0.01   SPlisHSPlasH DFSPH, maxError 0.01% (its default; in per cent, as SPlisHSPlasH
              takes it), maxErrorV 0.1%, CFL to 5 ms
   ref:0.1    SPlisHSPlasH DFSPH, maxError 0.1%
@@ -46,7 +47,15 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import bench_reference  # noqa: E402  (the reference's scene)
 
 SEICHE_SCENE = "scenes/bench/dam_break_reference_3d.json"
-DEFAULT = ["ref:0.01", "dfsph:0.0001", "pbf:0.0001", "ref:0.1", "dfsph:0.001", "pbf:0.001"]
+# The settings of docs/performance.md's table: each tolerance's fastest PBF and DFSPH at the
+# reference's mean error.
+DEFAULT = ["ref:0.01",
+           "pbf:0.0001+solver.pbf.over_relaxation=1.5+solver.pbf.warm_start=0.5"
+           "+solver.pbf.min_iterations=1",
+           "dfsph:0.00007",
+           "ref:0.1",
+           "pbf:0.001+time.max_dt=0.005+solver.pbf.min_iterations=1+solver.pbf.warm_start=0.5",
+           "dfsph:0.0007"]
 
 
 def reference_scene(max_error, box_obj, end):
