@@ -23,7 +23,8 @@ PBF and DFSPH at each of 0.01% and 0.1%):
 On a machine shared with other processes give OMP_WAIT_POLICY=passive (the reference's OpenMP
 threads spin at every barrier by default, which beside other load triples its 2-thread CPU time;
 the tool warns). A setting may end in @1 for one thread (default --threads 2), e.g. dfsph:0.0001@1, and a seiche
-setting may add scene keys with +, e.g. pbf:0.0001+solver.pbf.over_relaxation=1.5.
+setting may add scene keys with +, e.g. pbf:0.0001+solver.pbf.over_relaxation=1.5, and a reference
+setting its Configuration keys, e.g. ref:0.01+cflFactor=1 (its CFL factor, 0.5 by default).
 
 The reference is built from its public repository (docs/performance-history.md, "Side by side
 with the reference code"); give its binary with --sph (needed only for the ref settings).
@@ -147,8 +148,15 @@ def main():
                     sys.exit("bench_accuracy: the ref settings need --sph")
                 sph = pathlib.Path(args.sph).resolve()
                 box = sph.parent.parent / "data" / "models" / "UnitBox.obj"
-                scene = work / f"ref_{value}_{t}.json"
-                scene.write_text(json.dumps(reference_scene(float(value), box, t), indent=1))
+                scene = work / f"ref_{value}{tag}_{t}.json"
+                config = reference_scene(float(value), box, t)
+                for e in extra:  # the reference's own keys: ref:0.01+cflFactor=1
+                    key, _, v = e.partition("=")
+                    if key not in config["Configuration"]:
+                        sys.exit(f"bench_accuracy: {setting}: the reference scene has no "
+                                 f"Configuration key {key}")
+                    config["Configuration"][key] = json.loads(v)
+                scene.write_text(json.dumps(config, indent=1))
                 cmd = [str(sph), "--no-gui", "--no-cache", "--no-initial-pause", "--stopAt",
                        str(t), "--output-dir", str(out), str(scene)]
             elif kind in ("dfsph", "pbf"):
