@@ -13,8 +13,8 @@ no part (another code's particles may rest nearer a wall than seiche's boundary 
 Runs are interleaved round by round (every setting once per round); --runs N takes the median
 of N rounds.
 
-Settings (default: the rows of docs/performance.md's table, the reference and seiche's fastest
-PBF and DFSPH at each of 0.01% and 0.1%):
+Settings (default: the 2-thread rows of docs/performance.md's table, the reference at its
+defaults and with CFL factor 1, and seiche's fastest PBF and DFSPH at 0.01% and 0.1%):
   ref:0.01   SPlisHSPlasH DFSPH, maxError 0.01% (its default; in per cent, as SPlisHSPlasH
              takes it), maxErrorV 0.1%, CFL to 5 ms
   ref:0.1    SPlisHSPlasH DFSPH, maxError 0.1%
@@ -48,14 +48,15 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import bench_reference  # noqa: E402  (the reference's scene)
 
 SEICHE_SCENE = "scenes/bench/dam_break_reference_3d.json"
-# The settings of docs/performance.md's table: each tolerance's fastest PBF and DFSPH at the
-# reference's mean error.
-DEFAULT = ["ref:0.01",
-           "pbf:0.0001+solver.pbf.over_relaxation=1.5+solver.pbf.warm_start=0.5"
-           "+solver.pbf.min_iterations=1",
+# The settings of docs/performance.md's table: the reference at its defaults and with longer
+# steps, and seiche's fastest PBF and DFSPH at its defaults' mean error, at 0.01% and 0.1%.
+DEFAULT = ["ref:0.01", "ref:0.008+cflFactor=1",
+           "pbf:0.00009+solver.pbf.over_relaxation=1.5+solver.pbf.warm_start=0.5"
+           "+solver.pbf.min_iterations=1+time.cfl=0.8+time.max_dt=0.005",
            "dfsph:0.00007",
-           "ref:0.1",
-           "pbf:0.001+time.max_dt=0.005+solver.pbf.min_iterations=1+solver.pbf.warm_start=0.5",
+           "ref:0.1", "ref:0.08+cflFactor=1",
+           "pbf:0.0008+solver.pbf.warm_start=0.5+solver.pbf.min_iterations=2+time.cfl=0.8"
+           "+time.max_dt=0.005",
            "dfsph:0.0007"]
 
 
