@@ -407,7 +407,9 @@ void Pbf<D>::step(StepContext<D>& c) {
         const float* sum = state.lambda_sum.data();
         parallel_for(
             p.size(),
-            [&](std::size_t i) { carried[i] = warm ? Float2{sum[i] * inv_dt2, carried[i].a} : Float2{}; },
+            [&](std::size_t i) {
+                carried[i] = warm ? Float2{sum[i] * inv_dt2, carried[i].a} : Float2{};
+            },
             4096);
     }
     if (forces) {
