@@ -93,19 +93,22 @@ def spheric(out, data, table):
     sim = rows(os.path.join(out, "spheric.csv"))
     exp = rows(os.path.join(data, "kleefsman_2005_spheric_test2_water_heights.csv"))
     exp = [r for r in exp if float(r["t_s"]) <= 1.6]
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4.2), dpi=120)
-    for ax, probe, column, x in ((axes[0], "H2", "H2_x0.992_m", 0.992),
-                                 (axes[1], "H4", "H4_x2.638_m", 2.638)):
+    fig, axes = plt.subplots(2, 2, figsize=(10, 7.6), dpi=120)
+    # In the order of the flow: H4 in the reservoir, H3 and H2 on the way, H1 behind the box.
+    for ax, probe, column, x in ((axes[0][0], "H4", "H4_x2.638_m", 2.638),
+                                 (axes[0][1], "H3", "H3_x1.488_m", 1.488),
+                                 (axes[1][0], "H2", "H2_x0.992_m", 0.992),
+                                 (axes[1][1], "H1", "H1_x0.496_m", 0.496)):
         ax.plot([float(r["t_s"]) for r in exp], [float(r[column]) for r in exp], "k-", lw=1.2,
                 label="Kleefsman et al. 2005 (MARIN)")
         for solver in dict.fromkeys(r["solver"] for r in sim):
             pts = [(float(r["t"]), float(r[probe])) for r in sim if r["solver"] == solver]
             marks = [v for v in table if v["case"] == "spheric" and v["solver"] == solver
-                     and probe in v["quantity"]]
+                     and v["quantity"].startswith(f"water height {probe} ")]
             dev = f", RMS {100 * float(marks[0]['deviation']):.1f}% of 0.55 m" if marks else ""
             ax.plot(*zip(*pts), color=COLORS.get(solver), label=solver.upper() + dev)
         ax.set(xlabel="t (s)", ylabel="water height (m)", xlim=(0, 1.5),
-               title=f"{probe} (x = {x} m, centre line)")
+               title=f"{probe} (x = {x} m, centre line)" + (", behind the box" if probe == "H1" else ""))
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
     fig.suptitle("SPHERIC Test 2: 3D dam break with a box, water heights")
