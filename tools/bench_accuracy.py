@@ -11,7 +11,9 @@ reference scene's particle_mass gives seiche too: both start from the same parti
 mean over the particles farther than h from the container's walls, where the boundary model plays
 no part (another code's particles may rest nearer a wall than seiche's boundary lets its own).
 Runs are interleaved round by round (every setting once per round); --runs N takes the median
-of N rounds.
+of N rounds. Last, per reference row, the answer at equal accuracy: seiche's fastest setting
+with the same threads whose mean error at t = --end is at most the reference's, and the ratio of
+their CPU times.
 
 Settings (default: the 2-thread rows of docs/performance.md's table, the reference at its
 defaults and with CFL factor 1, and seiche's fastest PBF and DFSPH at 0.01% and 0.1%):
@@ -183,6 +185,7 @@ def main():
                 print(f"  {s['setting']} t={t} run {i + 1}/{args.runs}, load {load()}",
                       file=sys.stderr)
                 s["runs"][t].append(timed(cmd, s["env"], work / f"{out.name}_{i}.log"))
+    rows = []  # (kind, row label, threads, CPU s per simulated s, mean error %)
     for s in plan:
         setting, threads, kind, value, extra, tag = (
             s["setting"], s["threads"], s["kind"], s["value"], s["extra"], s["tag"])
@@ -215,9 +218,31 @@ def main():
         label = {"ref": "SPlisHSPlasH DFSPH, maxError", "dfsph": "seiche DFSPH, tolerance",
                  "pbf": "seiche PBF, tolerance"}[kind]
         shown = f"{value}%" if kind == "ref" else value
-        print(f"| {label} {shown}{' ' + ' '.join(extra) if extra else ''} | {threads} | {per_second:.1f} | {steps_text} | {iters_text} | "
+        row_label = f"{label} {shown}{' ' + ' '.join(extra) if extra else ''}"
+        print(f"| {row_label} | {threads} | {per_second:.1f} | {steps_text} | {iters_text} | "
               f"{mean:.4f}% / {worst:.3f}% | {away:.4f}% |")
         sys.stdout.flush()
+        rows.append((kind, row_label, threads, per_second, mean))
+    # The answer at equal accuracy: against each reference row, seiche's fastest setting with
+    # the same threads whose mean error at t = end is at most the reference's.
+    speedups = []
+    for kind, ref_label, threads, ref_cpu, ref_mean in rows:
+        if kind != "ref":
+            continue
+        ok = [(cpu, label, mean) for k, label, th, cpu, mean in rows
+              if k != "ref" and th == threads and mean <= ref_mean and cpu > 0]
+        if ok:
+            cpu, label, mean = min(ok)
+            speedups.append(f"- {ref_label} ({threads} thread{'s' if threads > 1 else ''}, "
+                            f"{ref_mean:.4f}%): {label}, {ref_cpu / cpu:.1f}x less CPU time "
+                            f"({cpu:.1f} against {ref_cpu:.1f} s per simulated s, {mean:.4f}%)")
+        else:
+            speedups.append(f"- {ref_label} ({threads} thread{'s' if threads > 1 else ''}, "
+                            f"{ref_mean:.4f}%): no seiche setting here reached its error")
+    if speedups:
+        print("\nAt equal accuracy (seiche's fastest setting at or below each reference row's "
+              "mean error, the same threads):")
+        print("\n".join(speedups))
 
 
 if __name__ == "__main__":
