@@ -134,6 +134,42 @@ TEST(Validate, PbfMeetsLobovskysImpactTime) {
     fs::remove_all(dir);
 }
 
+// SPHERIC Test 2 with PBF for its first 0.5 s (about 4 s): the four wave probes in the
+// benchmark's order, H1 behind the box to H4 in the reservoir, each with its verdict row; at the
+// start only H4 is wet, 0.55 m deep; H4's drop follows the record within the 5% gate, and the
+// flow reaches H3, 0.5 m from the door, within 0.05 s of the record's 0.218 s.
+TEST(Validate, SphericReadsTheFourWaveProbes) {
+    namespace fs = std::filesystem;
+    const auto [dir, code, verdicts] = run_validate(
+        "seiche_test_validate_spheric", "spheric --solvers pbf --set time.end_time=0.5");
+    EXPECT_TRUE(code == 0 || code == 4) << code << test::slurp(dir / "log");  // 4: a gate failed
+    for (int k = 1; k <= 4; ++k)
+        EXPECT_NE(verdicts.find("spheric,pbf,water height H" + std::to_string(k) + " RMS / depth,"),
+                  std::string::npos)
+            << k << verdicts;
+    const std::size_t h4 = verdicts.find("water height H4 RMS / depth,");
+    EXPECT_NE(verdicts.substr(h4, verdicts.find('\n', h4) - h4).find(",0.05,pass,"),
+              std::string::npos)
+        << verdicts;
+    const std::string csv = test::slurp(dir / "out" / "spheric.csv");
+    ASSERT_EQ(csv.rfind("solver,t,H1,H2,H3,H4\npbf,0.0000,", 0), 0u) << csv.substr(0, 80);
+    const std::size_t line = csv.find('\n') + 1;
+    std::istringstream first(csv.substr(line, csv.find('\n', line) - line));
+    std::string cell;
+    std::vector<double> row;
+    for (std::getline(first, cell, ','); std::getline(first, cell, ',');) row.push_back(std::stod(cell));
+    ASSERT_EQ(row.size(), 5u);
+    EXPECT_EQ(row[1], 0.0);
+    EXPECT_EQ(row[2], 0.0);
+    EXPECT_EQ(row[3], 0.0);
+    EXPECT_NEAR(row[4], 0.55, 0.01);
+    const std::size_t at = verdicts.find("arrives at H3 at ");
+    ASSERT_NE(at, std::string::npos) << verdicts;
+    const double h3 = std::stod(verdicts.substr(at + 17));
+    EXPECT_NEAR(h3, 0.218, 0.05) << verdicts;
+    fs::remove_all(dir);
+}
+
 // --set changes every case's scene: a bad value is refused before any case runs, with its path;
 // a good one takes effect (K&O's front with ν = 10⁻³ m²/s, the walls holding it back: 7% from
 // the experiment without a time shift, 21% inviscid) and is written beside the verdicts.
