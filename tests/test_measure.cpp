@@ -134,6 +134,36 @@ TEST(Validate, PbfMeetsLobovskysImpactTime) {
     fs::remove_all(dir);
 }
 
+// --set is checked against the scenes of the cases asked for, each error naming its scene: a
+// 3D container for spheric is taken (the 2D K&O scene, not asked for, would refuse it); a radius
+// too coarse for the SPHERIC box is refused with that scene's path; the surface_tension case
+// alone has no scene to change, which is said rather than ignored.
+TEST(Validate, SetIsCheckedAgainstTheScenesOfTheCasesAskedFor) {
+    namespace fs = std::filesystem;
+    const auto [dir, code, verdicts] = run_validate(
+        "seiche_test_validate_set_3d",
+        "spheric --solvers pbf --set 'container.max=[3.22,1.2,1.0]' --set time.end_time=0.02");
+    EXPECT_TRUE(code == 0 || code == 4) << code << test::slurp(dir / "log");
+    EXPECT_NE(verdicts.find("spheric,pbf,water height H4"), std::string::npos) << verdicts;
+    fs::remove_all(dir);
+    const auto [coarse_dir, coarse_code, coarse_verdicts] = run_validate(
+        "seiche_test_validate_set_coarse", "spheric --solvers pbf --set particle_radius=0.2");
+    EXPECT_EQ(coarse_code, 2);
+    const std::string log = test::slurp(coarse_dir / "log");
+    EXPECT_NE(log.find("obstacles[0]"), std::string::npos) << log;
+    EXPECT_NE(log.find("(in scenes/validation/spheric_test2_3d.json, case spheric)"),
+              std::string::npos)
+        << log;
+    EXPECT_TRUE(coarse_verdicts.empty());
+    fs::remove_all(coarse_dir);
+    const auto [st_dir, st_code, st_verdicts] = run_validate(
+        "seiche_test_validate_set_drops", "surface_tension --solvers pbf --set particle_radius=0.01");
+    EXPECT_EQ(st_code, 2);
+    EXPECT_NE(test::slurp(st_dir / "log").find("no scene to change"), std::string::npos)
+        << test::slurp(st_dir / "log");
+    fs::remove_all(st_dir);
+}
+
 // SPHERIC Test 2 with PBF for its first 0.5 s (about 4 s): the four wave probes in the
 // benchmark's order, H1 behind the box to H4 in the reservoir, each with its verdict row; at the
 // start only H4 is wet, 0.55 m deep; H4's drop follows the record within the 5% gate, and the

@@ -273,7 +273,7 @@ Command validate_cli(CLI::App& app) {
     add_threads(vcmd, val->threads);
     vcmd->add_flag("--no-plots", val->no_plots, "Only CSVs and verdicts, no matplotlib");
     add_overrides(vcmd, val->overrides,
-                  "Override a value of every case's scene (repeatable), e.g. --set "
+                  "Override a value of the scene of every case asked for (repeatable), e.g. --set "
                   "solver.kinematic_viscosity=1e-4; not the surface_tension drops");
     add_quiet(vcmd, val->quiet);
     vcmd->footer(

@@ -817,12 +817,30 @@ int validate_command(const ValidateOptions& o) {
         }
     scene_overrides = o.overrides;
     if (!o.overrides.empty()) {
-        // Refused now, with the key's path, not after the cases before it have run.
-        try {
-            for (const auto& solver : o.solvers)
-                load(root / "scenes/validation/koshizuka_oka_2d.json", solver);
-        } catch (const std::exception& e) {
-            std::fprintf(stderr, "seiche validate: --set: %s\n", e.what());
+        // Refused now, with the key's path and the scene, not after the cases before it have
+        // run: each requested case's scene with each solver (the surface_tension drops have no
+        // scene; the rest of that case is not changed by --set).
+        const std::vector<std::pair<std::string, std::string>> scene_of = {
+            {"koshizuka", "koshizuka_oka_2d.json"},   {"hydrostatic", "hydrostatic_2d.json"},
+            {"spheric", "spheric_test2_3d.json"},     {"lobovsky", "lobovsky_2014_2d.json"},
+            {"lobovsky_3d", "lobovsky_2014_3d.json"}};
+        bool any = false;
+        for (const auto& [c, file] : scene_of) {
+            if (std::find(cases.begin(), cases.end(), c) == cases.end()) continue;
+            any = true;
+            const fs::path scene = fs::path("scenes/validation") / file;
+            try {
+                for (const auto& solver : o.solvers) load(root / scene, solver);
+            } catch (const std::exception& e) {
+                std::fprintf(stderr, "seiche validate: --set: %s (in %s, case %s)\n", e.what(),
+                             scene.string().c_str(), c.c_str());
+                return 2;
+            }
+        }
+        if (!any) {
+            std::fprintf(stderr,
+                         "seiche validate: --set: no scene to change: the surface_tension case "
+                         "builds its drops itself\n");
             return 2;
         }
         if (!o.quiet) {
