@@ -92,6 +92,7 @@ struct CompareOptions {
     //! Target mean density errors of the accuracy runs (each solver at each; fractions).
     std::vector<double> accuracy = {0.01, 0.001};
     bool no_accuracy = false;
+    bool overwrite = false;  //!< write into a non-empty directory that is not seiche's
 };
 // Exit codes: 0 report written (even when some runs went unstable: that is a result), 1 error,
 // 2 bad scene, sweep or arguments.
@@ -106,6 +107,7 @@ struct ValidateOptions {
     bool no_plots = false;
     //! KEY=VALUE applied to every case's scene after its solver (not to surface_tension's drops)
     std::vector<std::string> overrides;
+    bool overwrite = false;  //!< write into a non-empty directory that is not seiche's
 };
 // Exit codes: 0 every check passed, 4 some check failed, 1 error, 2 usage.
 int validate_command(const ValidateOptions& o);

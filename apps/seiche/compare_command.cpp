@@ -475,7 +475,7 @@ int compare_command(const CompareOptions& o) {
         o.output.empty() ? fs::path("out") / ("compare_" + base.name) : fs::path(o.output);
     const double picture_time = o.picture_time >= 0 ? std::min(o.picture_time, base.time.end_time)
                                                     : 0.5 * base.time.end_time;
-    if (const std::string why = directory_refusal(dir, o.output.empty(), o.scene, false);
+    if (const std::string why = directory_refusal(dir, o.output.empty(), o.scene, o.overwrite);
         !why.empty()) {
         std::fprintf(stderr, "seiche compare: %s\n", why.c_str());
         return 2;

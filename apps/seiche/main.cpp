@@ -49,6 +49,14 @@ void add_overrides(CLI::App* c, std::vector<std::string>& overrides,
                    const std::string& help = "Override a scene value (repeatable)") {
     c->add_option("--set", overrides, help)->take_all()->allow_extra_args(false);
 }
+// --overwrite, as run, compare and validate share it: the refusal of a directory that is not
+// seiche's names it.
+void add_overwrite(CLI::App* c, bool& overwrite) {
+    c->add_flag("--overwrite", overwrite,
+                "Write into a non-empty directory that is not a seiche run (only seiche's own "
+                "files in it are replaced)");
+}
+
 void add_quiet(CLI::App* c, bool& quiet, const std::string& help = "No progress output") {
     c->add_flag("-q,--quiet", quiet, help);
 }
@@ -98,9 +106,7 @@ Command run_cli(CLI::App& app) {
                     "Refuse the run if it is estimated to need more memory, e.g. 2G or 512M "
                     "(default: the machine's memory)")
         ->check(non_empty);
-    cmd->add_flag("--overwrite", run->overwrite,
-                  "Write into a non-empty directory that is not a seiche run (only seiche's own "
-                  "files in it are replaced)");
+    add_overwrite(cmd, run->overwrite);
     cmd->add_option("--resume", run->resume,
                     "Continue the run in RUN_DIR from its last checkpoint (output.checkpoint_every); "
                     "--end-time extends it")
@@ -251,6 +257,7 @@ Command compare_cli(CLI::App& app) {
         ->check(CLI::Range(1e-6, 0.1));
     ccmd->add_flag("--no-accuracy", cmp->no_accuracy, "Skip the accuracy runs");
     ccmd->add_flag("--no-plots", cmp->no_plots, "Only CSVs and the picture, no matplotlib/HTML");
+    add_overwrite(ccmd, cmp->overwrite);
     add_quiet(ccmd, cmp->quiet);
     ccmd->footer(
         "Writes DIR/index.html (open it in a browser), runs.csv, timeseries.csv, scaling.csv, "
@@ -275,6 +282,7 @@ Command validate_cli(CLI::App& app) {
     add_overrides(vcmd, val->overrides,
                   "Override a value of the scene of every case asked for (repeatable), e.g. --set "
                   "solver.kinematic_viscosity=1e-4; not the surface_tension drops");
+    add_overwrite(vcmd, val->overwrite);
     add_quiet(vcmd, val->quiet);
     vcmd->footer(
         "On 2 cores: koshizuka and hydrostatic 30 s, spheric 3 minutes, lobovsky 1.5 minutes, lobovsky_3d 4 "

@@ -852,7 +852,7 @@ int validate_command(const ValidateOptions& o) {
     set_thread_count(o.threads);
     const fs::path dir = o.output;
     std::vector<Check> checks;
-    if (const std::string why = directory_refusal(dir, false, "", false); !why.empty()) {
+    if (const std::string why = directory_refusal(dir, false, "", o.overwrite); !why.empty()) {
         std::fprintf(stderr, "seiche validate: %s\n", why.c_str());
         return 2;
     }
