@@ -81,6 +81,14 @@ TEST(DensityCommand, MeasuresAFrameAsTheRunDidAndReadsLegacyVtk) {
                             dir / "mass.log"),
               0);
     EXPECT_GT(errors_in(test::slurp(dir / "mass.log"), "density error").mean, 50.0);
+    // A mass that is not a positive number is refused, not ignored (nan passed CLI11's range).
+    for (const char* bad : {"nan", "-1", "0"}) {
+        EXPECT_EQ(test::run_cli("density " + last.string() + " --mass " + bad, dir / "bad.log"), 2)
+            << bad;
+        EXPECT_NE(test::slurp(dir / "bad.log").find("--mass: expected a finite number > 0"),
+                  std::string::npos)
+            << test::slurp(dir / "bad.log");
+    }
     // Away from the walls: a subset of the particles, so its largest error is at most the whole's.
     const Errors inner = errors_in(frame_text, "container\\):");
     EXPECT_GE(inner.mean, 0.0);

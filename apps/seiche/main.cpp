@@ -190,7 +190,7 @@ Command density_cli(CLI::App& app) {
     dcmd->add_option("--mass", dens->mass,
                      "Fluid particle mass in kg, for another code's particles (SPlisHSPlasH: "
                      "0.8 (2r)^3 rho0 in 3D, 0.8 (2r)^2 rho0 in 2D; default: seiche's)")
-        ->check(CLI::Range(1e-30, 1e30));
+        ->check(finite_positive);
     add_threads(dcmd, dens->threads);
     dcmd->footer(
         "Prints the mean and largest max(0, rho/rho0 - 1) over the fluid particles, the density "
@@ -254,7 +254,7 @@ Command compare_cli(CLI::App& app) {
                      "and DFSPH by their tolerance, WCSPH and DDR by their speed of sound "
                      "(default: 0.01,0.001)")
         ->delimiter(',')
-        ->check(CLI::Range(1e-6, 0.1));
+        ->check(finite_positive & CLI::Range(1e-6, 0.1));
     ccmd->add_flag("--no-accuracy", cmp->no_accuracy, "Skip the accuracy runs");
     ccmd->add_flag("--no-plots", cmp->no_plots, "Only CSVs and the picture, no matplotlib/HTML");
     add_overwrite(ccmd, cmp->overwrite);
