@@ -301,9 +301,11 @@ void spheric(const fs::path& root, const std::string& solver, std::ostream& csv,
              std::ostream& pressures, std::vector<Check>& checks, bool quiet) {
     const Scene scene = load(root / "scenes/validation/spheric_test2_3d.json", solver);
     const float r = float(scene.particle_radius), d = 2 * r;
-    constexpr double depth = 0.55, probe_z = 0.5, wet = 0.02;
-    // The probes' x (the data's; Kleefsman's drawing): H1 behind the box, H4 in the reservoir.
-    constexpr std::array<double, 4> probe_x = {0.496, 0.992, 1.488, 2.638};
+    constexpr double depth = 0.55, wet = 0.02;
+    // The wave probes H1 (behind the box) … H4 (in the reservoir), where the data file puts them:
+    // x along the tank and the across coordinate (our z).
+    std::array<std::array<float, 2>, 4> probe{};
+    std::array<bool, 4> probe_read{};
     World<3> w(scene);
     w.track_boundary_forces(true);
     // The record's frame: x along the tank, y across, z up; ours: x, z across, y up. The box is
@@ -312,17 +314,28 @@ void spheric(const fs::path& root, const std::string& solver, std::ostream& csv,
     const fs::path probes = root / "validation/data/kleefsman_2005_spheric_test2_probes.csv";
     std::ifstream in(probes);
     for (std::string line; std::getline(in, line);) {
-        if (line.rfind("pressure,", 0) != 0) continue;  // kind,name,x_m,y_m,z_m,comment
+        const bool height = line.rfind("height_probe,", 0) == 0;
+        if (!height && line.rfind("pressure,", 0) != 0) continue;  // kind,name,x_m,y_m,z_m,comment
         std::stringstream ss(line);
         std::vector<std::string> cell;
         for (std::string c; std::getline(ss, c, ',');) cell.push_back(c);
         float x = 0, across = 0, up = 0;
         try {
             if (cell.size() < 5) throw std::invalid_argument("fields");
-            x = std::stof(cell[2]), across = std::stof(cell[3]), up = std::stof(cell[4]);
+            x = std::stof(cell[2]), across = std::stof(cell[3]);
+            if (!height) up = std::stof(cell[4]);
         } catch (const std::exception&) {
             throw std::runtime_error("cannot read " + probes.string() +
                                      ": expected kind,name,x_m,y_m,z_m, got " + line);
+        }
+        if (height) {
+            const int k = cell[1].size() == 2 && cell[1][0] == 'H' ? cell[1][1] - '1' : -1;
+            if (k < 0 || k > 3)
+                throw std::runtime_error("spheric: " + probes.string() + ": no probe " + cell[1] +
+                                         " (H1-H4)");
+            probe[k] = {x, across};
+            probe_read[k] = true;
+            continue;
         }
         // On the box's front face (x = its max) or its top: from where it sits, not the comment.
         const Box<3>& box = w.boundary_objects()[1].shape;
@@ -333,6 +346,8 @@ void spheric(const fs::path& root, const std::string& solver, std::ostream& csv,
             throw std::runtime_error("spheric: no boundary particles at sensor " + cell[1]);
     }
     if (sensors.size() != 8) throw std::runtime_error("spheric: " + probes.string() + " has not P1-P8");
+    if (std::find(probe_read.begin(), probe_read.end(), false) != probe_read.end())
+        throw std::runtime_error("spheric: " + probes.string() + " has not the wave probes H1-H4");
     std::vector<std::vector<std::pair<double, double>>> p(sensors.size());  // t, Pa
     // A solver with a pressure field (WCSPH): the front sensors read from it too.
     std::vector<std::vector<std::pair<double, double>>> p_field(4);
@@ -344,8 +359,8 @@ void spheric(const fs::path& root, const std::string& solver, std::ostream& csv,
         // particles' stack: WCSPH's and DDR's splashes after 1.2 s stood as water up to 0.15 m
         // above the record there (H2 RMS 5.5% and 7.7% with probe_height, 4.1% and 5.6% so).
         std::array<double, 5> row{w.time()};
-        for (std::size_t k = 0; k < probe_x.size(); ++k)
-            row[k + 1] = water_depth<3>(x, r, float(probe_x[k]), float(probe_z), 4 * r);
+        for (std::size_t k = 0; k < probe.size(); ++k)
+            row[k + 1] = water_depth<3>(x, r, probe[k][0], probe[k][1], 4 * r);
         sim.push_back(row);
         csv << fmt::format("{},{:.4f},{:.5f},{:.5f},{:.5f},{:.5f}\n", solver, row[0], row[1],
                            row[2], row[3], row[4]);
