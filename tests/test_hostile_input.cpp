@@ -381,25 +381,20 @@ TEST(OutputSafety, ForeignDirectoriesAndScenePathsAreRefused) {
     EXPECT_NE(slurp(dir / "log").find("not a seiche run directory"), std::string::npos);
     EXPECT_EQ(slurp(other / "index.html"), "my page");
     // Both take the --overwrite the refusal names; what is not theirs stays.
-    std::ofstream(other / "notes.txt") << "keep me";
-    EXPECT_EQ(run_cli("validate koshizuka --solvers pbf --no-plots -q --overwrite -o " +
-                          other.string(),
-                      dir / "log"),
-              0)
-        << slurp(dir / "log");
-    EXPECT_TRUE(fs::exists(other / "verdicts.csv"));
-    EXPECT_EQ(slurp(other / "notes.txt"), "keep me");
-    const fs::path third = dir / "music";
-    fs::create_directories(third);
-    std::ofstream(third / "notes.txt") << "keep me too";
-    EXPECT_EQ(run_cli("compare " + scene2d + " --solvers pbf --end-time 0.01 --no-scaling "
-                      "--no-stability --no-accuracy --no-plots -q --overwrite -o " +
-                          third.string(),
-                      dir / "log"),
-              0)
-        << slurp(dir / "log");
-    EXPECT_TRUE(fs::exists(third / "runs.csv"));
-    EXPECT_EQ(slurp(third / "notes.txt"), "keep me too");
+    const std::pair<std::string, const char*> overwriting[] = {
+        {"validate koshizuka --solvers pbf --no-plots -q", "verdicts.csv"},
+        {"compare " + scene2d + " --solvers pbf --end-time 0.01 --no-scaling --no-stability "
+                                "--no-accuracy --no-plots -q",
+         "runs.csv"}};
+    for (const auto& [command, result] : overwriting) {
+        const fs::path mine = dir / ("mine_" + std::string(result));
+        fs::create_directories(mine);
+        std::ofstream(mine / "notes.txt") << "keep me";
+        EXPECT_EQ(run_cli(command + " --overwrite -o " + mine.string(), dir / "log"), 0)
+            << command << ": " << slurp(dir / "log");
+        EXPECT_TRUE(fs::exists(mine / result)) << command;
+        EXPECT_EQ(slurp(mine / "notes.txt"), "keep me") << command;
+    }
 
     // A scene that names a directory outside the current one, through name or output.directory.
     const fs::path work = dir / "work";
