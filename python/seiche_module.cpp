@@ -233,10 +233,9 @@ class PyWorld {
         } catch (const DefinitionError& e) {
             throw scene_error_of(e);
         }
-        // As `seiche run`: densities at t = 0 and the bodies' fluid forces.
+        // As `seiche run`: the bodies' fluid forces (the densities at t = 0 the world has).
         std::visit(
             [&](auto& w) {
-                w->refresh_density();
                 if (!scene.bodies.empty()) w->track_boundary_forces(true);
             },
             world_);

@@ -102,7 +102,6 @@ struct RunLimits {
 template <int D>
 RunResult simulate(const Scene& scene, const RunLimits& lim) {
     World<D> w(scene);
-    w.refresh_density();
     RunResult r;
     r.fluid = w.particles().size();
     r.boundary = w.boundary().x.size();

@@ -78,8 +78,6 @@ int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
                          "seiche: note: %s (the scene differs from the checkpoint's; the "
                          "continuation is not the run that was stopped)\n",
                          c.c_str());
-    } else {
-        world.refresh_density();
     }
     const double resumed_time = world.time();
     std::optional<RunOutput> output;  // process 0's

@@ -55,7 +55,6 @@ struct Simulation::State {
             world = std::make_unique<World<2>>(scene);
         else
             world = std::make_unique<World<3>>(scene);
-        visit([](auto& w) { w.refresh_density(); });
     }
 };
 

@@ -24,6 +24,10 @@ struct PbfState {
     std::vector<Float4> boundary;
     //! Σ λ' over the step's corrections (boundary forces, warm start)
     std::vector<float> lambda_sum;
+    //! The step's StepContext::leftover_share, and each particle's density error at the step's
+    //! start times 1 − share: the part of C this step leaves (empty at share 1)
+    float share = 1.0f;
+    std::vector<float> held;
     std::vector<float> warm;  //!< λ' added to each particle's first correction (warm start)
     void resize(std::size_t n) {
         x_lambda.resize(n);
@@ -61,12 +65,16 @@ struct Pbf {
 
     Pbf(const PbfParams& p, const FluidConstants<D>& fluid, std::size_t particles);
     void step(StepContext<D>& c);
+
+  private:
+    // state.held: each particle's error at the step's start times 1 − share (empty at share 1).
+    void hold_leftover(StepContext<D>& c, float share);
 };
 
-// Mean and max of max(0, ρ/ρ0 − 1), the sum exact in fixed point (2^-32 per particle): the same
+// Mean and max of max(0, ρ/ρ0 − 1 − held) (held: none when empty), the sum exact in fixed point (2^-32 per particle): the same
 // bits for any storage order, thread count or split. With processes, over every process's own
 // particles (halo copies left out).
 void density_error_stats(std::span<const float> rho, float rest_density, double& mean, double& max,
-                         Processes* processes = nullptr);
+                         Processes* processes = nullptr, std::span<const float> held = {});
 
 }  // namespace seiche

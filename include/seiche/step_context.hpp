@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string>
@@ -47,8 +48,10 @@ struct FluidConstants {
 template <int D>
 class StepContext {
   public:
-    StepContext(World<D>& world, float dt, StepStats& stats, StageTimes& times)
-        : w_(world), dt_(dt), stats_(stats), times_(times) {}
+    // flow: World::cfl_step at the step's start if the caller has it, else NaN.
+    StepContext(World<D>& world, float dt, StepStats& stats, StageTimes& times,
+                double flow = std::numeric_limits<double>::quiet_NaN())
+        : w_(world), dt_(dt), flow_(flow), stats_(stats), times_(times) {}
 
     float dt() const { return dt_; }
     // World::suggested_dt over World::flow_step: the share of the step the flow's own speeds
@@ -56,6 +59,13 @@ class StepContext {
     // solver that corrects an error already there at a rate per unit time scales it by this.
     // Split over processes, collective (a reduction of the speeds).
     float bound_share() const;
+    // The share of a density error left by earlier steps that this step corrects, for a solver
+    // whose velocity is its displacement over Δt (PBF): min(1, 2Δt / World::cfl_step). A step of
+    // at least half the flow's CFL step — every step the CFL driver takes, a step fitted to a
+    // sample time included — corrects it whole; a shorter one its share, so the speed the
+    // correction makes is a CFL step's, however short the step. Split over processes, collective
+    // (the same branch on every process: Δt and max_dt are everyone's).
+    float leftover_share() const;
     StepStats& stats() { return stats_; }
     ParticleSet<D>& particles();
     const AnyKernel<D>& kernel() const;
@@ -130,6 +140,7 @@ class StepContext {
 
     World<D>& w_;
     float dt_;
+    double flow_;
     StepStats& stats_;
     StageTimes& times_;
 };

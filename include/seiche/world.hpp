@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <optional>
@@ -82,11 +83,12 @@ class World {
 
     // The next step size: the fixed dt, or the CFL bound in [min_dt, max_dt].
     double suggested_dt() const;
-    StepStats step(double dt);
+    StepStats step(double dt) { return step(dt, std::numeric_limits<double>::quiet_NaN()); }
     // Steps until time t_end (or a stop, an instability, max_steps), calling back after steps and
     // at sample times. The one time loop of every front end: run, validate, compare, bench.
     AdvanceResult advance_to(double t_end, const AdvanceOptions& options = {});
-    // Finds neighbours of the current positions and fills particles().rho (for frame 0, tests).
+    // Finds neighbours of the current positions and fills particles().rho (the constructor and
+    // set_positions do).
     // fluid_mass > 0 (kg) sums the fluid with another particle mass than this world's: another
     // code's particles measured on seiche's terms (SPlisHSPlasH gives a particle 0.8 (2r)^D ρ0,
     // seiche ρ0 / Σ W over the rest lattice, so the same positions are different densities).
@@ -94,7 +96,7 @@ class World {
     // Moves every particle: x[k] is the position of the particle created k-th (particles().id
     // maps storage to creation order), m. Velocities are kept. Throws std::invalid_argument for
     // another count, a non-finite coordinate or a position outside the container (naming the
-    // particle), the world unchanged.
+    // particle), the world unchanged. The densities are measured again at the new positions.
     void set_positions(std::span<const Vec<D>> x);
     // The same for the velocities (m/s), positions kept.
     void set_velocities(std::span<const Vec<D>> v);
@@ -208,6 +210,12 @@ class World {
     // The step the flow's own speeds allow: the fixed dt, or the CFL bound in [min_dt, max_dt]
     // before the viscous bound (suggested_dt is the smaller of the two).
     double flow_step() const;
+    // A step of dt; flow: the CFL step of the flow at its start when the caller has it (the time
+    // driver), NaN for StepContext::leftover_share to measure it if it needs it.
+    StepStats step(double dt, double flow);
+    // The CFL bound in [min_dt, max_dt] of the flow's own speeds whatever time.dt_mode says
+    // (flow_step in CFL mode). Split over processes, collective.
+    double cfl_step() const;
     // A CFL step of the flow bounded by the viscous term (suggested_dt of flow_step()).
     double viscous_bounded(double flow) const;
 

@@ -41,7 +41,7 @@ PbfConstants pbf_constants(const PbfParams& p, const K& kernel, float mass, floa
 }
 
 void density_error_stats(std::span<const float> rho, float rest_density, double& mean,
-                         double& max, Processes* processes) {
+                         double& max, Processes* processes, std::span<const float> held) {
     // The sum in fixed point, 2^-32 of ρ0 per particle (each error truncated to that, once, on
     // its own; an error above 2^16 ρ0 counted as 2^16): integer sums do not depend on their
     // order, so the mean is the same bits however the particles are stored or split between
@@ -73,7 +73,9 @@ void density_error_stats(std::span<const float> rho, float rest_density, double&
             const std::size_t lo = c * chunk, hi = std::min(rho.size(), lo + chunk);
             // density_error, lane by lane (lanes past the end read 0 and give 0).
             const auto add = [&](F r, std::size_t i, int n) {
-                F e = lanes::max(r / rest_density - 1.0f, F{});
+                F e = r / rest_density - 1.0f;
+                if (!held.empty()) e -= load(&held[i], n);
+                e = lanes::max(e, F{});
                 if (!halo.empty()) {
                     F own{};
                     for (int l = 0; l < n; ++l) own[l] = halo[i + std::size_t(l)] ? 0.0f : 1.0f;
@@ -131,7 +133,7 @@ template <int D, class K>
 void pbf_lambda_pass(const PbfParams& p, const PbfConstants& c, const K& kernel,
                      const FluidView<D>& f, std::span<float> rho,
                      std::span<PositionLambda> x_lambda, std::span<Float4> boundary,
-                     bool first_pass) {
+                     bool first_pass, std::span<const float> held) {
     using namespace lanes;
     const float vol = f.mass / f.rest_density;
     const Vec<D>* x = f.x.data();
@@ -185,6 +187,7 @@ void pbf_lambda_pass(const PbfParams& p, const PbfConstants& c, const K& kernel,
             const F S = g0 * g0 + g1 * g1 + g2 * g2 + sum_grad2;
             const F density = f.mass * w_fluid + f.rest_density * w_boundary;
             F C = density / f.rest_density - 1.0f;
+            if (!held.empty()) C -= load(&held[i0], n);
             if (p.unilateral) C = max(C, F{});  // eq. (10)
             store(&rho[i0], density, n);
             const F lambda = -c.omega * C / (S + c.epsilon);
@@ -313,7 +316,7 @@ PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel
         const bool stop = view.stop && view.stop->load(std::memory_order_relaxed);
         if (r.iterations >= p.max_iterations || stop) break;
         pbf_lambda_pass<D, K>(p, k, kernel, view, rho, state.x_lambda, state.boundary,
-                              r.iterations == 0);
+                              r.iterations == 0, state.held);
         // The warm start joins the first correction (a halo copy takes its owner's below).
         if (r.iterations == 0 && !warm.empty())
             parallel_for(
@@ -327,12 +330,15 @@ PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel
                    k.omega != 1.0f;
         if (measured) {
             density_error_stats(rho, view.rest_density, r.density_error_mean, r.density_error_max,
-                                view.processes);
+                                view.processes, state.held);
             if (r.density_error_max > last_max) k.omega = 1.0f;
             last_max = r.density_error_max;
         }
-        const bool converged =
-            r.iterations >= p.min_iterations && r.density_error_mean <= p.density_tolerance;
+        // Holding a share 1 − s of the start's error, a step corrects to s times the tolerance:
+        // the error then stays within it as it would with whole steps (the held part shrinks
+        // by 1 − s a step), and a short step takes as many iterations as a whole one.
+        const bool converged = r.iterations >= p.min_iterations &&
+                               r.density_error_mean <= p.density_tolerance * state.share;
         if (converged) break;
         pbf_delta_pass<D, K>(k, kernel, view, state.x_lambda, x, state.boundary, lambda_sum);
         refresh_halo(view.processes, x);  // the positions the next λ pass reads
@@ -341,7 +347,7 @@ PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel
     // Interrupted before a measured pass: the error of the last one there was.
     if (!measured)
         density_error_stats(rho, view.rest_density, r.density_error_mean, r.density_error_max,
-                            view.processes);
+                            view.processes, state.held);
     refresh_halo(view.processes, rho);  // XSPH weighs the neighbours by these
     return r;
 }
@@ -358,11 +364,41 @@ Pbf<D>::Pbf(const PbfParams& p, const FluidConstants<D>& fluid, std::size_t part
     state.resize(particles);
 }
 
+template <int D>
+void Pbf<D>::hold_leftover(StepContext<D>& c, float share) {
+    state.share = share;
+    if (share >= 1.0f) {
+        state.held.clear();
+        return;
+    }
+    // The error of the step's start, as the last step's final pass measured it (ρ of x_n; a
+    // new particle's ρ0 holds nothing).
+    const ParticleSet<D>& p = c.particles();
+    state.held.resize(p.size());
+    const float inv_rho0 = 1.0f / c.view().rest_density;
+    const float keep = 1.0f - share;
+    const bool unilateral = params.unilateral;
+    const float* rho = p.rho.data();
+    float* held = state.held.data();
+    parallel_for(
+        p.size(),
+        [&](std::size_t i) {
+            const float e = rho[i] * inv_rho0 - 1.0f;
+            held[i] = keep * (unilateral ? std::max(e, 0.0f) : e);
+        },
+        4096);
+}
+
 // Macklin & Müller 2013, Algorithm 1.
 template <int D>
 void Pbf<D>::step(StepContext<D>& c) {
+    // The velocity is the step's displacement over Δt (line 17), so a correction of compression
+    // left by earlier steps makes a speed ∝ 1/Δt: a step shorter than half the flow's CFL step
+    // corrects only its share of that error and holds the rest (StepContext::leftover_share).
+    const float share = c.leftover_share();  // of the velocities the step starts from
     c.accelerate_and_predict();  // apply forces: v ← v + Δt f_ext; predict: x* ← x + Δt v
     c.find_neighbors();                // find neighbouring particles
+    hold_leftover(c, share);  // after the search: it reorders the particles
     c.apply_non_pressure_forces(true);     // surface tension, adhesion (at x*, densities of the last step)
     PbfResult r;
     ParticleSet<D>& p = c.particles();
@@ -449,7 +485,8 @@ template struct Pbf<3>;
                                             std::span<const float>);                             \
     template void pbf_lambda_pass<D, K<D>>(const PbfParams&, const PbfConstants&, const K<D>&,   \
                                            const FluidView<D>&, std::span<float>,                \
-                                           std::span<PositionLambda>, std::span<Float4>, bool);  \
+                                           std::span<PositionLambda>, std::span<Float4>, bool,   \
+                                           std::span<const float>);                              \
     template void pbf_density_pass<D, K<D>>(const K<D>&, const FluidView<D>&, std::span<float>); \
     template void pbf_delta_pass<D, K<D>>(const PbfConstants&, const K<D>&, const FluidView<D>&, \
                                           std::span<const PositionLambda>, std::span<Vec<D>>,     \

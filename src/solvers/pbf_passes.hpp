@@ -27,7 +27,7 @@ template <int D, class K>
 void pbf_lambda_pass(const PbfParams& p, const PbfConstants& c, const K& kernel,
                      const FluidView<D>& f, std::span<float> rho,
                      std::span<PositionLambda> x_lambda, std::span<Float4> boundary,
-                     bool first_pass = true);
+                     bool first_pass = true, std::span<const float> held = {});
 template <int D, class K>
 void pbf_delta_pass(const PbfConstants& c, const K& kernel, const FluidView<D>& f,
                     std::span<const PositionLambda> x_lambda, std::span<Vec<D>> x_out,

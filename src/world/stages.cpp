@@ -5,6 +5,7 @@
 #include "seiche/world.hpp"
 
 #include <bit>
+#include <cmath>
 
 namespace seiche {
 
@@ -116,6 +117,13 @@ float StepContext<D>::bound_share() const {
     if (w_.def_.time.mode == TimeParams::Mode::fixed) return 1.0f;
     const double flow = w_.flow_step();
     return static_cast<float>(w_.viscous_bounded(flow) / flow);
+}
+template <int D>
+float StepContext<D>::leftover_share() const {
+    // cfl_step is at most max_dt: a step of half of that needs no look at the speeds.
+    if (2.0 * double(dt_) >= max_dt(w_.def_)) return 1.0f;
+    const double flow = std::isnan(flow_) ? w_.cfl_step() : flow_;
+    return static_cast<float>(std::min(1.0, 2.0 * double(dt_) / flow));
 }
 template <int D>
 std::vector<Vec<D>>& StepContext<D>::velocity_scratch() {

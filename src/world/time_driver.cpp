@@ -41,9 +41,11 @@ AdvanceResult World<D>::advance_to(double t_end, const AdvanceOptions& o) {
         const double next_sample =
             o.every > 0 ? double(next_k) * o.every : std::numeric_limits<double>::infinity();
         const double target = std::min(t_end, next_sample);
-        double dt = suggested_dt();
+        // (suggested_dt, with the flow's own step kept for StepContext::leftover_share)
+        const double flow = cfl ? flow_step() : std::numeric_limits<double>::quiet_NaN();
+        double dt = cfl ? viscous_bounded(flow) : suggested_dt();
         dt = cfl ? fit_step(dt, target - time_) : std::min(dt, t_end - time_);
-        r.last = step(dt);
+        r.last = step(dt, flow);
         ++r.steps;
         const bool go_on = !o.on_step || o.on_step(r.last);
         if (r.last.instability) {

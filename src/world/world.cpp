@@ -262,6 +262,9 @@ World<D>::World(const WorldDef& def, std::shared_ptr<Domain<D>> domain)
     derive_from_definition();
     domain_ = std::move(domain);
     if (domain_) domain_->appended(p_.size());  // seeded: this process's own share
+    // The densities describe the positions from the start: frame 0 shows them, and a short PBF
+    // step holds part of the error they measure (StepContext::leftover_share).
+    refresh_density();
 }
 
 
@@ -546,6 +549,12 @@ template <int D>
 double World<D>::flow_step() const {
     const TimeParams& t = def_.time;
     if (t.mode == TimeParams::Mode::fixed) return t.dt;
+    return cfl_step();
+}
+
+template <int D>
+double World<D>::cfl_step() const {
+    const TimeParams& t = def_.time;
     float vmax = 0.0f;  // max is order independent: the same for any thread count
     for (std::size_t i = 0; i < p_.size(); ++i)
         if (counts(i)) vmax = std::max(vmax, glm::length(p_.v[i]));
@@ -616,6 +625,7 @@ void World<D>::set_positions(std::span<const Vec<D>> x) {
             throw std::invalid_argument("set_positions: position " + std::to_string(k) +
                                         " is outside the container");
     for (std::size_t r = 0; r < by_id.size(); ++r) p_.x[by_id[r]] = p_.x_prev[by_id[r]] = x[r];
+    refresh_density();  // of the new positions, as at construction
 }
 
 template <int D>
@@ -646,7 +656,7 @@ void World<D>::add_particles(std::span<const Vec<D>> x, std::span<const Vec<D>> 
 }
 
 template <int D>
-StepStats World<D>::step(double dt) {
+StepStats World<D>::step(double dt, double flow) {
     const auto t0 = std::chrono::steady_clock::now();
     StepStats s;
     s.dt = dt;
@@ -656,7 +666,7 @@ StepStats World<D>::step(double dt) {
         collision_push_.assign(p_.size(), Vec<D>(0.0f));
         collision_object_.assign(p_.size(), no_object);
     }
-    StepContext<D> c(*this, static_cast<float>(dt), s, times_);
+    StepContext<D> c(*this, static_cast<float>(dt), s, times_, flow);
     std::visit([&](auto& solver) { solver.step(c); }, solver_);
     if (track_forces_) sum_object_forces(float(dt));
     if (dynamics_) {
