@@ -392,7 +392,11 @@ Dfsph<D>::Dfsph(const DfsphParams& p, const FluidConstants<D>& fluid, std::size_
 // non-pressure forces, the constant-density solve (Algorithm 3), then the positions.
 template <int D>
 void Dfsph<D>::step(StepContext<D>& c) {
-    const float bound_share = c.bound_share();  // of the velocities the step starts from
+    // Of the velocities the step starts from. A step shorter than half the flow's own (fixed
+    // steps, a caller's) corrects its share too: a lattice's 2% at the walls, half of it in one
+    // step of 1 µs, was a speed of 100 m/s (StepContext::leftover_share; a CFL driver's step
+    // keeps bound_share, the same bits).
+    const float bound_share = std::min(c.bound_share(), c.leftover_share());
     c.find_neighbors();
     ParticleSet<D>& p = c.particles();
     const FluidView<D> f = c.view();
