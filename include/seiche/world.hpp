@@ -71,6 +71,7 @@ template <int D>
 class World {
   public:
     // Throws DefinitionError, listing every problem with its key path, for an invalid definition.
+    // The particles' densities are measured at their starting positions (refresh_density).
     explicit World(const WorldDef& def);
     // This process's part of a scene split over processes (seiche/domain.hpp; docs/scale-out.md):
     // every process builds the world from the same definition and keeps its own cells' fluid.
