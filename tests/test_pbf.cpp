@@ -10,6 +10,8 @@
 #include "seiche/scene.hpp"
 #include "seiche/world.hpp"
 
+#include "scene_helpers.hpp"
+
 namespace seiche {
 namespace {
 
@@ -92,15 +94,7 @@ TEST(Pbf, ColumnAtRestKeepsHeightAndDensity3D) {
     expect_column_stays_at_rest<3>(s);
 }
 
-Scene dam_break_2d(double r) {
-    Scene s;
-    s.dimension = 2;
-    s.particle_radius = r;
-    s.container_min = {0, 0, 0};
-    s.container_max = {1.6, 0.8, 0};
-    s.fluid.push_back({{0, 0, 0}, {0.4, 0.6, 0}, {0, 0, 0}});
-    return s;
-}
+using test::dam_break_2d;
 
 TEST(Pbf, DamBreak2DStaysInsideAndFinite) {
     World<2> w(dam_break_2d(0.005));

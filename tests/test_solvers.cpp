@@ -7,6 +7,8 @@
 #include "seiche/scene.hpp"
 #include "seiche/world.hpp"
 
+#include "scene_helpers.hpp"
+
 namespace seiche {
 namespace {
 
@@ -167,19 +169,8 @@ double max_speed(const World<2>& w) {
     return m;
 }
 
-Scene dam_break(SolverType type, double r) {
-    Scene s;
-    s.dimension = 2;
-    s.particle_radius = r;
-    s.container_min = {0, 0, 0};
-    s.container_max = {1.6, 0.8, 0};
-    s.fluid.push_back({{0, 0, 0}, {0.4, 0.6, 0}, {0, 0, 0}});
-    s.solver.type = type;
-    return s;
-}
-
 TEST_P(Solvers, ShortStepsAreNoWorseThanCflSteps) {
-    const Scene s = dam_break(GetParam(), 0.005);
+    const Scene s = test::dam_break_2d(0.005, GetParam());
     World<2> cfl(s), fine(s);
     cfl.advance_to(0.05);
     fine.advance_to(0.05);
@@ -195,7 +186,7 @@ TEST_P(Solvers, ShortStepsAreNoWorseThanCflSteps) {
 }
 
 TEST_P(Solvers, MicrosecondStepsFromTheLatticeStayCalm) {
-    Scene s = dam_break(GetParam(), 0.005);
+    Scene s = test::dam_break_2d(0.005, GetParam());
     s.time.mode = TimeParams::Mode::fixed;
     s.time.dt = 1e-6;
     World<2> w(s);

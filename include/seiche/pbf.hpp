@@ -71,9 +71,9 @@ struct Pbf {
     void hold_leftover(StepContext<D>& c, float share);
 };
 
-// Mean and max of max(0, ρ/ρ0 − 1 − held) (held: none when empty), the sum exact in fixed point (2^-32 per particle): the same
-// bits for any storage order, thread count or split. With processes, over every process's own
-// particles (halo copies left out).
+// Mean and max of max(0, ρ/ρ0 − 1 − held) (held: none when empty), the sum exact in fixed point
+// (2^-32 per particle): the same bits for any storage order, thread count or split. With
+// processes, over every process's own particles (halo copies left out).
 void density_error_stats(std::span<const float> rho, float rest_density, double& mean, double& max,
                          Processes* processes = nullptr, std::span<const float> held = {});
 

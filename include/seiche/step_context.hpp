@@ -48,7 +48,8 @@ struct FluidConstants {
 template <int D>
 class StepContext {
   public:
-    // flow: World::cfl_step at the step's start if the caller has it, else NaN.
+    // flow: World::cfl_step at the step's start if the caller has it (the time driver), else NaN
+    // (bound_share and leftover_share measure it when they need it).
     StepContext(World<D>& world, float dt, StepStats& stats, StageTimes& times,
                 double flow = std::numeric_limits<double>::quiet_NaN())
         : w_(world), dt_(dt), flow_(flow), stats_(stats), times_(times) {}

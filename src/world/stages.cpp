@@ -115,7 +115,7 @@ const WorldDef& StepContext<D>::definition() const {
 template <int D>
 float StepContext<D>::bound_share() const {
     if (w_.def_.time.mode == TimeParams::Mode::fixed) return 1.0f;
-    const double flow = w_.flow_step();
+    const double flow = std::isnan(flow_) ? w_.flow_step() : flow_;  // the driver's, if given
     return static_cast<float>(w_.viscous_bounded(flow) / flow);
 }
 template <int D>
