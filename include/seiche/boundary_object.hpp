@@ -4,6 +4,7 @@
 // never a Box; the world sums the fluid's force and torque on each object.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -93,11 +94,15 @@ struct BoundaryObject {
             collide_other(x, radius);
         }
     }
-    // x is further than `gap` from the solid (a quick test before the exact one).
+    // x is beyond what collide_other would move (a quick test before the exact one): further
+    // than `gap` from the solid, and for a box further than its grown box's corners, which
+    // stand √D·gap out (a sphere of reach + gap missed them: a particle there was let in until
+    // it came within the sphere, then thrown out by millimetres in one step).
     bool beyond_reach(const Vec<D>& x, float gap) const {
         if (reach <= 0 || fluid_inside) return false;  // far outside a container is not clear
         const Vec<D> d = x - position;
-        return glm::dot(d, d) > (reach + gap) * (reach + gap);
+        const float out = reach + (kind == ShapeKind::box ? std::sqrt(float(D)) : 1.0f) * gap;
+        return glm::dot(d, d) > out * out;
     }
     // When collide() is a clamp of the centre into centre_room(radius) (a pass over many
     // particles may do that clamp several lanes at a time, as PBF's Δx pass does).
