@@ -20,7 +20,12 @@ template <int D>
 struct DfsphState {
     std::vector<float> factor;  //!< 1/S_i (α_i/ρ_i of eq. 11 in these units), m²
     std::vector<float> source;  //!< s_i of the running solve: the error v* would leave
-    std::vector<Vec<D>> acceleration;  //!< the pressure acceleration of the current κ̂, m/s²
+    //! the pressure acceleration of the current κ̂ (x, y, z, 0), m/s²: 16-byte records that the
+    //! update pass loads whole
+    std::vector<Float4> acceleration;
+    //! each particle's position and κ̂ of the running solve, (x, y, z, κ̂): the acceleration
+    //! pass reads a neighbour's with one load
+    std::vector<Float4> records;
     std::vector<float> error;  //!< ρ0(1 + the error left, ≥ 0): its mean is the solve's error
     std::vector<float> pressure;  //!< of the step's two solves, Pa
     std::vector<Vec<D>> boundary_velocity;  //!< of moving boundary particles, m/s
@@ -40,6 +45,7 @@ struct DfsphState {
                         &kappa_density, &kappa_divergence})
             a->resize(n);
         acceleration.resize(n);
+        records.resize(n);
         boundary_gradient.resize(n);
     }
 };

@@ -30,6 +30,9 @@ template <int D>
 struct WcsphState {
     std::vector<float> pressure;       //!< Pa
     std::vector<Vec<D>> acceleration;  //!< m/s²
+    //! per particle (x, y, z, p/ρ²) and (vx, vy, vz, ρ): what the force pass reads of a
+    //! neighbour, in two 16-byte loads
+    std::vector<Float4> position_pressure, velocity_density;
     void resize(std::size_t n) {
         pressure.resize(n);
         acceleration.resize(n);
@@ -47,7 +50,8 @@ template <int D, class K>
 void wcsph_accelerations(const WcsphConstants& c, const K& kernel, const FluidView<D>& f,
                          std::span<const Vec<D>> v, std::span<const float> rho,
                          std::span<const float> pressure, const Vec<D>& gravity,
-                         std::span<Vec<D>> acceleration);
+                         std::span<Vec<D>> acceleration, std::vector<Float4>& position_pressure,
+                         std::vector<Float4>& velocity_density);
 
 // The WCSPH solver; step() is Becker & Teschner 2007: density, pressure, forces, then symplectic
 // Euler.

@@ -10,17 +10,21 @@ template <int D, class K>
 void compute_density(const FluidView<D>& f, const K& kernel, std::span<float> rho) {
     using namespace lanes;
     const Vec<D>* x = f.x.data();
-    for_each_group(f.x.size(), [&](std::size_t i0, int n) {
-        const Points<D> xi = load_points<D>(x, i0, n);
-        F w_fluid = splat(kernel.W(0.0f));
-        const Lists nb(f.fluid_nb, i0, n);
-        for (int k = 0; k < nb.longest(); ++k) {
-            Index j[width];
-            nb.fetch(k, j);
-            w_fluid += keep(nb.active(k), W(kernel, separation<D>(xi, fetch_points<D>(x, j))));
-        }
-        store(&rho[i0], f.mass * w_fluid + f.rest_density * boundary_w_sum<D>(kernel, f, xi, i0, n),
-              n);
+    with_padding<D>(f.x_padded, [&](auto padded) {
+        constexpr bool Padded = decltype(padded)::value;
+        for_each_group(f.x.size(), [&](std::size_t i0, int n) {
+            const Points<D> xi = load_points<D>(x, i0, n);
+            F w_fluid = splat(kernel.W(0.0f));
+            const Lists nb(f.fluid_nb, i0, n);
+            for (int k = 0; k < nb.longest(); ++k) {
+                Index j[width];
+                nb.fetch(k, j);
+                w_fluid += keep(nb.active(k),
+                                W(kernel, separation<D>(xi, fetch_points<D, Padded>(x, j))));
+            }
+            store(&rho[i0],
+                  f.mass * w_fluid + f.rest_density * boundary_w_sum<D>(kernel, f, xi, i0, n), n);
+        });
     });
 }
 

@@ -50,40 +50,43 @@ void density_and_factor(const K& kernel, const FluidView<D>& f, std::span<float>
     using namespace lanes;
     const float vol = f.mass / f.rest_density;
     const Vec<D>* x = f.x.data();
-    for_each_group(f.x.size(), [&](std::size_t i0, int n) {
-        const Points<D> xi = load_points<D>(x, i0, n);
-        F w_fluid = splat(kernel.W(0.0f)), sum2{};
-        F g0{}, g1{}, g2{};
-        const Lists nb(f.fluid_nb, i0, n);
-        for (int k = 0; k < nb.longest(); ++k) {
-            const I m = nb.active(k);
-            Index j[width];
-            nb.fetch(k, j);
-            const Separation r = separation<D>(xi, fetch_points<D>(x, j));
-            w_fluid += keep(m, W(kernel, r));
-            const F s = keep(m, vol * grad_factor(kernel, r));
-            g0 += s * r.x;
-            g1 += s * r.y;
-            g2 += s * r.z;
-            sum2 += s * s * r.len2;
-        }
-        const BoundarySums bs = boundary_sums<D>(kernel, f, xi, i0, n);
-        const F w_boundary = bs.w, b0 = bs.gx, b1 = bs.gy, b2 = bs.gz;
-        for (int l = 0; l < n; ++l) {
-            Vec<D>& g = boundary_gradient[i0 + l];
-            g.x = b0[l];
-            g.y = b1[l];
-            if constexpr (D == 3) g.z = b2[l];
-        }
-        g0 += b0;
-        g1 += b1;
-        g2 += b2;
-        store(&rho[i0], f.mass * w_fluid + f.rest_density * w_boundary, n);
-        const F S = g0 * g0 + g1 * g1 + g2 * g2 + sum2;
-        // A particle without neighbours has S = 0: no correction (the papers' α → ∞ guard).
-        const F inv = select(S > 1e-6f * (sum2 + 1.0f), 1.0f / select(S > 0.0f, S, splat(1.0f)),
-                             splat(0.0f));
-        store(&factor[i0], inv, n);
+    with_padding<D>(f.x_padded, [&](auto padded) {
+        constexpr bool Padded = decltype(padded)::value;
+        for_each_group(f.x.size(), [&](std::size_t i0, int n) {
+            const Points<D> xi = load_points<D>(x, i0, n);
+            F w_fluid = splat(kernel.W(0.0f)), sum2{};
+            F g0{}, g1{}, g2{};
+            const Lists nb(f.fluid_nb, i0, n);
+            for (int k = 0; k < nb.longest(); ++k) {
+                const I m = nb.active(k);
+                Index j[width];
+                nb.fetch(k, j);
+                const Separation r = separation<D>(xi, fetch_points<D, Padded>(x, j));
+                w_fluid += keep(m, W(kernel, r));
+                const F s = keep(m, vol * grad_factor(kernel, r));
+                g0 += s * r.x;
+                g1 += s * r.y;
+                g2 += s * r.z;
+                sum2 += s * s * r.len2;
+            }
+            const BoundarySums bs = boundary_sums<D>(kernel, f, xi, i0, n);
+            const F w_boundary = bs.w, b0 = bs.gx, b1 = bs.gy, b2 = bs.gz;
+            for (int l = 0; l < n; ++l) {
+                Vec<D>& g = boundary_gradient[i0 + l];
+                g.x = b0[l];
+                g.y = b1[l];
+                if constexpr (D == 3) g.z = b2[l];
+            }
+            g0 += b0;
+            g1 += b1;
+            g2 += b2;
+            store(&rho[i0], f.mass * w_fluid + f.rest_density * w_boundary, n);
+            const F S = g0 * g0 + g1 * g1 + g2 * g2 + sum2;
+            // A particle without neighbours has S = 0: no correction (the papers' α → ∞ guard).
+            const F inv = select(S > 1e-6f * (sum2 + 1.0f), 1.0f / select(S > 0.0f, S, splat(1.0f)),
+                                 splat(0.0f));
+            store(&factor[i0], inv, n);
+        });
     });
 }
 
@@ -113,7 +116,8 @@ lanes::I enough_neighbours(const FluidView<D>& f, std::size_t i0, int n) {
 // (eq. 16) — and the start of κ̂ where s_i > 0: the warm start (2017 §4.4) or, without one,
 // s_i/(Δt² S_i) (eq. 14).
 template <Residual R, bool Moving, int D, class K>
-void source_pass(const K& kernel, const FluidView<D>& f, std::span<const Vec<D>> v,
+void source_pass(const K& kernel, const FluidView<D>& f, std::span<const Float4> records,
+                 std::span<const Vec<D>> v,
                  std::span<const Vec<D>> boundary_velocity,
                  std::span<const Vec<D>> boundary_gradient, std::span<const float> rho,
                  std::span<const float> factor, float dt, float correction, float bound_share,
@@ -128,6 +132,7 @@ void source_pass(const K& kernel, const FluidView<D>& f, std::span<const Vec<D>>
     const Vec<D>* bx = f.bx.data();
     const Vec<D>* bvel = boundary_velocity.data();
     const float* bv = f.bvolume.data();
+    const float* rec = &records[0].x;
     for_each_group(f.x.size(), [&](std::size_t i0, int n) {
         const Points<D> xi = load_points<D>(x, i0, n);
         const Points<D> vi = load_points<D>(vel, i0, n);
@@ -136,7 +141,8 @@ void source_pass(const K& kernel, const FluidView<D>& f, std::span<const Vec<D>>
         for (int k = 0; k < nb.longest(); ++k) {
             Index j[width];
             nb.fetch(k, j);
-            const Separation r = separation<D>(xi, fetch_points<D>(x, j));
+            const Points4 pj = fetch_points4(rec, j);  // the position (x, y, z) of a record
+            const Separation r = separation<D>(xi, Points<D>{pj.x, pj.y, pj.z});
             const Points<D> vj = fetch_points<D>(vel, j);
             const F dv = (vi.x - vj.x) * r.x + (vi.y - vj.y) * r.y + (vi.z - vj.z) * r.z;
             div_fluid += keep(nb.active(k), dv * grad_factor(kernel, r));
@@ -190,27 +196,40 @@ void source_pass(const K& kernel, const FluidView<D>& f, std::span<const Vec<D>>
 }
 
 // The pressure acceleration of eq. (9)/(12) from the current κ̂ and the boundary's κ̂_k:
-// a_i = −Σ_j V (κ̂_i + κ̂_j) ∇W_ij − Σ_k V_k (κ̂_i + κ̂_k) ∇W_ik.
+// a_i = −Σ_j V (κ̂_i + κ̂_j) ∇W_ij − Σ_k V_k (κ̂_i + κ̂_k) ∇W_ik. A neighbour's position and
+// κ̂ come in one record (x, y, z, κ̂): one load and a transpose, as PBF's Δx pass reads x and λ;
+// the next neighbours are fetched before this one's arithmetic, so their loads overlap it.
 template <int D, class K>
 void acceleration_pass(const K& kernel, const FluidView<D>& f,
                        std::span<const Vec<D>> boundary_gradient, std::span<const float> kappa,
-                       const float* boundary_vkappa, std::span<Vec<D>> a) {
+                       std::span<const Float4> records, const float* boundary_vkappa,
+                       std::span<Float4> a) {
     using namespace lanes;
     const float vol = f.mass / f.rest_density;
     const Vec<D>* x = f.x.data();
     const float* kp = kappa.data();
+    const float* rec = &records[0].x;
     const Vec<D>* bx = f.bx.data();
     for_each_group(f.x.size(), [&](std::size_t i0, int n) {
         const F ki = load(kp + i0, n);
         const Points<D> xi = load_points<D>(x, i0, n);
         F a0{}, a1{}, a2{};
         const Lists nb(f.fluid_nb, i0, n);
-        for (int k = 0; k < nb.longest(); ++k) {
+        Points4 next{};
+        if (nb.longest() > 0) {
             Index j[width];
-            nb.fetch(k, j);
-            const F kj = fetch(kp, j);
-            const Separation r = separation<D>(xi, fetch_points<D>(x, j));
-            const F s = keep(nb.active(k), (ki + kj) * grad_factor(kernel, r));
+            nb.fetch(0, j);
+            next = fetch_points4(rec, j);
+        }
+        for (int k = 0; k < nb.longest(); ++k) {
+            const Points4 pj = next;
+            if (k + 1 < nb.longest()) {
+                Index j[width];
+                nb.fetch(k + 1, j);
+                next = fetch_points4(rec, j);
+            }
+            const Separation r = separation<D>(xi, Points<D>{pj.x, pj.y, pj.z});
+            const F s = keep(nb.active(k), (ki + pj.w) * grad_factor(kernel, r));
             a0 += s * r.x;
             a1 += s * r.y;
             a2 += s * r.z;
@@ -231,10 +250,11 @@ void acceleration_pass(const K& kernel, const FluidView<D>& f,
         // Σ_k V_k κ̂_i ∇W_ik = κ̂_i Σ_k V_k ∇W_ik, the sum kept from density_and_factor.
         const Points<D> gb = load_points<D>(boundary_gradient.data(), i0, n);
         for (int l = 0; l < n; ++l) {
-            Vec<D>& al = a[i0 + l];
+            Float4& al = a[i0 + l];
             al.x = -(a0[l] + ki[l] * gb.x[l]);
             al.y = -(a1[l] + ki[l] * gb.y[l]);
-            if constexpr (D == 3) al.z = -(a2[l] + ki[l] * gb.z[l]);
+            al.z = D == 3 ? -(a2[l] + ki[l] * gb.z[l]) : 0.0f;
+            al.w = 0.0f;
         }
     });
 }
@@ -246,23 +266,31 @@ void acceleration_pass(const K& kernel, const FluidView<D>& f,
 // gets ρ0(1 + max(e_i, 0)) (0 excess for a particle the divergence solve leaves alone).
 template <Residual R, int D, class K>
 void update_pass(const K& kernel, const FluidView<D>& f,
-                 std::span<const Vec<D>> boundary_gradient, std::span<const Vec<D>> a,
-                 std::span<const float> source, std::span<const float> factor, float dt,
-                 float omega, std::span<float> kappa, std::span<float> error) {
+                 std::span<const Vec<D>> boundary_gradient, std::span<const Float4> records,
+                 std::span<const Float4> a, std::span<const float> source,
+                 std::span<const float> factor, float dt, float omega, std::span<float> kappa,
+                 std::span<float> error) {
     using namespace lanes;
     const float vol = f.mass / f.rest_density, dt2 = dt * dt, inv_dt2 = 1.0f / dt2;
     const Vec<D>* x = f.x.data();
-    const Vec<D>* acc = a.data();
+    const float* rec = &records[0].x;
+    const float* acc = &a[0].x;
     for_each_group(f.x.size(), [&](std::size_t i0, int n) {
         const Points<D> xi = load_points<D>(x, i0, n);
-        const Points<D> ai = load_points<D>(acc, i0, n);
+        Points<D> ai{F{}, F{}, F{}};
+        for (int l = 0; l < n; ++l) {
+            ai.x[l] = a[i0 + l].x;
+            ai.y[l] = a[i0 + l].y;
+            ai.z[l] = a[i0 + l].z;
+        }
         F fluid{};
         const Lists nb(f.fluid_nb, i0, n);
         for (int k = 0; k < nb.longest(); ++k) {
             Index j[width];
             nb.fetch(k, j);
-            const Separation r = separation<D>(xi, fetch_points<D>(x, j));
-            const Points<D> aj = fetch_points<D>(acc, j);
+            const Points4 pj = fetch_points4(rec, j);
+            const Separation r = separation<D>(xi, Points<D>{pj.x, pj.y, pj.z});
+            const Points4 aj = fetch_points4(acc, j);
             const F da = (ai.x - aj.x) * r.x + (ai.y - aj.y) * r.y + (ai.z - aj.z) * r.z;
             fluid += keep(nb.active(k), da * grad_factor(kernel, r));
         }
@@ -334,12 +362,13 @@ DfsphSolve solve(const K& kernel, const FluidView<D>& f, DfsphState<D>& s, std::
     const float* warm = warm_start > 0.0f ? carried.data() : nullptr;
     const float correction = max_correction * float(tolerance);
     if (moving)
-        source_pass<R, true, D, K>(kernel, f, v, s.boundary_velocity, s.boundary_gradient, rho,
-                                   s.factor, dt, correction, bound_share, warm, warm_start, s.source,
-                                   kappa_out);
+        source_pass<R, true, D, K>(kernel, f, s.records, v, s.boundary_velocity,
+                                   s.boundary_gradient, rho, s.factor, dt, correction, bound_share,
+                                   warm, warm_start, s.source, kappa_out);
     else
-        source_pass<R, false, D, K>(kernel, f, v, {}, s.boundary_gradient, rho, s.factor, dt,
-                                    correction, bound_share, warm, warm_start, s.source, kappa_out);
+        source_pass<R, false, D, K>(kernel, f, s.records, v, {}, s.boundary_gradient, rho,
+                                    s.factor, dt, correction, bound_share, warm, warm_start,
+                                    s.source, kappa_out);
     // Split over processes: each pass's output, read by the neighbours in the next, refreshed.
     Processes* const pr = f.processes;
     refresh_halo(pr, std::span<float>(kappa_out));  // the warm start, cut where the source is
@@ -347,29 +376,34 @@ DfsphSolve solve(const K& kernel, const FluidView<D>& f, DfsphState<D>& s, std::
     const auto accelerate = [&] {
         boundary_kappa_pass<D>(walls, weight, kappa_out, boundary_vkappa);
         ctx.share_boundary_values(boundary_vkappa);
-        acceleration_pass<D, K>(kernel, f, s.boundary_gradient, kappa_out, boundary_vkappa.data(),
-                                s.acceleration);
-        refresh_halo(pr, std::span<Vec<D>>(s.acceleration));
+        Float4* rec = s.records.data();
+        const float* kp = kappa_out.data();
+        parallel_for(kappa_out.size(), [&](std::size_t i) { rec[i].w = kp[i]; }, 4096);
+        acceleration_pass<D, K>(kernel, f, s.boundary_gradient, kappa_out, s.records,
+                                boundary_vkappa.data(), s.acceleration);
+        refresh_halo(pr, std::span<Float4>(s.acceleration));
     };
     DfsphSolve out;
     for (;;) {
         const bool stop = f.stop && f.stop->load(std::memory_order_relaxed);
         if (stop || out.iterations >= max_iterations) break;
         accelerate();
-        update_pass<R, D, K>(kernel, f, s.boundary_gradient, s.acceleration, s.source, s.factor, dt, relaxation,
-                             kappa_out, s.error);
+        update_pass<R, D, K>(kernel, f, s.boundary_gradient, s.records, s.acceleration, s.source,
+                             s.factor, dt, relaxation, kappa_out, s.error);
         refresh_halo(pr, std::span<float>(kappa_out));
         ++out.iterations;
         density_error_stats(s.error, f.rest_density, out.error_mean, out.error_max, pr);
         if (out.iterations >= min_iterations && out.error_mean <= tolerance) break;
     }
     accelerate();
-    const Vec<D>* a = s.acceleration.data();
+    const Float4* a = s.acceleration.data();
     Vec<D>* vel = v.data();
     float* c = carried.data();
     const float* k = kappa_out.data();
     parallel_for(v.size(), [&](std::size_t i) {
-        vel[i] += dt * a[i];
+        vel[i].x += dt * a[i].x;
+        vel[i].y += dt * a[i].y;
+        if constexpr (D == 3) vel[i].z += dt * a[i].z;
         c[i] = R == Residual::density ? k[i] : k[i] * dt;
     });
     return out;
@@ -402,6 +436,15 @@ void Dfsph<D>::step(StepContext<D>& c) {
     const FluidView<D> f = c.view();
     const float dt = c.dt();
     const std::size_t n = p.size();
+    // The positions stay put through both solves: each neighbour's (x, κ̂) record gets its
+    // position once here, its κ̂ before each acceleration pass.
+    state.records.resize(n);
+    {
+        Float4* rec = state.records.data();
+        const Vec<D>* x = p.x.data();
+        parallel_for(
+            n, [&](std::size_t i) { rec[i] = {x[i].x, x[i].y, z_of<D>(x[i]), 0.0f}; }, 4096);
+    }
     // The carried warm starts, unpacked (a: constant density, b: divergence).
     std::vector<float>& warm_density = state.warm_density;
     std::vector<float>& warm_divergence = state.warm_divergence;

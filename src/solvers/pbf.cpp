@@ -236,11 +236,21 @@ void pbf_delta_pass(const PbfConstants& c, const K& kernel, const FluidView<D>& 
         // Σ_k V_k ∇W_ik and Σ_k V_k W_ik of the boundary, at the positions of the λ pass.
         load_records(&boundary[0].x, i0, n, b0, b1, b2, wb);
         const Lists nb(f.fluid_nb, i0, n);
+        // As in the λ pass: the next neighbours are fetched before this one's arithmetic.
+        Points4 next{};
+        if (nb.longest() > 0) {
+            Index j[width];
+            nb.fetch(0, j);
+            next = fetch_points4(&xl[0].x, j);
+        }
         for (int k = 0; k < nb.longest(); ++k) {
             const I m = nb.active(k);
-            Index j[width];
-            nb.fetch(k, j);
-            const Points4 pj = fetch_points4(&xl[0].x, j);
+            const Points4 pj = next;
+            if (k + 1 < nb.longest()) {
+                Index j[width];
+                nb.fetch(k + 1, j);
+                next = fetch_points4(&xl[0].x, j);
+            }
             const Separation r = separation<D>(xi, Points<D>{pj.x, pj.y, pj.z});
             F coef = li + pj.w;
             if (s_corr) {

@@ -42,8 +42,24 @@ template <int D, class K>
 void wcsph_accelerations(const WcsphConstants& c, const K& kernel, const FluidView<D>& f,
                          std::span<const Vec<D>> v, std::span<const float> rho,
                          std::span<const float> pressure, const Vec<D>& gravity,
-                         std::span<Vec<D>> acceleration) {
+                         std::span<Vec<D>> acceleration, std::vector<Float4>& position_pressure,
+                         std::vector<Float4>& velocity_density) {
     using namespace lanes;
+    // What a neighbour's pair reads, packed per particle once: (x, p/ρ²) and (v, ρ), two
+    // aligned 16-byte loads instead of two 12-byte ones and two lone floats.
+    position_pressure.resize(f.x.size());
+    velocity_density.resize(f.x.size());
+    parallel_for(
+        f.x.size(),
+        [&](std::size_t i) {
+            const float r = rho[i];
+            position_pressure[i] = {f.x[i].x, f.x[i].y, z_of<D>(f.x[i]),
+                                    pressure[i] / (r * r)};
+            velocity_density[i] = {v[i].x, v[i].y, z_of<D>(v[i]), r};
+        },
+        4096);
+    const float* xp = &position_pressure[0].x;
+    const float* vr_ = &velocity_density[0].x;
     const float h = kernel.support();
     const float eta2 = 0.01f * h * h;  // keeps Π finite for close pairs (Monaghan 1992)
     const float visc = 2.0f * c.alpha * h * c.c, mass = f.mass;
@@ -64,15 +80,15 @@ void wcsph_accelerations(const WcsphConstants& c, const K& kernel, const FluidVi
         for (int k = 0; k < nb.longest(); ++k) {
             Index j[width];
             nb.fetch(k, j);
-            const Separation r = separation<D>(xi, fetch_points<D>(x, j));
-            const Points<D> vj = fetch_points<D>(vel, j);
-            const F rho_j = fetch(density, j);
+            const Points4 xj = fetch_points4(xp, j);  // x_j, p_j/ρ_j²
+            const Separation r = separation<D>(xi, Points<D>{xj.x, xj.y, xj.z});
+            const Points4 vj = fetch_points4(vr_, j);  // v_j, ρ_j
+            const F rho_j = vj.w;
             // Artificial viscosity acts only on approaching pairs.
             const F vr = (vi.x - vj.x) * r.x + (vi.y - vj.y) * r.y + (vi.z - vj.z) * r.z;
             const F pi_ij = keep(vr < 0.0f, -visc / (rho_i + rho_j) * vr / (r.len2 + eta2));
             const F s = keep(nb.active(k),
-                             mass * (pi + fetch(p, j) / (rho_j * rho_j) + pi_ij) *
-                                 grad_factor(kernel, r));
+                             mass * (pi + xj.w + pi_ij) * grad_factor(kernel, r));
             a0 -= s * r.x;
             a1 -= s * r.y;
             a2 -= s * r.z;
@@ -127,7 +143,8 @@ void Wcsph<D>::step(StepContext<D>& c) {
                 refresh_halo(f.processes, std::span<float>(p.rho));
                 wcsph_pressure(constants, f.rest_density, p.rho, state.pressure);  // eq. (6)
                 wcsph_accelerations<D>(constants, k, f, p.v, p.rho, state.pressure,
-                                       c.external_acceleration(), state.acceleration);
+                                       c.external_acceleration(), state.acceleration,
+                                       state.position_pressure, state.velocity_density);
                 refresh_halo(f.processes, std::span<Vec<D>>(state.acceleration));
             },
             c.kernel());
@@ -170,7 +187,8 @@ template struct Wcsph<3>;
 #define SEICHE_INSTANTIATE(D, K)                                                          \
     template void wcsph_accelerations<D, K<D>>(                                           \
         const WcsphConstants&, const K<D>&, const FluidView<D>&, std::span<const Vec<D>>, \
-        std::span<const float>, std::span<const float>, const Vec<D>&, std::span<Vec<D>>);
+        std::span<const float>, std::span<const float>, const Vec<D>&, std::span<Vec<D>>, \
+        std::vector<Float4>&, std::vector<Float4>&);
 SEICHE_INSTANTIATE(2, CubicSpline)
 SEICHE_INSTANTIATE(3, CubicSpline)
 SEICHE_INSTANTIATE(2, Poly6Spiky)
