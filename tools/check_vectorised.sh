@@ -41,7 +41,7 @@ passes=(
     'vorticity_confinement<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long\)#2\}::operator\(\)'
     'surface_accelerations<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long, int\)#2\}::operator\(\)'
     'surface_accelerations<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long, int\)#3\}::operator\(\)'
-    'ddr_viscosity<3>.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
+    'ddr_viscosity<3>.*::\{lambda\(unsigned long, int\)#2\}::operator\(\)'
     'ddr_relax<3>.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
     'ddr_relax<3>.*::\{lambda\(unsigned long, int\)#2\}::operator\(\)'
     '^seiche::build_neighbor_list_by_cell<3>.*::\{lambda\(unsigned long, seiche::IndexBuffer&'

@@ -37,6 +37,9 @@ struct DdrState {
     std::vector<float> pressure, pressure_near;  //!< m/s²
     std::vector<Vec<D>> dx;                      //!< m
     std::vector<Vec<D>> v_new;                   //!< m/s
+    //! what the pair passes read of a neighbour, per particle in 16 bytes: (x, y, z, P) for the
+    //! relaxation, (x, y, z, 0) and (vx, vy, vz, 0) for the viscosity
+    std::vector<Float4> x_pressure, x_records, v_records;
     void resize(std::size_t n) {
         pressure.resize(n);
         pressure_near.resize(n);
@@ -48,7 +51,8 @@ struct DdrState {
 // Algorithm 5: impulses between approaching pairs, I = Δt(1−q)(σu + βu²) r̂, split in halves.
 template <int D>
 void ddr_viscosity(const DdrConstants& c, const FluidView<D>& f, float dt,
-                   std::span<const Vec<D>> v, std::span<Vec<D>> v_out);
+                   std::span<const Vec<D>> v, std::span<Vec<D>> v_out,
+                   std::vector<Float4>& x_records, std::vector<Float4>& v_records);
 
 // Algorithm 2: density and near density, pressures, then the symmetric displacements (applied
 // to x). Boundary particles count with weight V_k/V_fluid and push only the fluid particle.

@@ -109,11 +109,24 @@ DdrConstants ddr_constants(const DdrParams& p, float c, float h, float spacing,
 // out of reach, or at one point (no direction), get no term.
 template <int D>
 void ddr_viscosity(const DdrConstants& c, const FluidView<D>& f, float dt,
-                   std::span<const Vec<D>> v, std::span<Vec<D>> v_out) {
+                   std::span<const Vec<D>> v, std::span<Vec<D>> v_out,
+                   std::vector<Float4>& x_records, std::vector<Float4>& v_records) {
     using namespace lanes;
     const float inv_h = 1.0f / c.h, sigma = c.sigma, beta = c.beta, half_dt = 0.5f * dt;
     const Vec<D>* x = f.x.data();
     const Vec<D>* vel = v.data();
+    // A neighbour's position and velocity in two aligned 16-byte records.
+    x_records.resize(f.x.size());
+    v_records.resize(f.x.size());
+    parallel_for(
+        f.x.size(),
+        [&](std::size_t i) {
+            x_records[i] = {x[i].x, x[i].y, z_of<D>(x[i]), 0.0f};
+            v_records[i] = {vel[i].x, vel[i].y, z_of<D>(vel[i]), 0.0f};
+        },
+        4096);
+    const float* xr = &x_records[0].x;
+    const float* vr = &v_records[0].x;
     for_each_group(f.x.size(), [&](std::size_t i0, int n) {
         const Points<D> xi = load_points<D>(x, i0, n);
         const Points<D> vi = load_points<D>(vel, i0, n);
@@ -123,8 +136,8 @@ void ddr_viscosity(const DdrConstants& c, const FluidView<D>& f, float dt,
             Index j[width];
             nb.fetch(k, j);
             // r from i towards j, u > 0: approaching.
-            const Separation r = separation<D>(fetch_points<D>(x, j), xi);
-            const Points<D> vj = fetch_points<D>(vel, j);
+            const Points4 pj = fetch_points4(xr, j), vj = fetch_points4(vr, j);
+            const Separation r = separation<D>(Points<D>{pj.x, pj.y, pj.z}, xi);
             const F q = r.len * inv_h;
             const F inv_len = keep(r.len2 > 0.0f, r.inv_len);
             const F u = ((vi.x - vj.x) * r.x + (vi.y - vj.y) * r.y + (vi.z - vj.z) * r.z) * inv_len;
@@ -153,43 +166,50 @@ void ddr_relax(const DdrConstants& c, const FluidView<D>& f, float dt, const Vec
     const Vec<D>* xs = f.x.data();
     const Vec<D>* bx = f.bx.data();
     const float* bv = f.bvolume.data();
+    s.x_pressure.resize(f.x.size());
+    Float4* xp = s.x_pressure.data();
     // Densities and pressures at the predicted positions.
-    for_each_group(f.x.size(), [&](std::size_t i0, int n) {
-        const Points<D> xi = load_points<D>(xs, i0, n);
-        F rho{}, rho_near{};
-        const Lists nb(f.fluid_nb, i0, n);
-        for (int k = 0; k < nb.longest(); ++k) {
-            Index j[width];
-            nb.fetch(k, j);
-            const Separation r = separation<D>(xi, fetch_points<D>(xs, j));
-            const F q = r.len * inv_h;
-            const F a = keep(nb.active(k) & (q < 1.0f), 1.0f - q);
-            rho += a * a;
-            rho_near += a * a * a;
-        }
-        const Lists bn(f.boundary_nb, i0, n);
-        for (int k = 0; k < bn.longest(); ++k) {
-            Index b[width];
-            bn.fetch(k, b);
-            const Separation r = separation<D>(xi, fetch_points<D>(bx, b));
-            const F q = r.len * inv_h;
-            const F a = keep(bn.active(k) & (q < 1.0f), 1.0f - q);
-            const F w = fetch(bv, b) * inv_volume;
-            rho += w * a * a;
-            rho_near += w * a * a * a;
-        }
-        for (int l = 0; l < n; ++l) {
-            const float P = c.k * (rho[l] / c.rho0 - 1.0f);
-            s.pressure[i0 + l] = P < 0.0f ? c.cohesion * P : P;
-            // Clavet's P_near = k_near ρ_near is always repulsive, also at rest; measured from
-            // the rest near density and clamped at zero it stays the anti-clustering term it is
-            // meant to be, and a resting fluid is force-free (with the plain form the walls'
-            // constant push lifted a resting column off the floor).
-            s.pressure_near[i0 + l] = c.k_near * std::max(0.0f, rho_near[l] / c.rho_near0 - 1.0f);
-        }
+    with_padding<D>(f.x_padded, [&](auto padded) {
+        constexpr bool Padded = decltype(padded)::value;
+        for_each_group(f.x.size(), [&](std::size_t i0, int n) {
+            const Points<D> xi = load_points<D>(xs, i0, n);
+            F rho{}, rho_near{};
+            const Lists nb(f.fluid_nb, i0, n);
+            for (int k = 0; k < nb.longest(); ++k) {
+                Index j[width];
+                nb.fetch(k, j);
+                const Separation r = separation<D>(xi, fetch_points<D, Padded>(xs, j));
+                const F q = r.len * inv_h;
+                const F a = keep(nb.active(k) & (q < 1.0f), 1.0f - q);
+                rho += a * a;
+                rho_near += a * a * a;
+            }
+            const Lists bn(f.boundary_nb, i0, n);
+            for (int k = 0; k < bn.longest(); ++k) {
+                Index b[width];
+                bn.fetch(k, b);
+                const Separation r = separation<D>(xi, fetch_points<D>(bx, b));
+                const F q = r.len * inv_h;
+                const F a = keep(bn.active(k) & (q < 1.0f), 1.0f - q);
+                const F w = fetch(bv, b) * inv_volume;
+                rho += w * a * a;
+                rho_near += w * a * a * a;
+            }
+            for (int l = 0; l < n; ++l) {
+                const float P = c.k * (rho[l] / c.rho0 - 1.0f);
+                s.pressure[i0 + l] = P < 0.0f ? c.cohesion * P : P;
+                xp[i0 + l] = {xs[i0 + l].x, xs[i0 + l].y, z_of<D>(xs[i0 + l]), s.pressure[i0 + l]};
+                // Clavet's P_near = k_near ρ_near is always repulsive, also at rest; measured from
+                // the rest near density and clamped at zero it stays the anti-clustering term it is
+                // meant to be, and a resting fluid is force-free (with the plain form the walls'
+                // constant push lifted a resting column off the floor).
+                s.pressure_near[i0 + l] = c.k_near * std::max(0.0f, rho_near[l] / c.rho_near0 - 1.0f);
+            }
+        });
     });
     refresh_halo(f.processes, std::span<float>(s.pressure));  // the pairs read both ends'
     refresh_halo(f.processes, std::span<float>(s.pressure_near));
+    refresh_halo(f.processes, std::span<Float4>(s.x_pressure));
     // Symmetric displacements: each pair's D split in halves between its two particles.
     const float half_dt2 = 0.5f * dt * dt, dt2 = dt * dt;
     const float* P = s.pressure.data();
@@ -202,12 +222,13 @@ void ddr_relax(const DdrConstants& c, const FluidView<D>& f, float dt, const Vec
         for (int k = 0; k < nb.longest(); ++k) {
             Index j[width];
             nb.fetch(k, j);
-            const Separation r = separation<D>(fetch_points<D>(xs, j), xi);
+            const Points4 pj = fetch_points4(&xp[0].x, j);  // x_j, P_j
+            const Separation r = separation<D>(Points<D>{pj.x, pj.y, pj.z}, xi);
             const F q = r.len * inv_h;
             const F a = keep(nb.active(k) & (q < 1.0f), 1.0f - q);
             const F inv_len = keep(r.len2 > 0.0f, r.inv_len);
             const F g =
-                half_dt2 * ((pi + fetch(P, j)) * a + (pni + fetch(P_near, j)) * a * a) * inv_len;
+                half_dt2 * ((pi + pj.w) * a + (pni + fetch(P_near, j)) * a * a) * inv_len;
             d0 -= g * r.x;
             d1 -= g * r.y;
             d2 -= g * r.z;
@@ -278,7 +299,7 @@ void Ddr<D>::step(StepContext<D>& c) {
     const FluidView<D> f = c.view();
     const float dt = c.dt();
     c.timed(&StageTimes::velocity, [&] {  // applyViscosity (Algorithm 5)
-        ddr_viscosity<D>(constants, f, dt, p.v, state.v_new);
+        ddr_viscosity<D>(constants, f, dt, p.v, state.v_new, state.x_records, state.v_records);
         refresh_halo(f.processes, std::span<Vec<D>>(state.v_new));  // the predicted x* read it
         p.v.swap(state.v_new);
     });
@@ -323,9 +344,11 @@ template DdrConstants ddr_constants<2>(const DdrParams&, float, float, float, co
 template DdrConstants ddr_constants<3>(const DdrParams&, float, float, float, const AnyKernel<3>&,
                                        const WallSampling&);
 template void ddr_viscosity<2>(const DdrConstants&, const FluidView<2>&, float,
-                               std::span<const Vec<2>>, std::span<Vec<2>>);
+                               std::span<const Vec<2>>, std::span<Vec<2>>, std::vector<Float4>&,
+                               std::vector<Float4>&);
 template void ddr_viscosity<3>(const DdrConstants&, const FluidView<3>&, float,
-                               std::span<const Vec<3>>, std::span<Vec<3>>);
+                               std::span<const Vec<3>>, std::span<Vec<3>>, std::vector<Float4>&,
+                               std::vector<Float4>&);
 template void ddr_relax<2>(const DdrConstants&, const FluidView<2>&, float, const Vec<2>&, std::span<Vec<2>>,
                            DdrState<2>&);
 template void ddr_relax<3>(const DdrConstants&, const FluidView<3>&, float, const Vec<3>&, std::span<Vec<3>>,
