@@ -81,6 +81,23 @@ TEST(DensityCommand, MeasuresAFrameAsTheRunDidAndReadsLegacyVtk) {
                             dir / "mass.log"),
               0);
     EXPECT_GT(errors_in(test::slurp(dir / "mass.log"), "density error").mean, 50.0);
+    // Half of it: a fluid held apart. No compression to count, and the median density away from
+    // the walls says so, where the run's own frame reads ρ0 there.
+    const auto median_in = [](const std::string& text) {
+        std::smatch d;
+        if (!std::regex_search(text, d, std::regex(R"(away from the walls: median ([0-9.]+))"))) {
+            ADD_FAILURE() << "no median in:\n" << text;
+            return -1.0;
+        }
+        return std::stod(d[1]);
+    };
+    EXPECT_NEAR(median_in(frame_text), 1.0, 0.01);
+    ASSERT_EQ(test::run_cli("density " + last.string() + " --mass " + std::to_string(0.5 * mass),
+                            dir / "half.log"),
+              0);
+    const std::string half = test::slurp(dir / "half.log");
+    EXPECT_EQ(errors_in(half, "density error").mean, 0.0);
+    EXPECT_LT(median_in(half), 0.6);
     // A mass that is not a positive number is refused, not ignored (nan passed CLI11's range).
     for (const char* bad : {"nan", "-1", "0"}) {
         EXPECT_EQ(test::run_cli("density " + last.string() + " --mass " + bad, dir / "bad.log"), 2)
