@@ -132,7 +132,7 @@ void source_pass(const K& kernel, const FluidView<D>& f, std::span<const Float4>
     const Vec<D>* bx = f.bx.data();
     const Vec<D>* bvel = boundary_velocity.data();
     const float* bv = f.bvolume.data();
-    const float* rec = &records[0].x;
+    const float* rec = reinterpret_cast<const float*>(records.data());
     for_each_group(f.x.size(), [&](std::size_t i0, int n) {
         const Points<D> xi = load_points<D>(x, i0, n);
         const Points<D> vi = load_points<D>(vel, i0, n);
@@ -208,7 +208,7 @@ void acceleration_pass(const K& kernel, const FluidView<D>& f,
     const float vol = f.mass / f.rest_density;
     const Vec<D>* x = f.x.data();
     const float* kp = kappa.data();
-    const float* rec = &records[0].x;
+    const float* rec = reinterpret_cast<const float*>(records.data());
     const Vec<D>* bx = f.bx.data();
     for_each_group(f.x.size(), [&](std::size_t i0, int n) {
         const F ki = load(kp + i0, n);
@@ -273,8 +273,8 @@ void update_pass(const K& kernel, const FluidView<D>& f,
     using namespace lanes;
     const float vol = f.mass / f.rest_density, dt2 = dt * dt, inv_dt2 = 1.0f / dt2;
     const Vec<D>* x = f.x.data();
-    const float* rec = &records[0].x;
-    const float* acc = &a[0].x;
+    const float* rec = reinterpret_cast<const float*>(records.data());
+    const float* acc = reinterpret_cast<const float*>(a.data());
     for_each_group(f.x.size(), [&](std::size_t i0, int n) {
         const Points<D> xi = load_points<D>(x, i0, n);
         Points<D> ai{F{}, F{}, F{}};

@@ -125,8 +125,8 @@ void ddr_viscosity(const DdrConstants& c, const FluidView<D>& f, float dt,
             v_records[i] = {vel[i].x, vel[i].y, z_of<D>(vel[i]), 0.0f};
         },
         4096);
-    const float* xr = &x_records[0].x;
-    const float* vr = &v_records[0].x;
+    const float* xr = reinterpret_cast<const float*>(x_records.data());
+    const float* vr = reinterpret_cast<const float*>(v_records.data());
     for_each_group(f.x.size(), [&](std::size_t i0, int n) {
         const Points<D> xi = load_points<D>(x, i0, n);
         const Points<D> vi = load_points<D>(vel, i0, n);
@@ -222,7 +222,7 @@ void ddr_relax(const DdrConstants& c, const FluidView<D>& f, float dt, const Vec
         for (int k = 0; k < nb.longest(); ++k) {
             Index j[width];
             nb.fetch(k, j);
-            const Points4 pj = fetch_points4(&xp[0].x, j);  // x_j, P_j
+            const Points4 pj = fetch_points4(reinterpret_cast<const float*>(xp), j);  // x_j, P_j
             const Separation r = separation<D>(Points<D>{pj.x, pj.y, pj.z}, xi);
             const F q = r.len * inv_h;
             const F a = keep(nb.active(k) & (q < 1.0f), 1.0f - q);

@@ -58,8 +58,8 @@ void wcsph_accelerations(const WcsphConstants& c, const K& kernel, const FluidVi
             velocity_density[i] = {v[i].x, v[i].y, z_of<D>(v[i]), r};
         },
         4096);
-    const float* xp = &position_pressure[0].x;
-    const float* vr_ = &velocity_density[0].x;
+    const float* xp = reinterpret_cast<const float*>(position_pressure.data());
+    const float* vrho = reinterpret_cast<const float*>(velocity_density.data());
     const float h = kernel.support();
     const float eta2 = 0.01f * h * h;  // keeps Π finite for close pairs (Monaghan 1992)
     const float visc = 2.0f * c.alpha * h * c.c, mass = f.mass;
@@ -82,7 +82,7 @@ void wcsph_accelerations(const WcsphConstants& c, const K& kernel, const FluidVi
             nb.fetch(k, j);
             const Points4 xj = fetch_points4(xp, j);  // x_j, p_j/ρ_j²
             const Separation r = separation<D>(xi, Points<D>{xj.x, xj.y, xj.z});
-            const Points4 vj = fetch_points4(vr_, j);  // v_j, ρ_j
+            const Points4 vj = fetch_points4(vrho, j);  // v_j, ρ_j
             const F rho_j = vj.w;
             // Artificial viscosity acts only on approaching pairs.
             const F vr = (vi.x - vj.x) * r.x + (vi.y - vj.y) * r.y + (vi.z - vj.z) * r.z;
