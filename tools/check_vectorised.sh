@@ -32,8 +32,8 @@ passes=(
     'xsph_pass<false, 3, seiche::CubicSpline<3> >.*<std::integral_constant<bool, true> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
     'xsph_pass<true, 3, seiche::CubicSpline<3> >.*<std::integral_constant<bool, false> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
     'xsph_pass<true, 3, seiche::CubicSpline<3> >.*<std::integral_constant<bool, true> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
-    # (#2: the function's first lambda packs the neighbours' records.)
-    'wcsph_accelerations<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long, int\)#2\}::operator\(\)'
+    # (#3: the function's first two lambdas give the records' fourth values, point_records.)
+    'wcsph_accelerations<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long, int\)#3\}::operator\(\)'
     # DFSPH's two passes of every iteration.
     'acceleration_pass<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
     'update_pass<\(seiche::\(anonymous namespace\)::Residual\)0, 3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
@@ -41,7 +41,7 @@ passes=(
     'vorticity_confinement<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long\)#2\}::operator\(\)'
     'surface_accelerations<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long, int\)#2\}::operator\(\)'
     'surface_accelerations<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long, int\)#3\}::operator\(\)'
-    'ddr_viscosity<3>.*::\{lambda\(unsigned long, int\)#2\}::operator\(\)'
+    'ddr_viscosity<3>.*::\{lambda\(unsigned long, int\)#3\}::operator\(\)'
     'ddr_relax<3>.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
     'ddr_relax<3>.*::\{lambda\(unsigned long, int\)#2\}::operator\(\)'
     '^seiche::build_neighbor_list_by_cell<3>.*::\{lambda\(unsigned long, seiche::IndexBuffer&'

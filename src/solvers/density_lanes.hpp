@@ -1,7 +1,10 @@
 // The boundary terms of the density summation, Akinci et al. 2012, eq. (6), and of its gradient,
-// over the boundary neighbours of eight particles at once, and the velocity records of the pair
-// loops that read v (internal to the library; pair_lanes.hpp).
+// over the boundary neighbours of eight particles at once, and the records of the pair loops that
+// read a neighbour's v or x with one more value (internal to the library; pair_lanes.hpp).
 #pragma once
+
+#include <span>
+#include <vector>
 
 #include "../neighbors/pair_lanes.hpp"
 
@@ -19,6 +22,19 @@ inline void velocity_records(std::span<const Vec<D>> v, std::span<const float> r
     parallel_for(v.size(), [&](std::size_t i) {
         rec[i] = {v[i].x, v[i].y, z_of<D>(v[i]), 1.0f / rho[i]};
     });
+}
+
+// (x, y, z, fourth(i)) of each point p_i, one 16-byte record per particle (z = 0 in 2D): a pair
+// loop reads a neighbour's point and a value that goes with it in one aligned load and a
+// transpose (fetch_points4), where a 12-byte point and a lone float take a masked load and eight
+// more (DFSPH, WCSPH, DDR).
+template <int D, class Fourth>
+inline void point_records(std::span<const Vec<D>> p, std::vector<Float4>& out, Fourth&& fourth) {
+    out.resize(p.size());
+    Float4* rec = out.data();
+    parallel_for(
+        p.size(), [&](std::size_t i) { rec[i] = {p[i].x, p[i].y, z_of<D>(p[i]), fourth(i)}; },
+        4096);
 }
 
 template <int D, class K>

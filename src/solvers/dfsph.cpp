@@ -438,13 +438,7 @@ void Dfsph<D>::step(StepContext<D>& c) {
     const std::size_t n = p.size();
     // The positions stay put through both solves: each neighbour's (x, κ̂) record gets its
     // position once here, its κ̂ before each acceleration pass.
-    state.records.resize(n);
-    {
-        Float4* rec = state.records.data();
-        const Vec<D>* x = p.x.data();
-        parallel_for(
-            n, [&](std::size_t i) { rec[i] = {x[i].x, x[i].y, z_of<D>(x[i]), 0.0f}; }, 4096);
-    }
+    lanes::point_records<D>(p.x, state.records, [](std::size_t) { return 0.0f; });
     // The carried warm starts, unpacked (a: constant density, b: divergence).
     std::vector<float>& warm_density = state.warm_density;
     std::vector<float>& warm_divergence = state.warm_divergence;

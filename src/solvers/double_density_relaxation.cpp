@@ -16,6 +16,7 @@
 #include <variant>
 
 #include "../neighbors/pair_lanes.hpp"
+#include "density_lanes.hpp"
 #include "seiche/parallel.hpp"
 
 namespace seiche {
@@ -116,15 +117,8 @@ void ddr_viscosity(const DdrConstants& c, const FluidView<D>& f, float dt,
     const Vec<D>* x = f.x.data();
     const Vec<D>* vel = v.data();
     // A neighbour's position and velocity in two aligned 16-byte records.
-    x_records.resize(f.x.size());
-    v_records.resize(f.x.size());
-    parallel_for(
-        f.x.size(),
-        [&](std::size_t i) {
-            x_records[i] = {x[i].x, x[i].y, z_of<D>(x[i]), 0.0f};
-            v_records[i] = {vel[i].x, vel[i].y, z_of<D>(vel[i]), 0.0f};
-        },
-        4096);
+    point_records<D>(f.x, x_records, [](std::size_t) { return 0.0f; });
+    point_records<D>(v, v_records, [](std::size_t) { return 0.0f; });
     const float* xr = reinterpret_cast<const float*>(x_records.data());
     const float* vr = reinterpret_cast<const float*>(v_records.data());
     for_each_group(f.x.size(), [&](std::size_t i0, int n) {

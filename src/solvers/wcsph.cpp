@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "../neighbors/pair_lanes.hpp"
+#include "density_lanes.hpp"
 #include "seiche/boundary.hpp"
 #include "seiche/parallel.hpp"
 #include "seiche/step_context.hpp"
@@ -47,17 +48,9 @@ void wcsph_accelerations(const WcsphConstants& c, const K& kernel, const FluidVi
     using namespace lanes;
     // What a neighbour's pair reads, packed per particle once: (x, p/ρ²) and (v, ρ), two
     // aligned 16-byte loads instead of two 12-byte ones and two lone floats.
-    position_pressure.resize(f.x.size());
-    velocity_density.resize(f.x.size());
-    parallel_for(
-        f.x.size(),
-        [&](std::size_t i) {
-            const float r = rho[i];
-            position_pressure[i] = {f.x[i].x, f.x[i].y, z_of<D>(f.x[i]),
-                                    pressure[i] / (r * r)};
-            velocity_density[i] = {v[i].x, v[i].y, z_of<D>(v[i]), r};
-        },
-        4096);
+    point_records<D>(f.x, position_pressure,
+                     [&](std::size_t i) { return pressure[i] / (rho[i] * rho[i]); });
+    point_records<D>(v, velocity_density, [&](std::size_t i) { return rho[i]; });
     const float* xp = reinterpret_cast<const float*>(position_pressure.data());
     const float* vrho = reinterpret_cast<const float*>(velocity_density.data());
     const float h = kernel.support();
