@@ -75,6 +75,10 @@ same db2_pbf 4 scenes/dam_break_2d.json --solver pbf --end-time 0.3
 # PBF's warm start: values carried with the particles across processes.
 same db2_warm 3 scenes/dam_break_2d.json --end-time 0.3 --set solver.pbf.warm_start=0.5 \
   --set solver.pbf.density_tolerance=0.0005
+# ... with its peak correction: flags gathered over the halo, the largest error over processes.
+same db2_peak 3 scenes/dam_break_2d.json --end-time 0.3 --set solver.pbf.warm_start=0.8 \
+  --set solver.pbf.max_iterations=100 \
+  --set solver.pbf.density_tolerance=0.0005 --set solver.pbf.peak_tolerance=0.002
 same db2_vort 3 scenes/dam_break_2d.json --end-time 0.3 --set solver.vorticity=0.05 \
   --set 'obstacles=[{"min": [0.8, 0], "max": [0.9, 0.15]}]'
 same db3 2 scenes/dam_break_3d.json --end-time 0.1 --set particle_radius=0.015

@@ -28,7 +28,11 @@ struct PbfState {
     //! start times 1 − share: the part of C this step leaves (empty at share 1)
     float share = 1.0f;
     std::vector<float> held;
-    std::vector<float> warm;  //!< λ' added to each particle's first correction (warm start)
+    std::vector<float> warm;  //!< λ' joined to each particle's first correction (warm start)
+    //! The peak correction's flags per particle (above the peak tolerance; it or a neighbour
+    //! is; it or a neighbour moves) and the groups of eight holding a moving / measured one
+    std::vector<std::uint8_t> seed, moving, measured;
+    std::vector<std::uint32_t> moving_groups, measured_groups;
     void resize(std::size_t n) {
         x_lambda.resize(n);
         boundary.resize(n);
@@ -49,6 +53,7 @@ struct PbfResult {
     int iterations = 0;             //!< position corrections applied
     double density_error_mean = 0;  //!< of the last λ pass (the convergence test)
     double density_error_max = 0;
+    int peak_iterations = 0;  //!< of the peak correction (solver.pbf.peak_tolerance)
 };
 
 template <int D, class K>

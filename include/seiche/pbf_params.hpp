@@ -13,6 +13,7 @@ struct PbfParams {
     double relaxation = 0.01;
     double over_relaxation = 1.0;
     double warm_start = 0.0;
+    double peak_tolerance = 0.0;
     bool unilateral = true;
     bool tensile_correction = false;
     double s_corr_k = 0.1;

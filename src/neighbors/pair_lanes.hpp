@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
+#include <vector>
 
 #if defined(__AVX2__) && defined(__FMA__)
 #include <immintrin.h>
@@ -344,6 +345,20 @@ void for_each_group(std::size_t n, Fn&& fn) {
         groups,
         [&](std::size_t g) {
             const std::size_t i0 = g * width;
+            fn(i0, static_cast<int>(std::min<std::size_t>(width, n - i0)));
+        },
+        parallel_threshold / width);
+}
+
+// fn(i0, lanes) for the groups of eight listed (group g: particles 8g … 8g + 7, the last one
+// maybe short), in parallel; every group when `groups` is null.
+template <class Fn>
+void for_each_group(std::size_t n, const std::vector<std::uint32_t>* groups, Fn&& fn) {
+    if (!groups) return for_each_group(n, fn);
+    parallel_for(
+        groups->size(),
+        [&](std::size_t k) {
+            const std::size_t i0 = std::size_t((*groups)[k]) * width;
             fn(i0, static_cast<int>(std::min<std::size_t>(width, n - i0)));
         },
         parallel_threshold / width);

@@ -2,7 +2,9 @@
 // for pbf.cpp and the micro-benchmarks (bench/), not installed.
 #pragma once
 
+#include <cstdint>
 #include <span>
+#include <vector>
 
 #include "seiche/pbf.hpp"
 
@@ -23,15 +25,20 @@ PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel
 // summed at a step's first pass, kept for its later ones); Δx pass: eq. (9) with
 // s_corr (eq. 13), reading the positions and λ' from x_lambda and writing the corrected and
 // collided positions to x_out (adding each λ' to lambda_sum if given); density pass: ρ alone.
+// `groups` (optional): only those groups of eight particles (lanes::for_each_group); `apply`
+// (optional, per particle): the Δx pass moves only the particles whose byte is set.
 template <int D, class K>
 void pbf_lambda_pass(const PbfParams& p, const PbfConstants& c, const K& kernel,
                      const FluidView<D>& f, std::span<float> rho,
                      std::span<PositionLambda> x_lambda, std::span<Float4> boundary,
-                     bool first_pass = true, std::span<const float> held = {});
+                     bool first_pass = true, std::span<const float> held = {},
+                     const std::vector<std::uint32_t>* groups = nullptr);
 template <int D, class K>
 void pbf_delta_pass(const PbfConstants& c, const K& kernel, const FluidView<D>& f,
                     std::span<const PositionLambda> x_lambda, std::span<Vec<D>> x_out,
-                    std::span<Float4> boundary, std::span<float> lambda_sum = {});
+                    std::span<Float4> boundary, std::span<float> lambda_sum = {},
+                    const std::vector<std::uint32_t>* groups = nullptr,
+                    const std::uint8_t* apply = nullptr);
 template <int D, class K>
 void pbf_density_pass(const K& kernel, const FluidView<D>& f, std::span<float> rho);
 
