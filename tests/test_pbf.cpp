@@ -130,6 +130,7 @@ TEST(Pbf, PeakToleranceBoundsTheLargestError) {
     auto run = [](double peak_tolerance) {
         Scene s = io::load_scene(std::string(SEICHE_SOURCE_DIR) + "/scenes/dam_break_2d.json", {});
         s.solver.pbf.warm_start = 0.8;
+        s.solver.pbf.warm_start_join = PbfParams::WarmJoin::larger;
         s.solver.pbf.density_tolerance = 5e-4;
         s.solver.pbf.max_iterations = 100;
         s.solver.pbf.peak_tolerance = peak_tolerance;
@@ -202,8 +203,9 @@ TEST(Pbf, WarmStartHoldsAColumnAtRestInFewerIterations) {
         double worst_error = 0, floor_load = 0, weight = 0, kinetic = 0;
         float height = 0, height0 = 0;
     };
-    auto run = [](double warm) {
+    auto run = [](double warm, PbfParams::WarmJoin join = PbfParams::WarmJoin::sum) {
         Scene s = column_2d(0.4, 0.4, 0.005);  // 40 x 40 particles
+        s.solver.pbf.warm_start_join = join;
         s.solver.pbf.density_tolerance = 5e-4;  // 72 iterations a step without the warm start
         s.solver.pbf.max_iterations = 100;
         s.solver.pbf.over_relaxation = 1.5;
@@ -232,7 +234,12 @@ TEST(Pbf, WarmStartHoldsAColumnAtRestInFewerIterations) {
     const Result plain = run(0.0), warm = run(0.5);
     EXPECT_LT(double(warm.iterations), 0.7 * double(plain.iterations))
         << warm.iterations << " against " << plain.iterations;
-    for (const Result& r : {plain, warm}) {
+    // Joined as the larger push (solver.pbf.warm_start_join), not added: a larger share, and
+    // fewer iterations again.
+    const Result larger = run(0.8, PbfParams::WarmJoin::larger);
+    EXPECT_LT(double(larger.iterations), 0.8 * double(warm.iterations))
+        << larger.iterations << " against " << warm.iterations;
+    for (const Result& r : {plain, warm, larger}) {
         EXPECT_NEAR(r.floor_load, r.weight, 0.03 * r.weight);
         EXPECT_NEAR(r.height / r.height0, 1.0, 0.02);
         EXPECT_LT(r.worst_error, 6e-4);
@@ -287,6 +294,8 @@ TEST(Pbf, BitwiseIdenticalForOneAndTwoThreads) {
     s2.solver.pbf.tensile_correction = true;
     EXPECT_TRUE(run_with_threads<2>(s2, 1, 150) == run_with_threads<2>(s2, 2, 150));
     s2.solver.pbf.warm_start = 0.5;  // carried from step to step
+    EXPECT_TRUE(run_with_threads<2>(s2, 1, 150) == run_with_threads<2>(s2, 2, 150));
+    s2.solver.pbf.warm_start_join = PbfParams::WarmJoin::larger;  // and the carried push's trend
     EXPECT_TRUE(run_with_threads<2>(s2, 1, 150) == run_with_threads<2>(s2, 2, 150));
     s2.solver.pbf.peak_tolerance = 0.002;  // flags and groups of its own, passes over them
     s2.solver.pbf.max_iterations = 100;

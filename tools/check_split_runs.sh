@@ -77,7 +77,7 @@ same db2_warm 3 scenes/dam_break_2d.json --end-time 0.3 --set solver.pbf.warm_st
   --set solver.pbf.density_tolerance=0.0005
 # ... with its peak correction: flags gathered over the halo, the largest error over processes.
 same db2_peak 3 scenes/dam_break_2d.json --end-time 0.3 --set solver.pbf.warm_start=0.8 \
-  --set solver.pbf.max_iterations=100 \
+  --set solver.pbf.warm_start_join=larger --set solver.pbf.max_iterations=100 \
   --set solver.pbf.density_tolerance=0.0005 --set solver.pbf.peak_tolerance=0.002
 same db2_vort 3 scenes/dam_break_2d.json --end-time 0.3 --set solver.vorticity=0.05 \
   --set 'obstacles=[{"min": [0.8, 0], "max": [0.9, 0.15]}]'

@@ -13,6 +13,10 @@ struct PbfParams {
     double relaxation = 0.01;
     double over_relaxation = 1.0;
     double warm_start = 0.0;
+    // How the warm start joins the first correction: added to it, or the larger push of the two
+    // (with the carried push following its trend where it shrinks).
+    enum class WarmJoin { sum, larger };
+    WarmJoin warm_start_join = WarmJoin::sum;
     double peak_tolerance = 0.0;
     bool unilateral = true;
     bool tensile_correction = false;

@@ -418,19 +418,24 @@ PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel
         if (r.iterations >= p.max_iterations || stop) break;
         pbf_lambda_pass<D, K>(p, k, kernel, view, rho, state.x_lambda, state.boundary,
                               r.iterations == 0, state.held);
-        // The warm start joins the first correction (a halo copy takes its owner's below): the
-        // larger push of the two where both push the same way, not their sum, which counts
-        // twice the push that this pass computed anyway; their sum where one is zero (a particle
-        // not compressed at the prediction) or they differ in sign.
-        if (r.iterations == 0 && !warm.empty())
-            parallel_for(
-                x.size(),
-                [&](std::size_t i) {
-                    const float l = state.x_lambda[i].w, w = warm[i];
-                    state.x_lambda[i].w =
-                        l * w > 0.0f ? (std::abs(l) >= std::abs(w) ? l : w) : l + w;
-                },
-                4096);
+        // The warm start joins the first correction (a halo copy takes its owner's below): added
+        // to it, or (warm_start_join larger) the larger push of the two where both push the same
+        // way, since the sum counts twice the push this pass computed anyway; their sum where
+        // one is zero (a particle not compressed at the prediction) or they differ in sign.
+        if (r.iterations == 0 && !warm.empty()) {
+            if (p.warm_start_join == PbfParams::WarmJoin::sum)
+                parallel_for(
+                    x.size(), [&](std::size_t i) { state.x_lambda[i].w += warm[i]; }, 4096);
+            else
+                parallel_for(
+                    x.size(),
+                    [&](std::size_t i) {
+                        const float l = state.x_lambda[i].w, w = warm[i];
+                        state.x_lambda[i].w =
+                            l * w > 0.0f ? (std::abs(l) >= std::abs(w) ? l : w) : l + w;
+                    },
+                    4096);
+        }
         refresh_halo(view.processes, std::span<PositionLambda>(state.x_lambda));  // λ' for Δx
         // The error decides only from min_iterations on; before that it is measured for the last
         // allowed pass alone (it is what the result reports). One loop over the particles, and
@@ -521,13 +526,15 @@ void Pbf<D>::step(StepContext<D>& c) {
     // The warm start: a share of the smaller of the last two steps' Σλ' (per Δt², so a change of
     // step carries over), joined to the first correction. The smaller of two: a push that one
     // step needed once (an impact) is not repeated; the steady part (a resting column's weight,
-    // which Jacobi otherwise rebuilds from the floor up every step) is. Where the push shrinks
-    // from step to step (a column running out), its trend carried one step on, 2a − b, if that
-    // is smaller still (none once it would change sign).
+    // which Jacobi otherwise rebuilds from the floor up every step) is. Joined as the larger push
+    // (warm_start_join), where the push shrinks from step to step (a column running out) its
+    // trend carried one step on, 2a − b, if that is smaller still (none once it changes sign):
+    // the larger push is not reduced by the first pass's own, as the sum's is.
     const bool warm = params.warm_start > 0.0 && p.carrying && p.carried.size() == p.size();
     if (warm) {
         state.warm.resize(p.size());
         const float scale = float(params.warm_start) * c.dt() * c.dt();
+        const bool trend = params.warm_start_join == PbfParams::WarmJoin::larger;
         const Float2* carried = p.carried.data();
         float* out = state.warm.data();
         parallel_for(
@@ -541,9 +548,13 @@ void Pbf<D>::step(StepContext<D>& c) {
                     return;
                 }
                 const float smaller = a < 0.0f ? std::max(a, b) : std::min(a, b);
-                const float trend = 2.0f * a - b;
-                out[i] = trend * a > 0.0f
-                             ? scale * (a < 0.0f ? std::max(smaller, trend) : std::min(smaller, trend))
+                if (!trend) {
+                    out[i] = scale * smaller;
+                    return;
+                }
+                const float ahead = 2.0f * a - b;
+                out[i] = ahead * a > 0.0f
+                             ? scale * (a < 0.0f ? std::max(smaller, ahead) : std::min(smaller, ahead))
                              : 0.0f;
             },
             4096);
@@ -649,11 +660,15 @@ std::span<const Param<WorldDef>> PbfParams::keys() {
             "iterations can blow up (a step whose largest error grows goes on at ω = 1)"),
         number_param<W, &W::solver, &SolverParams::pbf, &PbfParams::warm_start>(
             "solver.pbf.warm_start", "", closed(0, 0.9),
-            "share of the smaller of the last two steps' corrections (Σλ'; of their trend where "
-            "it falls) that the next step's first correction pushes at least; 0 = none. 0.8 "
-            "needs 40% fewer iterations at a 0.01% tolerance and half as many in a resting "
-            "tank, but leaves larger peak errors (solver.pbf.peak_tolerance); from about 0.9 "
-            "the fluid ends expanded"),
+            "share of the smaller of the last two steps' corrections (Σλ') that joins the next "
+            "step's first (solver.pbf.warm_start_join); 0 = none. Added: 0.5 needs about a "
+            "third fewer iterations at a 0.01% tolerance, 40% fewer in a resting tank, and from "
+            "about 0.8 the fluid ends expanded; as the larger push: 0.8"),
+        choice_param<W, &W::solver, &SolverParams::pbf, &PbfParams::warm_start_join>(
+            "solver.pbf.warm_start_join", {"sum", "larger"},
+            "sum: the warm start is added to the first correction; larger: the larger push of "
+            "the two (the carried one following its trend where it shrinks), which with a "
+            "share of 0.8 and solver.pbf.peak_tolerance takes the fewest iterations at 0.01%"),
         number_param<W, &W::solver, &SolverParams::pbf, &PbfParams::peak_tolerance>(
             "solver.pbf.peak_tolerance", "", closed(0, 1),
             "the largest density error a step leaves (0 = unbounded): once the mean meets "
