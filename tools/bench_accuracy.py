@@ -18,7 +18,8 @@ density is at most 0.2% below the reference's, and the ratio of their CPU times;
 whose own fluid is held apart (median below 0.995) gets none.
 
 Settings (default: the 2-thread rows of docs/performance.md's table, the reference at its
-defaults and with CFL factor 1, and seiche's fastest PBF and DFSPH at 0.01% and 0.1%):
+defaults and with CFL factor 0.7 (its fastest whose fluid comes together), and seiche's fastest
+PBF and DFSPH at 0.01% and 0.1%):
   ref:0.01   SPlisHSPlasH DFSPH, maxError 0.01% (its default; in per cent, as SPlisHSPlasH
              takes it), maxErrorV 0.1%, CFL to 5 ms
   ref:0.1    SPlisHSPlasH DFSPH, maxError 0.1%
@@ -54,11 +55,12 @@ import bench_reference  # noqa: E402  (the reference's scene)
 SEICHE_SCENE = "scenes/bench/dam_break_reference_3d.json"
 # The settings of docs/performance.md's table: the reference at its defaults and with longer
 # steps, and seiche's fastest PBF and DFSPH at its defaults' mean error, at 0.01% and 0.1%.
-DEFAULT = ["ref:0.01", "ref:0.008+cflFactor=1",
-           "pbf:0.00009+solver.pbf.over_relaxation=1.5+solver.pbf.warm_start=0.5"
+DEFAULT = ["ref:0.01", "ref:0.008+cflFactor=0.7",
+           "pbf:0.00009+solver.pbf.over_relaxation=1.5+solver.pbf.warm_start=0.8"
+           "+solver.pbf.warm_start_join=larger+solver.pbf.peak_tolerance=0.0013"
            "+solver.pbf.min_iterations=1+time.cfl=0.8+time.max_dt=0.005",
            "dfsph:0.00007",
-           "ref:0.1", "ref:0.08+cflFactor=1",
+           "ref:0.1", "ref:0.1+cflFactor=0.7",
            "pbf:0.0008+solver.pbf.warm_start=0.5+solver.pbf.min_iterations=2+time.cfl=0.8"
            "+time.max_dt=0.005",
            "dfsph:0.0007"]
