@@ -672,9 +672,9 @@ std::span<const Param<WorldDef>> PbfParams::keys() {
         number_param<W, &W::solver, &SolverParams::pbf, &PbfParams::peak_tolerance>(
             "solver.pbf.peak_tolerance", "", closed(0, 1),
             "the largest density error a step leaves (0 = unbounded): once the mean meets "
-            "density_tolerance, the particles above it and their neighbours are corrected again "
-            "on their own, up to max_iterations times; 10 times density_tolerance suits the "
-            "warm start"),
+            "density_tolerance, the particles above half of it and their neighbours are "
+            "corrected again on their own until none is above it, up to max_iterations times; "
+            "10 times density_tolerance suits the warm start"),
         boolean_param<W, &W::solver, &SolverParams::pbf, &PbfParams::unilateral>(
             "solver.pbf.unilateral",
             "treat the constraint as C ≤ 0 (Bender & Fernández, eq. 10): only compression is "
