@@ -61,7 +61,7 @@ DEFAULT = ["ref:0.01", "ref:0.008+cflFactor=0.7",
            "+solver.pbf.min_iterations=1+time.cfl=0.8+time.max_dt=0.005",
            "dfsph:0.00007",
            "ref:0.1", "ref:0.1+cflFactor=0.7",
-           "pbf:0.0008+solver.pbf.warm_start=0.9+solver.pbf.warm_start_join=larger"
+           "pbf:0.0008+solver.pbf.warm_start=0.8+solver.pbf.warm_start_join=larger"
            "+solver.pbf.min_iterations=1+time.cfl=0.8+time.max_dt=0.005",
            "dfsph:0.0007"]
 

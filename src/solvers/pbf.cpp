@@ -663,13 +663,14 @@ std::span<const Param<WorldDef>> PbfParams::keys() {
             "share of the smaller of the last two steps' corrections (Σλ') that joins the next "
             "step's first (solver.pbf.warm_start_join); 0 = none. Added: 0.5 needs about a "
             "third fewer iterations at a 0.01% tolerance, 40% fewer in a resting tank, and from "
-            "about 0.8 the fluid ends expanded; as the larger push: 0.8 at 0.01%, 0.9 at 0.1%"),
+            "about 0.8 the fluid ends expanded; as the larger push: 0.8 (0.9 holds a resting "
+            "tank's top layers apart)"),
         choice_param<W, &W::solver, &SolverParams::pbf, &PbfParams::warm_start_join>(
             "solver.pbf.warm_start_join", {"sum", "larger"},
             "sum: the warm start is added to the first correction; larger: the larger push of "
             "the two (the carried one following its trend where it shrinks), which with a "
-            "share of 0.8 and solver.pbf.peak_tolerance takes the fewest iterations at 0.01%, "
-            "with 0.9 and min_iterations 1 at 0.1%"),
+            "share of 0.8 takes the fewest iterations, with solver.pbf.peak_tolerance at 0.01% "
+            "and min_iterations 1 at 0.1%"),
         number_param<W, &W::solver, &SolverParams::pbf, &PbfParams::peak_tolerance>(
             "solver.pbf.peak_tolerance", "", closed(0, 1),
             "the largest density error a step leaves (0 = unbounded): once the mean meets "
