@@ -253,7 +253,7 @@ TEST(Pbf, WarmStartHoldsAColumnAtRestInFewerIterations) {
 // push at 0.8, one iteration at least) keeps `seiche validate hydrostatic`'s tank (50 x 50
 // particles, 3 s) at its density: over the last 0.5 s the mean ρ/ρ0 of each of ten layers within
 // 2% of 1, and the height within 2% of the particles' volume over the width. (A share of 0.9,
-// faster on the dam break, held the top layer 2.6% under ρ0 here; no warm start 0.3%.)
+// faster on the dam break, held the top layer 2.6% under ρ0 here; no warm start 0.5%.)
 TEST(Pbf, LargerWarmStartKeepsASettledTankAtItsDensity) {
     Scene s = io::load_scene(std::string(SEICHE_SOURCE_DIR) + "/scenes/validation/hydrostatic_2d.json");
     s.solver.pbf.density_tolerance = 0.001;
