@@ -121,6 +121,29 @@ void density_error_stats(std::span<const float> rho, float rest_density, double&
     max = most[0];
 }
 
+// Whether any particle has a λ' other than zero (over every process): with none, a Δx pass
+// moves nobody.
+static bool any_correction(std::span<const PositionLambda> x_lambda, Processes* processes) {
+    constexpr std::size_t chunk = 4096;
+    const std::size_t chunks = (x_lambda.size() + chunk - 1) / chunk;
+    thread_local std::vector<std::uint8_t> flags_storage;  // grown once, as above
+    flags_storage.resize(chunks);
+    std::uint8_t* flags = flags_storage.data();
+    parallel_for(
+        chunks,
+        [&](std::size_t c) {
+            const std::size_t lo = c * chunk, hi = std::min(x_lambda.size(), lo + chunk);
+            bool any = false;
+            for (std::size_t i = lo; i < hi; ++i) any |= x_lambda[i].w != 0.0f;
+            flags[c] = any;
+        },
+        2);
+    std::array<double, 1> any = {0.0};
+    for (std::size_t c = 0; c < chunks; ++c) any[0] = std::max(any[0], double(flags[c]));
+    if (processes) processes->max(any);
+    return any[0] != 0.0;
+}
+
 // The pair loops run eight particles at a time, one per lane (pair_lanes.hpp).
 
 // Density (eq. 2 with the boundary sum), constraint C_i (eq. 1), S'_i (eq. 8) and λ'_i
@@ -437,6 +460,15 @@ PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel
                     4096);
         }
         refresh_halo(view.processes, std::span<PositionLambda>(state.x_lambda));  // λ' for Δx
+        // Nothing compressed and nothing carried (a fluid in free fall, or held apart): every
+        // correction would move no particle (Δx = 0 to the bit), and every later λ pass would
+        // measure this one's positions again, so the step ends here, with no correction.
+        if (r.iterations == 0 && !any_correction(state.x_lambda, view.processes)) {
+            density_error_stats(rho, view.rest_density, r.density_error_mean, r.density_error_max,
+                                view.processes, state.held);
+            met = true;
+            break;
+        }
         // The error decides only from min_iterations on; before that it is measured for the last
         // allowed pass alone (it is what the result reports). One loop over the particles, and
         // one wait for the other threads, fewer per skipped iteration.
@@ -643,7 +675,8 @@ std::span<const Param<WorldDef>> PbfParams::keys() {
     static const std::vector<Param<W>> table = {
         integer_param<W, &W::solver, &SolverParams::pbf, &PbfParams::min_iterations>(
             "solver.pbf.min_iterations", "", closed(1, 1000),
-            "position corrections always applied per step; at most max_iterations"),
+            "position corrections always applied per step; at most max_iterations (none while no "
+            "particle is compressed and no warm start is carried: each would move nobody)"),
         integer_param<W, &W::solver, &SolverParams::pbf, &PbfParams::max_iterations>(
             "solver.pbf.max_iterations", "", closed(1, 1000), "upper bound per step"),
         number_param<W, &W::solver, &SolverParams::pbf, &PbfParams::density_tolerance>(
