@@ -34,8 +34,13 @@ setting its Configuration keys, e.g. ref:0.01+cflFactor=1 (its CFL factor, 0.5 b
 The reference is built from its public repository (docs/performance-history.md, "Side by side
 with the reference code"); give its binary with --sph (needed only for the ref settings).
 
+With --plot FILE.png it also draws CPU time per simulated second against the mean density error
+(both logarithmic): the reference's rows as squares, seiche's PBF as circles and DFSPH as
+triangles, filled for 2 threads and hollow for 1, each reference row joined to its answer at equal
+accuracy with the ratio written beside it (needs python3-matplotlib).
+
 Usage: bench_accuracy.py [--sph PATH/bin/SPHSimulator] [--seiche build/seiche] [--runs 1]
-                         [--end 0.5] [--short 0.05] [--threads 2] [SETTING ...]
+                         [--end 0.5] [--short 0.05] [--threads 2] [--plot FILE.png] [SETTING ...]
 """
 import argparse
 import glob
@@ -113,6 +118,7 @@ def main():
     ap.add_argument("--end", type=float, default=0.5)
     ap.add_argument("--short", type=float, default=0.05)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--plot", help="also draw the rows and the answers into this PNG")
     args = ap.parse_args()
     work = pathlib.Path(tempfile.mkdtemp(prefix="seiche_accuracy_"))
     load = lambda: " ".join(open("/proc/loadavg").read().split()[:3])
@@ -194,6 +200,8 @@ def main():
                       file=sys.stderr)
                 s["runs"][t].append(timed(cmd, s["env"], work / f"{out.name}_{i}.log"))
     rows = []  # (kind, row label, threads, CPU s per simulated s, mean error %)
+    points = []  # the same, for the plot
+    matches = []  # (reference point, seiche point) at equal accuracy
     for s in plan:
         setting, threads, kind, value, extra, tag = (
             s["setting"], s["threads"], s["kind"], s["value"], s["extra"], s["tag"])
@@ -231,6 +239,8 @@ def main():
               f"{mean:.4f}% / {worst:.3f}% | {away:.4f}% | {median:.4f} |")
         sys.stdout.flush()
         rows.append((kind, row_label, threads, per_second, mean, median))
+        points.append(dict(kind=kind, value=value, extra=extra, threads=threads, cpu=per_second,
+                           mean=mean))
     # The answer at equal accuracy: against each reference row, seiche's fastest setting with
     # the same threads whose mean error at t = end is at most the reference's, and whose fluid
     # is not held apart instead (its median density away from the walls at most 0.2% below the
@@ -251,6 +261,11 @@ def main():
               and median >= ref_median - 0.002]
         if ok:
             cpu, label, mean = min(ok)
+            ref_point = next(q for q in points if q["kind"] == "ref" and q["threads"] == threads
+                             and q["cpu"] == ref_cpu and q["mean"] == ref_mean)
+            answer = next(q for q in points if q["kind"] != "ref" and q["threads"] == threads
+                          and q["cpu"] == cpu and q["mean"] == mean)
+            matches.append((ref_point, answer))
             speedups.append(f"- {ref_label} ({threads} thread{'s' if threads > 1 else ''}, "
                             f"{ref_mean:.4f}%): {label}, {ref_cpu / cpu:.1f}x less CPU time "
                             f"({cpu:.1f} against {ref_cpu:.1f} s per simulated s, {mean:.4f}%)")
@@ -261,6 +276,71 @@ def main():
         print("\nAt equal accuracy (seiche's fastest setting at or below each reference row's "
               "mean error, its fluid not held apart, the same threads):")
         print("\n".join(speedups))
+    if args.plot:
+        plot(args.plot, points, matches, args.end)
+
+
+def short_label(q):
+    """'ref 0.01%, CFL 0.7', 'PBF 0.0008', 'DFSPH 0.00007' (with the thread count if 1)."""
+    name = {"ref": "ref", "pbf": "PBF", "dfsph": "DFSPH"}[q["kind"]]
+    text = f"{name} {q['value']}{'%' if q['kind'] == 'ref' else ''}"
+    for e in q["extra"]:
+        key, _, v = e.partition("=")
+        if key == "cflFactor":
+            text += f", CFL {v}"
+    return text + (" @1" if q["threads"] == 1 else "")
+
+
+def plot(path, points, matches, end):
+    """CPU s per simulated s against the mean density error, one marker per row."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import matplotlib.ticker  # noqa: F401  (matplotlib.ticker below)
+    style = {"ref": ("s", "0.35"), "pbf": ("o", "tab:blue"), "dfsph": ("^", "tab:purple")}
+    fig, ax = plt.subplots(figsize=(9, 6))
+    ratios = {}  # id of a seiche point: "7.0x ref 0.01%", one line per reference row it answers
+    for ref, answer in matches:
+        ax.plot([ref["mean"], answer["mean"]], [ref["cpu"], answer["cpu"]], ls="--", lw=0.8,
+                color="0.7", zorder=1)
+        ratios.setdefault(id(answer), []).append(
+            f"{ref['cpu'] / answer['cpu']:.1f}x less than {short_label(ref).replace(' @1', '')}")
+    for q in points:
+        marker, color = style[q["kind"]]
+        ax.scatter([q["mean"]], [q["cpu"]], marker=marker, s=60, edgecolors=color,
+                   facecolors=color if q["threads"] > 1 else "none", linewidths=1.5, zorder=3)
+        text = "\n".join([short_label(q)] + ratios.get(id(q), []))
+        # The pairs of 1 and 2 threads sit close together: seiche's 1-thread labels below their
+        # points, the reference's to the left.
+        if q["threads"] == 1 and q["kind"] == "ref":
+            where = dict(xytext=(-8, 0), ha="right", va="center")
+        elif q["threads"] == 1:
+            where = dict(xytext=(8, -10), ha="left", va="top")
+        else:
+            where = dict(xytext=(8, 2), ha="left", va="bottom")
+        ax.annotate(text, (q["mean"], q["cpu"]), textcoords="offset points", fontsize=7,
+                    color=color, **where)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    lo = min(q["mean"] for q in points)
+    hi = max(q["mean"] for q in points)
+    ax.set_xlim(lo / 2.5, hi * 4)  # room for the labels
+    ax.set_ylim(min(q["cpu"] for q in points) / 1.4, max(q["cpu"] for q in points) * 1.3)
+    ax.set_xlabel(f"mean density error at t = {end:g} s, % (compression only)")
+    ax.set_ylabel("CPU s per simulated s (start-up removed)")
+    ax.set_title("Reference dam break, 44,733 particles: SPlisHSPlasH DFSPH (squares) against "
+                 "seiche\nPBF (circles) and DFSPH (triangles); filled 2 threads, hollow 1",
+                 fontsize=9)
+    # Plain numbers at 1-2-5 steps on both logarithmic axes.
+    steps = [m * 10.0 ** k for k in range(-4, 4) for m in (1, 2, 5)]
+    for axis, (a, b) in ((ax.xaxis, ax.get_xlim()), (ax.yaxis, ax.get_ylim())):
+        axis.set_major_locator(matplotlib.ticker.FixedLocator([t for t in steps if a <= t <= b]))
+        axis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+        axis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+    ax.grid(True, which="both", lw=0.3, alpha=0.5)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    print(f"plot: {path}")
 
 
 if __name__ == "__main__":
