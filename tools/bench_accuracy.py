@@ -120,6 +120,12 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--plot", help="also draw the rows and the answers into this PNG")
     args = ap.parse_args()
+    if args.plot:
+        try:
+            import matplotlib  # noqa: F401  (checked before the runs, not after them)
+        except ImportError:
+            sys.exit("bench_accuracy: --plot needs matplotlib (Debian: python3-matplotlib; run "
+                     "with /usr/bin/python3)")
     work = pathlib.Path(tempfile.mkdtemp(prefix="seiche_accuracy_"))
     load = lambda: " ".join(open("/proc/loadavg").read().split()[:3])
     print(f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores, "
@@ -199,8 +205,8 @@ def main():
                 print(f"  {s['setting']} t={t} run {i + 1}/{args.runs}, load {load()}",
                       file=sys.stderr)
                 s["runs"][t].append(timed(cmd, s["env"], work / f"{out.name}_{i}.log"))
-    rows = []  # (kind, row label, threads, CPU s per simulated s, mean error %)
-    points = []  # the same, for the plot
+    rows = []  # (kind, row label, threads, CPU s per simulated s, mean error %, median, point)
+    points = []  # the rows for the plot
     matches = []  # (reference point, seiche point) at equal accuracy
     for s in plan:
         setting, threads, kind, value, extra, tag = (
@@ -238,15 +244,15 @@ def main():
         print(f"| {row_label} | {threads} | {per_second:.1f} | {steps_text} | {iters_text} | "
               f"{mean:.4f}% / {worst:.3f}% | {away:.4f}% | {median:.4f} |")
         sys.stdout.flush()
-        rows.append((kind, row_label, threads, per_second, mean, median))
         points.append(dict(kind=kind, value=value, extra=extra, threads=threads, cpu=per_second,
                            mean=mean))
+        rows.append((kind, row_label, threads, per_second, mean, median, points[-1]))
     # The answer at equal accuracy: against each reference row, seiche's fastest setting with
     # the same threads whose mean error at t = end is at most the reference's, and whose fluid
     # is not held apart instead (its median density away from the walls at most 0.2% below the
     # reference's: a warm start that pushes too hard leaves no compression to count).
     speedups = []
-    for kind, ref_label, threads, ref_cpu, ref_mean, ref_median in rows:
+    for kind, ref_label, threads, ref_cpu, ref_mean, ref_median, ref_point in rows:
         if kind != "ref":
             continue
         if ref_median < 0.995:
@@ -256,15 +262,11 @@ def main():
                             f"{ref_mean:.4f}%): its fluid is held apart (median ρ/ρ0 away from "
                             f"the walls {ref_median:.4f}): not a row to compare at equal accuracy")
             continue
-        ok = [(cpu, label, mean) for k, label, th, cpu, mean, median in rows
+        ok = [(cpu, label, mean, point) for k, label, th, cpu, mean, median, point in rows
               if k != "ref" and th == threads and mean <= ref_mean and cpu > 0
               and median >= ref_median - 0.002]
         if ok:
-            cpu, label, mean = min(ok)
-            ref_point = next(q for q in points if q["kind"] == "ref" and q["threads"] == threads
-                             and q["cpu"] == ref_cpu and q["mean"] == ref_mean)
-            answer = next(q for q in points if q["kind"] != "ref" and q["threads"] == threads
-                          and q["cpu"] == cpu and q["mean"] == mean)
+            cpu, label, mean, answer = min(ok, key=lambda o: o[0])
             matches.append((ref_point, answer))
             speedups.append(f"- {ref_label} ({threads} thread{'s' if threads > 1 else ''}, "
                             f"{ref_mean:.4f}%): {label}, {ref_cpu / cpu:.1f}x less CPU time "
@@ -292,7 +294,16 @@ def short_label(q):
 
 
 def plot(path, points, matches, end):
-    """CPU s per simulated s against the mean density error, one marker per row."""
+    """CPU s per simulated s against the mean density error, one marker per row (a row with no
+    error at all has no place on the logarithmic axis: left out, and said so)."""
+    for q in points:
+        if not q["mean"] > 0:
+            print(f"plot: {short_label(q)} left out (mean density error {q['mean']:g}%)")
+    points = [q for q in points if q["mean"] > 0]
+    matches = [(a, b) for a, b in matches if a["mean"] > 0 and b["mean"] > 0]
+    if not points:
+        print("plot: no row to draw")
+        return
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
