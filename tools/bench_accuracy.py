@@ -350,7 +350,10 @@ def plot(path, points, matches, end):
         axis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     ax.grid(True, which="both", lw=0.3, alpha=0.5)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    # Written beside and renamed: an interrupted run leaves the last whole figure, not half of one.
+    partial = f"{path}.partial.png"
+    fig.savefig(partial, dpi=110)
+    os.replace(partial, path)
     print(f"plot: {path}")
 
 
