@@ -5,8 +5,10 @@
 #include "seiche/kernels.hpp"
 #include "seiche/pbf.hpp"
 #include "../src/solvers/pbf_passes.hpp"
+#include "../src/neighbors/pair_lanes.hpp"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 namespace seiche {
@@ -268,6 +270,85 @@ TEST(PairLanes, PaddedPositionsGiveTheBitsOfMaskedLoads) {
         compressed = compressed || xl_m[i].w != 0.0f;
     }
     EXPECT_TRUE(compressed);  // some λ' is not 0: the λ pass compared more than zeros
+}
+
+// With AVX-512 the PBF λ and Δx passes run sixteen lanes wide (seiche::lanes16: two row groups
+// of the lists per vector), the others eight (seiche::lanes). Each lane adds its pairs in list
+// order either way, so the two must give the same bits: here a pass-like loop (density, the
+// gradient sums, a 16-byte record's fourth value, the records stored back) on both widths, over
+// lists whose groups end short (a group of eight past its lists' end reads zeros) and a last
+// group of sixteen with one row group only.
+#define SEICHE_LANE_SUMS(NS)                                                                      \
+    void lane_sums_##NS(const CubicSpline<3>& kernel, const std::vector<Vec<3>>& x,               \
+                        const NeighborList& nb, const std::vector<Float4>& rec,                   \
+                        std::vector<float>& out, std::vector<Float4>& stored) {                   \
+        using namespace NS;                                                                       \
+        out.assign(4 * x.size(), 0.0f);                                                           \
+        stored.assign(x.size(), Float4{});                                                        \
+        for_each_group(x.size(), [&](std::size_t i0, int n) {                                     \
+            const Points<3> xi = load_points<3>(x.data(), i0, n);                                 \
+            F w{}, g0{}, s2{}, four{};                                                            \
+            const Lists l(nb, i0, n);                                                             \
+            for (int k = 0; k < l.longest(); ++k) {                                               \
+                Index j[width];                                                                   \
+                l.fetch(k, j);                                                                    \
+                const I m = l.active(k);                                                          \
+                const Separation r = separation<3>(xi, fetch_points<3>(x.data(), j));             \
+                const Points4 q = fetch_points4(&rec[0].x, j);                                    \
+                w += keep(m, W(kernel, r));                                                       \
+                const F gf = keep(m, grad_factor(kernel, r));                                     \
+                g0 += gf * r.x;                                                                   \
+                s2 += gf * gf * r.len2;                                                           \
+                four += keep(m, q.w * q.y);                                                       \
+            }                                                                                     \
+            for (int a = 0; a < n; ++a) {                                                         \
+                out[4 * (i0 + a)] = w[a];                                                         \
+                out[4 * (i0 + a) + 1] = g0[a];                                                    \
+                out[4 * (i0 + a) + 2] = s2[a];                                                    \
+                out[4 * (i0 + a) + 3] = four[a];                                                  \
+            }                                                                                     \
+            store_points4(&stored[0].x, i0, n, w, g0, s2, max(four, F{}));                        \
+        });                                                                                       \
+    }
+SEICHE_LANE_SUMS(lanes)
+#ifdef SEICHE_LANES_AVX512
+SEICHE_LANE_SUMS(lanes16)
+#endif
+#undef SEICHE_LANE_SUMS
+
+TEST(PairLanes, SixteenLanesGiveTheBitsOfEight) {
+#ifndef SEICHE_LANES_AVX512
+    GTEST_SKIP() << "no AVX-512 in this build: every pass runs eight lanes wide";
+#else
+    const float d = 0.01f;
+    Jitter jitter{4242, d};
+    const std::vector<Vec<3>> x = jittered_cube(13, jitter);  // 2197 = 137 · 16 + 5
+    const CubicSpline<3> kernel(2.0f * d);
+    NeighborGrid<3> grid;
+    grid.build(x, kernel.support());
+    NeighborList nb;
+    build_neighbor_list<3>(grid, x, true, nb);
+    std::vector<Float4> rec(x.size());
+    for (std::size_t i = 0; i < x.size(); ++i) rec[i] = {x[i].x, jitter(), x[i].z, float(i)};
+    std::vector<float> s8, s16;
+    std::vector<Float4> st8, st16;
+    lane_sums_lanes(kernel, x, nb, rec, s8, st8);
+    lane_sums_lanes16(kernel, x, nb, rec, s16, st16);
+    ASSERT_EQ(s8.size(), s16.size());
+    std::size_t differ = 0, pairs = 0;
+    for (std::size_t i = 0; i < s8.size(); ++i)
+        differ += std::memcmp(&s8[i], &s16[i], sizeof(float)) != 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        differ += std::memcmp(&st8[i], &st16[i], sizeof(Float4)) != 0;
+        pairs += nb.of(i).size();
+        // The sums are the lists' sums: the density against a plain loop.
+        double plain = 0.0;
+        for (std::uint32_t j : nb.of(i)) plain += kernel.W(glm::length(x[i] - x[j]));
+        EXPECT_NEAR(s16[4 * i], plain, 2e-5 * (plain + kernel.W(0.0f))) << i;
+    }
+    EXPECT_GT(pairs, 20 * x.size());  // 26 a particle, the cube's faces included
+    EXPECT_EQ(differ, 0u);
+#endif
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
-// Pair loops eight particles at a time, one particle per SIMD lane (internal to the library).
+// Pair loops eight (or sixteen) particles at a time, one particle per SIMD lane (internal to the
+// library).
 //
 // The first vectorised loops ran over one particle's neighbours, eight pairs per vector. With about
 // 33 neighbours in 3D that left a remainder of one pair in scalar code, a horizontal sum per
@@ -9,8 +10,14 @@
 // Z-curve order, so the eight lists of a group have nearly the same length. The lists are stored
 // that way too (NeighborList): step k reads the group's row k, eight indices side by side.
 //
-// Determinism: a lane adds its pairs in list order, whatever the thread count, and groups start at
-// multiples of eight particles. Lengths: 1/r comes from the hardware's reciprocal square root
+// Sixteen lanes (seiche::lanes16, with AVX-512) take two such groups of eight per 512-bit vector,
+// each half walking its own group's rows; on the AMD Zen 5 that halves the arithmetic of a pair
+// step while the fetches cost about what eight lanes' do, so the passes heavy in arithmetic (PBF's
+// λ and Δx passes) run 8–20% faster and those that mostly fetch (density, XSPH) 10–30% slower:
+// each pass picks its width.
+//
+// Determinism: a lane adds its pairs in list order, whatever the thread count and the width, and
+// groups start at multiples of eight (sixteen) particles. Lengths: 1/r comes from the hardware's reciprocal square root
 // refined by one Newton step (about 2^-22 relative), so a pair costs no square root and no
 // division. Without AVX2 the same operations run lane by lane.
 #pragma once
@@ -26,6 +33,10 @@
 #if defined(__AVX2__) && defined(__FMA__)
 #include <immintrin.h>
 #define SEICHE_LANES_AVX2 1
+#if defined(__AVX512F__) && defined(__AVX512DQ__) && defined(__AVX512VL__) && !defined(SEICHE_LANES_8)
+// Sixteen lanes: two groups of eight (two NeighborList row groups) per 512-bit vector.
+#define SEICHE_LANES_AVX512 1
+#endif
 #elif defined(__GNUC__)
 // The lane types are 32-byte vectors passed between inline functions of this header only; GCC
 // warns that their ABI would differ without AVX, which no caller outside sees.
@@ -37,331 +48,45 @@
 #include "seiche/parallel.hpp"
 #include "seiche/vec.hpp"
 
+// The lane helpers are always inlined: a call passes and returns its vectors through memory
+// (GCC would leave the sixteen-lane fetches as calls, a fifth slower than eight lanes).
+#define SEICHE_LANE_INLINE inline __attribute__((always_inline))
+
+namespace seiche::lane_detail {
+#ifdef SEICHE_LANES_AVX2
+// Eight full records from eight lanes (store_points4).
+SEICHE_LANE_INLINE void store_records8(float* p, __m256 x, __m256 y, __m256 z, __m256 w) {
+    const __m256 u0 = _mm256_unpacklo_ps(x, y), u1 = _mm256_unpackhi_ps(x, y);
+    const __m256 u2 = _mm256_unpacklo_ps(z, w), u3 = _mm256_unpackhi_ps(z, w);
+    const __m256 r0 = _mm256_shuffle_ps(u0, u2, 0x44), r1 = _mm256_shuffle_ps(u0, u2, 0xEE);
+    const __m256 r2 = _mm256_shuffle_ps(u1, u3, 0x44), r3 = _mm256_shuffle_ps(u1, u3, 0xEE);
+    _mm_store_ps(p + 0, _mm256_castps256_ps128(r0));
+    _mm_store_ps(p + 4, _mm256_castps256_ps128(r1));
+    _mm_store_ps(p + 8, _mm256_castps256_ps128(r2));
+    _mm_store_ps(p + 12, _mm256_castps256_ps128(r3));
+    _mm_store_ps(p + 16, _mm256_extractf128_ps(r0, 1));
+    _mm_store_ps(p + 20, _mm256_extractf128_ps(r1, 1));
+    _mm_store_ps(p + 24, _mm256_extractf128_ps(r2, 1));
+    _mm_store_ps(p + 28, _mm256_extractf128_ps(r3, 1));
+}
+#endif
+}  // namespace seiche::lane_detail
+
+// The lanes of the pair loops: seiche::lanes, eight wide (what every pass uses), and with
+// AVX-512 seiche::lanes16, sixteen wide: two groups of eight (two row groups of a NeighborList)
+// per 512-bit vector, for the passes heavy in arithmetic (the PBF λ and Δx passes), which gain
+// from the wider vectors; the passes that mostly fetch run slower on sixteen lanes. Each lane
+// adds its pairs in list order either way, so both give the same bits.
+#define SEICHE_LANES_W 8
 namespace seiche::lanes {
-
-constexpr int width = 8;
-using F = float __attribute__((vector_size(32)));
-using I = std::int32_t __attribute__((vector_size(32)));
-
-// A neighbour's index, as wide as an address: the 32-bit load from its list has zero-extended it
-// already. Held as a 32-bit int, each index took a sign or zero extension before it could address
-// a record: one more instruction per lane in every neighbour step of every pair loop.
-using Index = std::size_t;
-
-inline F splat(float a) { return F{} + a; }
-inline I splat_i(std::int32_t a) { return I{} + a; }
-inline I iota() { return I{0, 1, 2, 3, 4, 5, 6, 7}; }
-// Lane-wise a where m is set (all bits), b elsewhere.
-inline F select(I m, F a, F b) { return m ? a : b; }
-inline F keep(I m, F a) { return (F)((I)a & m); }  // a where m is set, 0 elsewhere
-// a > b ? a : b and a < b ? a : b exactly, NaNs and signed zeros included: both give b unless the
-// comparison holds, as vmaxps and vminps do (GCC emits a compare and a blend for the selects).
-inline F max(F a, F b) {
-#ifdef SEICHE_LANES_AVX2
-    return (F)_mm256_max_ps((__m256)a, (__m256)b);
-#else
-    return a > b ? a : b;
-#endif
-}
-inline F min(F a, F b) {
-#ifdef SEICHE_LANES_AVX2
-    return (F)_mm256_min_ps((__m256)a, (__m256)b);
-#else
-    return a < b ? a : b;
-#endif
-}
-
-// 1/√a for a > 0: the hardware estimate and one Newton step.
-inline F rsqrt(F a) {
-#ifdef SEICHE_LANES_AVX2
-    const F y = (F)_mm256_rsqrt_ps((__m256)a);
-    return y * (1.5f - 0.5f * a * y * y);
-#else
-    F r;
-    for (int l = 0; l < width; ++l) r[l] = 1.0f / std::sqrt(a[l]);
-    return r;
-#endif
-}
-
-inline F load(const float* p, int lanes) {
-    F r{};
-    std::memcpy(&r, p, sizeof(float) * lanes);
-    return r;
-}
-inline void store(float* p, F v, int lanes) { std::memcpy(p, &v, sizeof(float) * lanes); }
-
-// Positions of the lanes' particles (the group's own, or neighbours); z = 0 in 2D.
-template <int D>
-struct Points {
-    F x, y, z;
-};
-// The points p[at[0]], ..., p[at[7]], one per lane. Loads and a transpose, not gathers: on the
-// AMD Zen 4 this was measured on, three 8-lane gathers cost more than eight loads and eight
-// shuffles (the PBF λ pass took 1.7 times as long); on a Zen 5, three times as long.
-// Padded: the array may be read one float past its last record (FluidView::x_padded), so each
-// record is one plain 16-byte load, which the compiler folds into the transpose's inserts; the
-// masked load that stops at the record's end is not folded.
-template <int D, bool Padded = false>
-inline Points<D> fetch_points(const Vec<D>* p, const Index* at) {
-    const float* base = &p[0].x;
-#ifdef SEICHE_LANES_AVX2
-    if constexpr (D == 3) {
-        // x, y, z of one record, the fourth lane 0, never reading past the record.
-        const auto xyz = [base](Index j) {
-            const float* at_j = base + 3 * j;
-            if constexpr (Padded) return _mm_loadu_ps(at_j);  // the 4th lane is unused
-#ifdef __AVX512VL__
-            return _mm_maskz_loadu_ps(0x7, at_j);
-#else
-            return _mm_maskload_ps(at_j, _mm_setr_epi32(-1, -1, -1, 0));
-#endif
-        };
-        const auto pair = [&](int a, int b) {
-            return _mm256_insertf128_ps(_mm256_castps128_ps256(xyz(at[a])), xyz(at[b]), 1);
-        };
-        const __m256 t0 = pair(0, 4), t1 = pair(1, 5), t2 = pair(2, 6), t3 = pair(3, 7);
-        const __m256 u0 = _mm256_unpacklo_ps(t0, t1), u1 = _mm256_unpackhi_ps(t0, t1);
-        const __m256 u2 = _mm256_unpacklo_ps(t2, t3), u3 = _mm256_unpackhi_ps(t2, t3);
-        return {(F)_mm256_shuffle_ps(u0, u2, 0x44), (F)_mm256_shuffle_ps(u0, u2, 0xEE),
-                (F)_mm256_shuffle_ps(u1, u3, 0x44)};
-    } else {
-        const auto xy2 = [base](Index a, Index b) {  // x_a y_a x_b y_b
-            const __m128d lo =
-                _mm_load_sd(reinterpret_cast<const double*>(base + 2 * a));
-            return _mm_castpd_ps(
-                _mm_loadh_pd(lo, reinterpret_cast<const double*>(base + 2 * b)));
-        };
-        const __m256 t0 = _mm256_insertf128_ps(_mm256_castps128_ps256(xy2(at[0], at[1])),
-                                               xy2(at[4], at[5]), 1);
-        const __m256 t1 = _mm256_insertf128_ps(_mm256_castps128_ps256(xy2(at[2], at[3])),
-                                               xy2(at[6], at[7]), 1);
-        return {(F)_mm256_shuffle_ps(t0, t1, 0x88), (F)_mm256_shuffle_ps(t0, t1, 0xDD), F{}};
-    }
-#else
-    Points<D> r;
-    for (int l = 0; l < width; ++l) {
-        r.x[l] = base[D * at[l]];
-        r.y[l] = base[D * at[l] + 1];
-        r.z[l] = D == 3 ? base[D * at[l] + 2] : 0.0f;
-    }
-    return r;
-#endif
-}
-
-// Records of four floats, 16-byte aligned (base[4 j] … base[4 j + 3]): p[at[l]] in lane l of
-// x, y, z and w. Four aligned loads per register pair and a 4 × 4 transpose.
-struct Points4 {
-    F x, y, z, w;
-};
-inline Points4 fetch_points4(const float* base, const Index* at) {
-#ifdef SEICHE_LANES_AVX2
-    const auto pair = [&](int a, int b) {
-        return _mm256_insertf128_ps(
-            _mm256_castps128_ps256(_mm_load_ps(base + 4 * at[a])),
-            _mm_load_ps(base + 4 * at[b]), 1);
-    };
-    const __m256 t0 = pair(0, 4), t1 = pair(1, 5), t2 = pair(2, 6), t3 = pair(3, 7);
-    const __m256 u0 = _mm256_unpacklo_ps(t0, t1), u1 = _mm256_unpackhi_ps(t0, t1);
-    const __m256 u2 = _mm256_unpacklo_ps(t2, t3), u3 = _mm256_unpackhi_ps(t2, t3);
-    return {(F)_mm256_shuffle_ps(u0, u2, 0x44), (F)_mm256_shuffle_ps(u0, u2, 0xEE),
-            (F)_mm256_shuffle_ps(u1, u3, 0x44), (F)_mm256_shuffle_ps(u1, u3, 0xEE)};
-#else
-    Points4 r;
-    for (int l = 0; l < width; ++l) {
-        r.x[l] = base[4 * at[l]];
-        r.y[l] = base[4 * at[l] + 1];
-        r.z[l] = base[4 * at[l] + 2];
-        r.w[l] = base[4 * at[l] + 3];
-    }
-    return r;
-#endif
-}
-
-// The inverse of fetch_points4 for a whole group: lane l of x, y, z, w to the record
-// base[4 (i0 + l)] (16-byte aligned; i0 a multiple of eight) for the first `lanes` lanes.
-inline void store_points4(float* base, std::size_t i0, int lanes, F x, F y, F z, F w) {
-#ifdef SEICHE_LANES_AVX2
-    if (lanes == width) {
-        const __m256 u0 = _mm256_unpacklo_ps((__m256)x, (__m256)y);
-        const __m256 u1 = _mm256_unpackhi_ps((__m256)x, (__m256)y);
-        const __m256 u2 = _mm256_unpacklo_ps((__m256)z, (__m256)w);
-        const __m256 u3 = _mm256_unpackhi_ps((__m256)z, (__m256)w);
-        const __m256 r0 = _mm256_shuffle_ps(u0, u2, 0x44), r1 = _mm256_shuffle_ps(u0, u2, 0xEE);
-        const __m256 r2 = _mm256_shuffle_ps(u1, u3, 0x44), r3 = _mm256_shuffle_ps(u1, u3, 0xEE);
-        float* p = base + 4 * i0;
-        _mm_store_ps(p + 0, _mm256_castps256_ps128(r0));
-        _mm_store_ps(p + 4, _mm256_castps256_ps128(r1));
-        _mm_store_ps(p + 8, _mm256_castps256_ps128(r2));
-        _mm_store_ps(p + 12, _mm256_castps256_ps128(r3));
-        _mm_store_ps(p + 16, _mm256_extractf128_ps(r0, 1));
-        _mm_store_ps(p + 20, _mm256_extractf128_ps(r1, 1));
-        _mm_store_ps(p + 24, _mm256_extractf128_ps(r2, 1));
-        _mm_store_ps(p + 28, _mm256_extractf128_ps(r3, 1));
-        return;
-    }
-#endif
-    for (int l = 0; l < lanes; ++l) {
-        float* p = base + 4 * (i0 + l);
-        p[0] = x[l];
-        p[1] = y[l];
-        p[2] = z[l];
-        p[3] = w[l];
-    }
-}
-
-// The records base[4 (i0 + l)] of a group (its first `lanes` lanes; the others read the last
-// one's): the inverse of store_points4.
-inline void load_records(const float* base, std::size_t i0, int lanes, F& x, F& y, F& z, F& w) {
-    Index at[width];
-    for (int l = 0; l < width; ++l)
-        at[l] = static_cast<Index>(i0) + static_cast<Index>(std::min(l, lanes - 1));
-    const Points4 r = fetch_points4(base, at);
-    x = r.x;
-    y = r.y;
-    z = r.z;
-    w = r.w;
-}
-
-// a[at[l]] in lane l.
-inline F fetch(const float* a, const Index* at) {
-    F r;
-    for (int l = 0; l < width; ++l) r[l] = a[at[l]];
-    return r;
-}
-
-template <int D>
-inline Points<D> load_points(const Vec<D>* p, std::size_t i0, int lanes) {
-    Points<D> r{F{}, F{}, F{}};
-    for (int l = 0; l < lanes; ++l) {
-        r.x[l] = p[i0 + l].x;
-        r.y[l] = p[i0 + l].y;
-        r.z[l] = z_of<D>(p[i0 + l]);
-    }
-    return r;
-}
-
-// A pair's separation r_ij = x_i − x_j, |r_ij|² and 1/|r_ij| (r_ij = 0 gives a huge 1/r and a
-// length of about 0, which every kernel below handles).
-struct Separation {
-    F x, y, z, len2, len, inv_len;
-};
-template <int D>
-inline Separation separation(const Points<D>& a, const Points<D>& b) {
-    Separation s;
-    s.x = a.x - b.x;
-    s.y = a.y - b.y;
-    s.z = a.z - b.z;
-    s.len2 = s.x * s.x + s.y * s.y + s.z * s.z;
-    s.inv_len = rsqrt(max(s.len2, splat(1.0e-30f)));
-    s.len = s.len2 * s.inv_len;
-    return s;
-}
-
-// The kernels of kernels.hpp on eight separations at once (same formulas).
-template <int D>
-inline F W(const CubicSpline<D>& k, const Separation& s) {
-    const F q = s.len * k.inv_h();
-    const F a = 1.0f - q;
-    const F inner = 6.0f * q * q * (q - 1.0f) + 1.0f;
-    const F outer = 2.0f * a * a * a;
-    return keep(q < 1.0f, k.w_norm() * select(q <= 0.5f, inner, outer));
-}
-template <int D>
-inline F grad_factor(const CubicSpline<D>& k, const Separation& s) {
-    const F q = s.len * k.inv_h();
-    const F a = 1.0f - q;
-    const F inner = (3.0f * q - 2.0f) * k.inv_h();
-    const F outer = -a * a * s.inv_len;
-    return keep(q < 1.0f, k.grad_norm() * select(q <= 0.5f, inner, outer));
-}
-template <int D>
-inline F W(const Poly6Spiky<D>& k, const Separation& s) {
-    const F h = splat(k.support());
-    const F a = h * h - s.len2;
-    return keep(s.len < h, k.poly6_norm() * a * a * a);
-}
-template <int D>
-inline F grad_factor(const Poly6Spiky<D>& k, const Separation& s) {
-    const F h = splat(k.support());
-    const F a = h - s.len;
-    const I inside = (s.len < h) & (s.len > 1.0e-9f * h);
-    return keep(inside, -3.0f * k.spiky_norm() * a * a * s.inv_len);
-}
-
-// The neighbour lists of the eight particles of one group, read from their rows
-// (NeighborList): neighbour k of every lane is row k.
-class Lists {
-  public:
-    Lists(const NeighborList& nb, std::size_t i0, int lanes) {
-        static_assert(LaneList::stride == width);
-        row_ = nb.chunk_rows[nb.chunk_of[i0]].data() + width * std::size_t(nb.group_row[i0 / width]);
-        for (int l = 0; l < lanes; ++l) {
-            count_[l] = static_cast<std::int32_t>(nb.offset[i0 + l + 1] - nb.offset[i0 + l]);
-            longest_ = std::max(longest_, count_[l]);
-        }
-    }
-    int longest() const { return longest_; }
-    // Lanes that have a neighbour k.
-    I active(int k) const { return splat_i(k) < count_; }
-    // Neighbour k of each lane, for k < longest(): a valid index in every lane (0 past the end of
-    // a shorter list); mask the lane's terms with active(k).
-    void fetch(int k, Index* out) const {
-        const std::uint32_t* row = row_ + width * std::size_t(k);
-        for (int l = 0; l < width; ++l) {
-            Index j = row[l];
-#if defined(__GNUC__) && defined(__x86_64__)
-            // Each index through a register: GCC otherwise loads the row as a vector and takes
-            // the eight indices out of it one by one, or turns the first fetch of a group into
-            // two 4-lane gathers, which the AMD Zen 5 runs slower than eight loads.
-            asm("" : "+r"(j));
-#endif
-            out[l] = j;
-        }
-    }
-
-  private:
-    const std::uint32_t* row_;
-    I count_{};
-    int longest_ = 0;
-};
-
-// pass(std::true_type{}) when the positions may be read a float past their end
-// (FluidView::x_padded; 3D only), else pass(std::false_type{}): a pass instantiated for each way
-// of loading a neighbour's position (fetch_points<D, Padded>).
-template <int D, class Pass>
-inline void with_padding(bool padded, Pass&& pass) {
-    if constexpr (D == 3) {
-        if (padded) return pass(std::true_type{});
-    }
-    pass(std::false_type{});
-}
-
-// fn(i0, lanes) for every group of eight consecutive particles (the last one may be short), in
-// parallel.
-template <class Fn>
-void for_each_group(std::size_t n, Fn&& fn) {
-    const std::size_t groups = (n + width - 1) / width;
-    parallel_for(
-        groups,
-        [&](std::size_t g) {
-            const std::size_t i0 = g * width;
-            fn(i0, static_cast<int>(std::min<std::size_t>(width, n - i0)));
-        },
-        parallel_threshold / width);
-}
-
-// fn(i0, lanes) for the groups of eight listed (group g: particles 8g … 8g + 7, the last one
-// maybe short), in parallel; every group when `groups` is null.
-template <class Fn>
-void for_each_group(std::size_t n, const std::vector<std::uint32_t>* groups, Fn&& fn) {
-    if (!groups) return for_each_group(n, fn);
-    parallel_for(
-        groups->size(),
-        [&](std::size_t k) {
-            const std::size_t i0 = std::size_t((*groups)[k]) * width;
-            fn(i0, static_cast<int>(std::min<std::size_t>(width, n - i0)));
-        },
-        parallel_threshold / width);
-}
-
+#include "pair_lanes_body.hpp"
 }  // namespace seiche::lanes
+#undef SEICHE_LANES_W
+#ifdef SEICHE_LANES_AVX512
+#define SEICHE_LANES_W 16
+namespace seiche::lanes16 {
+#include "pair_lanes_body.hpp"
+}  // namespace seiche::lanes16
+#undef SEICHE_LANES_W
+#endif
+

@@ -37,46 +37,19 @@ inline void point_records(std::span<const Vec<D>> p, std::vector<Float4>& out, F
         4096);
 }
 
-template <int D, class K>
-inline F boundary_w_sum(const K& kernel, const FluidView<D>& f, const Points<D>& xi,
-                        std::size_t i0, int n) {
-    const Vec<D>* bx = f.bx.data();
-    const float* bv = f.bvolume.data();
-    F w_boundary{};
-    const Lists bn(f.boundary_nb, i0, n);
-    for (int k = 0; k < bn.longest(); ++k) {
-        Index b[width];
-        bn.fetch(k, b);
-        w_boundary += keep(bn.active(k),
-                           fetch(bv, b) * W(kernel, separation<D>(xi, fetch_points<D>(bx, b))));
-    }
-    return w_boundary;
-}
-
-// The boundary's sums of eight particles at once, each over its boundary neighbours k:
-// Σ_k V_k W_ik (w) and Σ_k V_k ∇_{x_i} W_ik (gx, gy, gz).
-struct BoundarySums {
-    F w, gx, gy, gz;
-};
-template <int D, class K>
-inline BoundarySums boundary_sums(const K& kernel, const FluidView<D>& f, const Points<D>& xi,
-                                  std::size_t i0, int n) {
-    const Vec<D>* bx = f.bx.data();
-    const float* bv = f.bvolume.data();
-    BoundarySums s{F{}, F{}, F{}, F{}};
-    const Lists bn(f.boundary_nb, i0, n);
-    for (int k = 0; k < bn.longest(); ++k) {
-        Index b[width];
-        bn.fetch(k, b);
-        const Separation r = separation<D>(xi, fetch_points<D>(bx, b));
-        const F v = keep(bn.active(k), fetch(bv, b));
-        s.w += v * W(kernel, r);
-        const F g = v * grad_factor(kernel, r);
-        s.gx += g * r.x;
-        s.gy += g * r.y;
-        s.gz += g * r.z;
-    }
-    return s;
-}
-
 }  // namespace seiche::lanes
+
+// boundary_w_sum and boundary_sums on the lanes of pair_lanes.hpp, eight and (with AVX-512)
+// sixteen wide.
+#define SEICHE_LANES_W 8
+namespace seiche::lanes {
+#include "density_lanes_body.hpp"
+}  // namespace seiche::lanes
+#undef SEICHE_LANES_W
+#ifdef SEICHE_LANES_AVX512
+#define SEICHE_LANES_W 16
+namespace seiche::lanes16 {
+#include "density_lanes_body.hpp"
+}  // namespace seiche::lanes16
+#undef SEICHE_LANES_W
+#endif

@@ -24,6 +24,14 @@
 
 namespace seiche {
 
+// The λ and Δx passes run on the widest lanes (pair_lanes.hpp): heavy in arithmetic, they gain
+// from sixteen lanes where AVX-512 has them, to the same bits.
+#ifdef SEICHE_LANES_AVX512
+namespace wide = lanes16;
+#else
+namespace wide = lanes;
+#endif
+
 template <int D, class K>
 PbfConstants pbf_constants(const PbfParams& p, const K& kernel, float mass, float rest_density,
                            float spacing) {
@@ -159,7 +167,7 @@ void pbf_lambda_pass(const PbfParams& p, const PbfConstants& c, const K& kernel,
                      std::span<PositionLambda> x_lambda, std::span<Float4> boundary,
                      bool first_pass, std::span<const float> held,
                      const std::vector<std::uint32_t>* groups) {
-    using namespace lanes;
+    using namespace wide;
     const float vol = f.mass / f.rest_density;
     const Vec<D>* x = f.x.data();
     const auto pass = [&](auto padded, auto first) {
@@ -242,7 +250,7 @@ void pbf_delta_pass(const PbfConstants& c, const K& kernel, const FluidView<D>& 
                     std::span<const PositionLambda> x_lambda, std::span<Vec<D>> x_out,
                     std::span<Float4> boundary, std::span<float> lambda_sum,
                     const std::vector<std::uint32_t>* groups, const std::uint8_t* apply) {
-    using namespace lanes;
+    using namespace wide;
     const float vol = f.mass / f.rest_density;
     const PositionLambda* xl = x_lambda.data();
     const bool s_corr = c.s_corr_scale > 0.0f;
@@ -348,7 +356,7 @@ void pbf_correct_peaks(const PbfParams& p, const PbfConstants& c, const K& kerne
                        const FluidView<D>& view, std::span<Vec<D>> x, std::span<float> rho,
                        PbfState<D>& state, std::span<float> lambda_sum, PbfResult& r) {
     const std::size_t n = x.size();
-    constexpr std::size_t width = lanes::width;
+    constexpr std::size_t width = wide::width;
     state.seed.resize(n);
     state.moving.resize(n);
     state.measured.resize(n);
