@@ -55,13 +55,8 @@ void xsph_pass(const FluidView<D>& f, const K& kernel, float c, std::span<const 
                 s2 += w * (vj.z - vi.z);
             }
             const float cm = c * f.mass;
-            for (int l = 0; l < n; ++l) {
-                Vec<D> sum;
-                sum.x = s0[l];
-                sum.y = s1[l];
-                if constexpr (D == 3) sum.z = s2[l];
-                v_out[i0 + l] = vel[i0 + l] + cm * sum;
-            }
+            store_points<D>(v_out.data(), i0, n,
+                            Points<D>{vi.x + cm * s0, vi.y + cm * s1, vi.z + cm * s2});
             if constexpr (Density)
                 store(&rho_out[i0],
                       f.mass * w_fluid + f.rest_density * boundary_w_sum<D>(kernel, f, xi, i0, n),

@@ -280,6 +280,16 @@ SEICHE_LANE_INLINE Points<D> load_points(const Vec<D>* p, std::size_t i0, int la
     return r;
 }
 
+// The inverse of load_points: lane l to p[i0 + l], for the first `lanes` lanes.
+template <int D>
+SEICHE_LANE_INLINE void store_points(Vec<D>* p, std::size_t i0, int lanes, const Points<D>& r) {
+    for (int l = 0; l < lanes; ++l) {
+        p[i0 + l].x = r.x[l];
+        p[i0 + l].y = r.y[l];
+        if constexpr (D == 3) p[i0 + l].z = r.z[l];
+    }
+}
+
 // A pair's separation r_ij = x_i − x_j, |r_ij|² and 1/|r_ij| (r_ij = 0 gives a huge 1/r and a
 // length of about 0, which every kernel below handles).
 struct Separation {

@@ -322,6 +322,17 @@ void pbf_delta_pass(const PbfConstants& c, const K& kernel, const FluidView<D>& 
                 if constexpr (D == 3) xn.z = clamp(xn.z, room.min[2], room.max[2]);
             }
         }
+        if (clamp_only && !apply && n == width) {
+            // A whole group, every particle moved: the lanes' results stored as vectors (the
+            // arithmetic of the loop below, lane by lane).
+            F moved = b0 * (xn.x - xi.x) + b1 * (xn.y - xi.y);
+            if constexpr (D == 3) moved += b2 * (xn.z - xi.z);
+            store_points4(&boundary[0].x, i0, n, b0, b1, b2, wb + moved);
+            store_points<D>(x_out.data(), i0, n, xn);
+            if (!lambda_sum.empty())
+                store(&lambda_sum[i0], load(&lambda_sum[i0], n) + li, n);
+            return;
+        }
         for (int l = 0; l < n; ++l) {
             const std::size_t i = i0 + l;
             if (apply && !apply[i]) continue;
