@@ -310,8 +310,8 @@ TEST(PairLanes, PaddedPositionsGiveTheBitsOfMaskedLoads) {
             store_points4(&stored[0].x, i0, n, w, g0, s2, max(four, F{}));                        \
         });                                                                                       \
     }
-SEICHE_LANE_SUMS(lanes)
 #ifdef SEICHE_LANES_AVX512
+SEICHE_LANE_SUMS(lanes)
 SEICHE_LANE_SUMS(lanes16)
 #endif
 #undef SEICHE_LANE_SUMS
