@@ -95,6 +95,26 @@ template <int D>
 struct Points {
     F x, y, z;
 };
+#ifdef SEICHE_LANES_AVX2
+// x, y, z of the 3D record j, the fourth lane 0, never reading past the record unless Padded
+// (then the fourth lane is whatever follows, unused).
+template <bool Padded>
+SEICHE_LANE_INLINE __m128 record_xyz(const float* base, Index j) {
+    const float* at_j = base + 3 * j;
+    if constexpr (Padded) return _mm_loadu_ps(at_j);
+#ifdef __AVX512VL__
+    return _mm_maskz_loadu_ps(0x7, at_j);
+#else
+    return _mm_maskload_ps(at_j, _mm_setr_epi32(-1, -1, -1, 0));
+#endif
+}
+// x_a y_a x_b y_b of the 2D records a and b.
+SEICHE_LANE_INLINE __m128 records_xy2(const float* base, Index a, Index b) {
+    const __m128d lo = _mm_load_sd(reinterpret_cast<const double*>(base + 2 * a));
+    return _mm_castpd_ps(_mm_loadh_pd(lo, reinterpret_cast<const double*>(base + 2 * b)));
+}
+#endif
+
 // The points p[at[0]], ..., p[at[7]], one per lane. Loads and a transpose, not gathers: on the
 // AMD Zen 4 this was measured on, three 8-lane gathers cost more than eight loads and eight
 // shuffles (the PBF λ pass took 1.7 times as long); on a Zen 5, three times as long.
@@ -106,11 +126,7 @@ SEICHE_LANE_INLINE Points<D> fetch_points(const Vec<D>* p, const Index* at) {
     const float* base = &p[0].x;
 #if SEICHE_LANES_W == 16
     if constexpr (D == 3) {
-        const auto xyz = [base](Index j) {
-            const float* at_j = base + 3 * j;
-            if constexpr (Padded) return _mm_loadu_ps(at_j);
-            return _mm_maskz_loadu_ps(0x7, at_j);
-        };
+        const auto xyz = [base](Index j) { return record_xyz<Padded>(base, j); };
         // Records l, l + 4, l + 8, l + 12 in the four 128-bit lanes of t_l; the transpose of
         // the eight-lane case then runs in each 128-bit lane.
         const auto quad = [&](int l) {
@@ -125,10 +141,7 @@ SEICHE_LANE_INLINE Points<D> fetch_points(const Vec<D>* p, const Index* at) {
         return {(F)_mm512_shuffle_ps(u0, u2, 0x44), (F)_mm512_shuffle_ps(u0, u2, 0xEE),
                 (F)_mm512_shuffle_ps(u1, u3, 0x44)};
     } else {
-        const auto xy2 = [base](Index a, Index b) {  // x_a y_a x_b y_b
-            const __m128d lo = _mm_load_sd(reinterpret_cast<const double*>(base + 2 * a));
-            return _mm_castpd_ps(_mm_loadh_pd(lo, reinterpret_cast<const double*>(base + 2 * b)));
-        };
+        const auto xy2 = [base](Index a, Index b) { return records_xy2(base, a, b); };
         const auto quad = [&](int l) {  // pairs (l, l + 1), (l + 4, l + 5), … in the 128-bit lanes
             __m512 v = _mm512_castps128_ps512(xy2(at[l], at[l + 1]));
             v = _mm512_insertf32x4(v, xy2(at[l + 4], at[l + 5]), 1);
@@ -140,16 +153,7 @@ SEICHE_LANE_INLINE Points<D> fetch_points(const Vec<D>* p, const Index* at) {
     }
 #elif defined(SEICHE_LANES_AVX2)
     if constexpr (D == 3) {
-        // x, y, z of one record, the fourth lane 0, never reading past the record.
-        const auto xyz = [base](Index j) {
-            const float* at_j = base + 3 * j;
-            if constexpr (Padded) return _mm_loadu_ps(at_j);  // the 4th lane is unused
-#ifdef __AVX512VL__
-            return _mm_maskz_loadu_ps(0x7, at_j);
-#else
-            return _mm_maskload_ps(at_j, _mm_setr_epi32(-1, -1, -1, 0));
-#endif
-        };
+        const auto xyz = [base](Index j) { return record_xyz<Padded>(base, j); };
         const auto pair = [&](int a, int b) {
             return _mm256_insertf128_ps(_mm256_castps128_ps256(xyz(at[a])), xyz(at[b]), 1);
         };
@@ -159,12 +163,7 @@ SEICHE_LANE_INLINE Points<D> fetch_points(const Vec<D>* p, const Index* at) {
         return {(F)_mm256_shuffle_ps(u0, u2, 0x44), (F)_mm256_shuffle_ps(u0, u2, 0xEE),
                 (F)_mm256_shuffle_ps(u1, u3, 0x44)};
     } else {
-        const auto xy2 = [base](Index a, Index b) {  // x_a y_a x_b y_b
-            const __m128d lo =
-                _mm_load_sd(reinterpret_cast<const double*>(base + 2 * a));
-            return _mm_castpd_ps(
-                _mm_loadh_pd(lo, reinterpret_cast<const double*>(base + 2 * b)));
-        };
+        const auto xy2 = [base](Index a, Index b) { return records_xy2(base, a, b); };
         const __m256 t0 = _mm256_insertf128_ps(_mm256_castps128_ps256(xy2(at[0], at[1])),
                                                xy2(at[4], at[5]), 1);
         const __m256 t1 = _mm256_insertf128_ps(_mm256_castps128_ps256(xy2(at[2], at[3])),
