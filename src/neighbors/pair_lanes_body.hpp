@@ -115,7 +115,7 @@ SEICHE_LANE_INLINE __m128 records_xy2(const float* base, Index a, Index b) {
 }
 #endif
 
-// The points p[at[0]], ..., p[at[7]], one per lane. Loads and a transpose, not gathers: on the
+// The points p[at[0]], ..., p[at[width − 1]], one per lane. Loads and a transpose, not gathers: on the
 // AMD Zen 4 this was measured on, three 8-lane gathers cost more than eight loads and eight
 // shuffles (the PBF λ pass took 1.7 times as long); on a Zen 5, three times as long.
 // Padded: the array may be read one float past its last record (FluidView::x_padded), so each
@@ -223,7 +223,7 @@ SEICHE_LANE_INLINE Points4 fetch_points4(const float* base, const Index* at) {
 }
 
 // The inverse of fetch_points4 for a whole group: lane l of x, y, z, w to the record
-// base[4 (i0 + l)] (16-byte aligned; i0 a multiple of eight) for the first `lanes` lanes.
+// base[4 (i0 + l)] (16-byte aligned; i0 a multiple of the width) for the first `lanes` lanes.
 
 SEICHE_LANE_INLINE void store_points4(float* base, std::size_t i0, int lanes, F x, F y, F z, F w) {
 #if SEICHE_LANES_W == 16
@@ -406,7 +406,7 @@ inline void with_padding(bool padded, Pass&& pass) {
     pass(std::false_type{});
 }
 
-// fn(i0, lanes) for every group of eight consecutive particles (the last one may be short), in
+// fn(i0, lanes) for every group of `width` consecutive particles (the last one may be short), in
 // parallel.
 template <class Fn>
 void for_each_group(std::size_t n, Fn&& fn) {
@@ -420,8 +420,8 @@ void for_each_group(std::size_t n, Fn&& fn) {
         parallel_threshold / width);
 }
 
-// fn(i0, lanes) for the groups of eight listed (group g: particles 8g … 8g + 7, the last one
-// maybe short), in parallel; every group when `groups` is null.
+// fn(i0, lanes) for the groups listed (group g: particles width·g … width·g + width − 1, the
+// last one maybe short), in parallel; every group when `groups` is null.
 template <class Fn>
 void for_each_group(std::size_t n, const std::vector<std::uint32_t>* groups, Fn&& fn) {
     if (!groups) return for_each_group(n, fn);
