@@ -115,6 +115,31 @@ SEICHE_LANE_INLINE __m128 records_xy2(const float* base, Index a, Index b) {
 }
 #endif
 
+// Records of four floats, 16-byte aligned (base[4 j] … base[4 j + 3]): p[at[l]] in lane l of
+// x, y, z and w. Four aligned loads per register pair and a 4 × 4 transpose.
+struct Points4 {
+    F x, y, z, w;
+};
+
+#if SEICHE_LANES_W == 16
+// Records l, l + 4, l + 8, l + 12 in the four 128-bit lanes of t_l (x, y, z, w each) to x, y,
+// z and w of the lanes, record l in lane l: the 4 × 4 transpose in each 128-bit lane.
+SEICHE_LANE_INLINE Points4 transpose_records(__m512 t0, __m512 t1, __m512 t2, __m512 t3) {
+    const __m512 u0 = unpack_low(t0, t1), u1 = unpack_high(t0, t1);
+    const __m512 u2 = unpack_low(t2, t3), u3 = unpack_high(t2, t3);
+    return {(F)_mm512_shuffle_ps(u0, u2, 0x44), (F)_mm512_shuffle_ps(u0, u2, 0xEE),
+            (F)_mm512_shuffle_ps(u1, u3, 0x44), (F)_mm512_shuffle_ps(u1, u3, 0xEE)};
+}
+#elif defined(SEICHE_LANES_AVX2)
+// Records l and l + 4 in the two 128-bit lanes of t_l, to x, y, z and w of the lanes.
+SEICHE_LANE_INLINE Points4 transpose_records(__m256 t0, __m256 t1, __m256 t2, __m256 t3) {
+    const __m256 u0 = _mm256_unpacklo_ps(t0, t1), u1 = _mm256_unpackhi_ps(t0, t1);
+    const __m256 u2 = _mm256_unpacklo_ps(t2, t3), u3 = _mm256_unpackhi_ps(t2, t3);
+    return {(F)_mm256_shuffle_ps(u0, u2, 0x44), (F)_mm256_shuffle_ps(u0, u2, 0xEE),
+            (F)_mm256_shuffle_ps(u1, u3, 0x44), (F)_mm256_shuffle_ps(u1, u3, 0xEE)};
+}
+#endif
+
 // The points p[at[0]], ..., p[at[width − 1]], one per lane. Loads and a transpose, not gathers: on the
 // AMD Zen 4 this was measured on, three 8-lane gathers cost more than eight loads and eight
 // shuffles (the PBF λ pass took 1.7 times as long); on a Zen 5, three times as long.
@@ -127,19 +152,14 @@ SEICHE_LANE_INLINE Points<D> fetch_points(const Vec<D>* p, const Index* at) {
 #if SEICHE_LANES_W == 16
     if constexpr (D == 3) {
         const auto xyz = [base](Index j) { return record_xyz<Padded>(base, j); };
-        // Records l, l + 4, l + 8, l + 12 in the four 128-bit lanes of t_l; the transpose of
-        // the eight-lane case then runs in each 128-bit lane.
         const auto quad = [&](int l) {
             __m512 v = _mm512_castps128_ps512(xyz(at[l]));
             v = _mm512_insertf32x4(v, xyz(at[l + 4]), 1);
             v = _mm512_insertf32x4(v, xyz(at[l + 8]), 2);
             return _mm512_insertf32x4(v, xyz(at[l + 12]), 3);
         };
-        const __m512 t0 = quad(0), t1 = quad(1), t2 = quad(2), t3 = quad(3);
-        const __m512 u0 = unpack_low(t0, t1), u1 = unpack_high(t0, t1);
-        const __m512 u2 = unpack_low(t2, t3), u3 = unpack_high(t2, t3);
-        return {(F)_mm512_shuffle_ps(u0, u2, 0x44), (F)_mm512_shuffle_ps(u0, u2, 0xEE),
-                (F)_mm512_shuffle_ps(u1, u3, 0x44)};
+        const Points4 r = transpose_records(quad(0), quad(1), quad(2), quad(3));
+        return {r.x, r.y, r.z};
     } else {
         const auto xy2 = [base](Index a, Index b) { return records_xy2(base, a, b); };
         const auto quad = [&](int l) {  // pairs (l, l + 1), (l + 4, l + 5), … in the 128-bit lanes
@@ -157,11 +177,8 @@ SEICHE_LANE_INLINE Points<D> fetch_points(const Vec<D>* p, const Index* at) {
         const auto pair = [&](int a, int b) {
             return _mm256_insertf128_ps(_mm256_castps128_ps256(xyz(at[a])), xyz(at[b]), 1);
         };
-        const __m256 t0 = pair(0, 4), t1 = pair(1, 5), t2 = pair(2, 6), t3 = pair(3, 7);
-        const __m256 u0 = _mm256_unpacklo_ps(t0, t1), u1 = _mm256_unpackhi_ps(t0, t1);
-        const __m256 u2 = _mm256_unpacklo_ps(t2, t3), u3 = _mm256_unpackhi_ps(t2, t3);
-        return {(F)_mm256_shuffle_ps(u0, u2, 0x44), (F)_mm256_shuffle_ps(u0, u2, 0xEE),
-                (F)_mm256_shuffle_ps(u1, u3, 0x44)};
+        const Points4 r = transpose_records(pair(0, 4), pair(1, 5), pair(2, 6), pair(3, 7));
+        return {r.x, r.y, r.z};
     } else {
         const auto xy2 = [base](Index a, Index b) { return records_xy2(base, a, b); };
         const __m256 t0 = _mm256_insertf128_ps(_mm256_castps128_ps256(xy2(at[0], at[1])),
@@ -181,11 +198,6 @@ SEICHE_LANE_INLINE Points<D> fetch_points(const Vec<D>* p, const Index* at) {
 #endif
 }
 
-// Records of four floats, 16-byte aligned (base[4 j] … base[4 j + 3]): p[at[l]] in lane l of
-// x, y, z and w. Four aligned loads per register pair and a 4 × 4 transpose.
-struct Points4 {
-    F x, y, z, w;
-};
 SEICHE_LANE_INLINE Points4 fetch_points4(const float* base, const Index* at) {
 #if SEICHE_LANES_W == 16
     const auto quad = [&](int l) {
@@ -194,22 +206,14 @@ SEICHE_LANE_INLINE Points4 fetch_points4(const float* base, const Index* at) {
         v = _mm512_insertf32x4(v, _mm_load_ps(base + 4 * at[l + 8]), 2);
         return _mm512_insertf32x4(v, _mm_load_ps(base + 4 * at[l + 12]), 3);
     };
-    const __m512 t0 = quad(0), t1 = quad(1), t2 = quad(2), t3 = quad(3);
-    const __m512 u0 = unpack_low(t0, t1), u1 = unpack_high(t0, t1);
-    const __m512 u2 = unpack_low(t2, t3), u3 = unpack_high(t2, t3);
-    return {(F)_mm512_shuffle_ps(u0, u2, 0x44), (F)_mm512_shuffle_ps(u0, u2, 0xEE),
-            (F)_mm512_shuffle_ps(u1, u3, 0x44), (F)_mm512_shuffle_ps(u1, u3, 0xEE)};
+    return transpose_records(quad(0), quad(1), quad(2), quad(3));
 #elif defined(SEICHE_LANES_AVX2)
     const auto pair = [&](int a, int b) {
         return _mm256_insertf128_ps(
             _mm256_castps128_ps256(_mm_load_ps(base + 4 * at[a])),
             _mm_load_ps(base + 4 * at[b]), 1);
     };
-    const __m256 t0 = pair(0, 4), t1 = pair(1, 5), t2 = pair(2, 6), t3 = pair(3, 7);
-    const __m256 u0 = _mm256_unpacklo_ps(t0, t1), u1 = _mm256_unpackhi_ps(t0, t1);
-    const __m256 u2 = _mm256_unpacklo_ps(t2, t3), u3 = _mm256_unpackhi_ps(t2, t3);
-    return {(F)_mm256_shuffle_ps(u0, u2, 0x44), (F)_mm256_shuffle_ps(u0, u2, 0xEE),
-            (F)_mm256_shuffle_ps(u1, u3, 0x44), (F)_mm256_shuffle_ps(u1, u3, 0xEE)};
+    return transpose_records(pair(0, 4), pair(1, 5), pair(2, 6), pair(3, 7));
 #else
     Points4 r;
     for (int l = 0; l < width; ++l) {
