@@ -33,6 +33,8 @@ struct PbfState {
     //! is; it or a neighbour moves) and the groups of eight holding a moving / measured one
     std::vector<std::uint8_t> seed, moving, measured;
     std::vector<std::uint32_t> moving_groups, measured_groups;
+    std::vector<std::uint8_t> group_flag;  //!< per group of eight: it holds a flagged particle
+    std::vector<float> chunk_max;          //!< the largest error of each chunk of measured groups
     void resize(std::size_t n) {
         x_lambda.resize(n);
         boundary.resize(n);

@@ -405,14 +405,22 @@ void pbf_correct_peaks(const PbfParams& p, const PbfConstants& c, const K& kerne
     spread(state.seed, state.moving);
     spread(state.moving, state.measured);
     // The groups of eight that hold a moving (a measured) particle: the passes run over these.
+    // Each group's flag in parallel, then the list in group order (serially, one byte a group:
+    // the loop over the particles was serial too, and the other threads waited for it).
+    const std::size_t groups = (n + width - 1) / width;
+    state.group_flag.resize(groups);
     const auto groups_of = [&](const std::vector<std::uint8_t>& flag, std::vector<std::uint32_t>& g) {
+        std::uint8_t* any = state.group_flag.data();
+        const std::uint8_t* f = flag.data();
+        parallel_for(groups, [&](std::size_t k) {
+            std::uint8_t a = 0;
+            for (std::size_t i = k * width; i < std::min(n, (k + 1) * width); ++i) a |= f[i];
+            any[k] = a;
+        }, 256);
         g.clear();
-        g.reserve((n + width - 1) / width);  // grown once: a warm step allocates nothing
-        for (std::size_t i0 = 0; i0 < n; i0 += width) {
-            bool any = false;
-            for (std::size_t i = i0; i < std::min(n, i0 + width); ++i) any = any || flag[i];
-            if (any) g.push_back(static_cast<std::uint32_t>(i0 / width));
-        }
+        g.reserve(groups);  // grown once: a warm step allocates nothing
+        for (std::size_t k = 0; k < groups; ++k)
+            if (any[k]) g.push_back(static_cast<std::uint32_t>(k));
     };
     groups_of(state.moving, state.moving_groups);
     groups_of(state.measured, state.measured_groups);
@@ -426,11 +434,23 @@ void pbf_correct_peaks(const PbfParams& p, const PbfConstants& c, const K& kerne
         pbf_lambda_pass<D, K>(p, c, kernel, view, rho, state.x_lambda, state.boundary, false,
                               state.held, &state.measured_groups);
         refresh_halo(view.processes, std::span<PositionLambda>(state.x_lambda));
+        // The largest error of the measured, a chunk of groups at a time (a maximum: the same
+        // whatever the split).
+        const std::vector<std::uint32_t>& mg = state.measured_groups;
+        constexpr std::size_t chunk = 64;
+        const std::size_t chunks = (mg.size() + chunk - 1) / chunk;
+        state.chunk_max.assign(chunks, 0.0f);
+        float* chunk_max = state.chunk_max.data();
+        parallel_for(chunks, [&](std::size_t c) {
+            float m = 0.0f;
+            for (std::size_t k = c * chunk; k < std::min(mg.size(), (c + 1) * chunk); ++k)
+                for (std::size_t i = std::size_t(mg[k]) * width;
+                     i < std::min(n, std::size_t(mg[k] + 1) * width); ++i)
+                    if (state.measured[i] && (halo.empty() || !halo[i])) m = std::max(m, error(i));
+            chunk_max[c] = m;
+        }, 2);
         std::array<double, 1> most = {0.0};
-        for (std::uint32_t g : state.measured_groups)
-            for (std::size_t i = std::size_t(g) * width; i < std::min(n, std::size_t(g + 1) * width); ++i)
-                if (state.measured[i] && (halo.empty() || !halo[i]))
-                    most[0] = std::max(most[0], double(error(i)));
+        for (std::size_t c = 0; c < chunks; ++c) most[0] = std::max(most[0], double(chunk_max[c]));
         if (view.processes) view.processes->max(most);
         worst = most[0];
         ++r.peak_iterations;
