@@ -408,7 +408,9 @@ void pbf_correct_peaks(const PbfParams& p, const PbfConstants& c, const K& kerne
     // Each group's flag in parallel, then the list in group order (serially, one byte a group:
     // the loop over the particles was serial too, and the other threads waited for it).
     const std::size_t groups = (n + width - 1) / width;
+    constexpr std::size_t chunk = 64;  // groups a task of the largest error's loop (below)
     state.group_flag.resize(groups);
+    state.chunk_max.reserve((groups + chunk - 1) / chunk);  // a warm step allocates nothing
     const auto groups_of = [&](const std::vector<std::uint8_t>& flag, std::vector<std::uint32_t>& g) {
         std::uint8_t* any = state.group_flag.data();
         const std::uint8_t* f = flag.data();
@@ -437,7 +439,6 @@ void pbf_correct_peaks(const PbfParams& p, const PbfConstants& c, const K& kerne
         // The largest error of the measured, a chunk of groups at a time (a maximum: the same
         // whatever the split).
         const std::vector<std::uint32_t>& mg = state.measured_groups;
-        constexpr std::size_t chunk = 64;
         const std::size_t chunks = (mg.size() + chunk - 1) / chunk;
         state.chunk_max.assign(chunks, 0.0f);
         float* chunk_max = state.chunk_max.data();
