@@ -215,6 +215,12 @@ struct CandidateBlock {
         }
     }
 
+#ifdef __AVX512F__
+    static __m512 d2_of(__m512 dx, __m512 dy, __m512 dz) {
+        return _mm512_fmadd_ps(dz, dz, _mm512_fmadd_ps(dy, dy, _mm512_mul_ps(dx, dx)));
+    }
+#endif
+
     // Writes the indices of the candidates strictly within the support of xi (but not `self`)
     // to out, which has room for n + out_slack; returns how many.
     static constexpr std::size_t out_slack = 16;
@@ -234,13 +240,13 @@ struct CandidateBlock {
                 const __m512 dx = _mm512_sub_ps(vx, _mm512_load_ps(x + k));
                 const __m512 dy = _mm512_sub_ps(vy, _mm512_load_ps(y + k));
                 const __m512 dz = _mm512_sub_ps(vz, _mm512_load_ps(z + k));
-                // d·d in within_support's order, (dx·dx + dy·dy) + dz·dz. GCC contracts these
-                // into FMAs (vmulps + 2 vfmadd), as it may within_support and the loop below, so
-                // a pair within one rounding of h can be listed by one path and not by another;
-                // every thread takes the same path, so results still do not depend on the count.
-                const __m512 d2 = _mm512_add_ps(
-                    _mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)),
-                    _mm512_mul_ps(dz, dz));
+                // d·d in within_support's order, (dx·dx + dy·dy) + dz·dz, with the two FMAs GCC
+                // contracted it into, written out so that collect_many's four and two queries at
+                // a time give the same lists to the bit. GCC may contract within_support and the
+                // loop below otherwise, so a pair within one rounding of h can be listed by one
+                // path and not by another; every thread takes the same path, so results still do
+                // not depend on the count.
+                const __m512 d2 = d2_of(dx, dy, dz);
                 const __m512i idx = _mm512_load_si512(index + k);
                 const __mmask16 m =
                     _mm512_cmp_ps_mask(d2, vh2, _CMP_LT_OQ) & _mm512_cmpneq_epi32_mask(idx, vself);
@@ -269,6 +275,43 @@ struct CandidateBlock {
         }
         return hits;
     }
+
+#ifdef __AVX512F__
+    // Q queries at once, the same tests as collect: each block of candidates is loaded once for
+    // all of them, and their chains of packed stores (each store's address waits on its query's
+    // count so far) run side by side. Query q's hits go to out + q·room; returns their counts.
+    template <int D, int Q>
+    void collect_many(const Vec<D>* xi, float h2, const std::uint32_t* self, std::uint32_t* out,
+                      std::size_t room, std::uint32_t* hits) {
+        __m512 px[Q], py[Q], pz[Q];
+        __m512i ps[Q];
+        std::uint32_t h[Q];
+        for (int q = 0; q < Q; ++q) {
+            px[q] = _mm512_set1_ps(xi[q].x);
+            py[q] = _mm512_set1_ps(xi[q].y);
+            pz[q] = _mm512_set1_ps(z_of<D>(xi[q]));
+            ps[q] = _mm512_set1_epi32(static_cast<int>(self[q]));
+            h[q] = 0;
+        }
+        const __m512 vh2 = _mm512_set1_ps(h2);
+        for (int k = 0; k < n; k += 16) {
+            const __m512 cx = _mm512_load_ps(x + k), cy = _mm512_load_ps(y + k),
+                         cz = _mm512_load_ps(z + k);
+            const __m512i idx = _mm512_load_si512(index + k);
+#pragma GCC unroll 8
+            for (int q = 0; q < Q; ++q) {
+                const __m512 dx = _mm512_sub_ps(px[q], cx), dy = _mm512_sub_ps(py[q], cy),
+                             dz = _mm512_sub_ps(pz[q], cz);
+                const __m512 d2 = d2_of(dx, dy, dz);
+                const __mmask16 m = _mm512_cmp_ps_mask(d2, vh2, _CMP_LT_OQ) &
+                                    _mm512_cmpneq_epi32_mask(idx, ps[q]);
+                _mm512_storeu_si512(out + q * room + h[q], _mm512_maskz_compress_epi32(m, idx));
+                h[q] += static_cast<std::uint32_t>(std::popcount(static_cast<unsigned>(m)));
+            }
+        }
+        for (int q = 0; q < Q; ++q) hits[q] = h[q];
+    }
+#endif
 };
 
 // Appends the rows of one group (NeighborList::group_row) to `rows`: list[l] of count[l] entries
@@ -500,7 +543,42 @@ void build_neighbor_list_by_cell(const NeighborGrid<D>& query_grid, std::span<co
                 if (src.in_block) blocks[n_sources].fill<D>(g, src.ranges, src.n_ranges);
                 ++n_sources;
             }
+#ifdef __AVX512F__
+            // Q queries from i on, if the run has them and none is skipped; i moves to the last.
+            const auto collect_many = [&]<int Q>(std::uint32_t& i) {
+                if (i + Q > runs[r].end ||
+                    (!skip.empty() && std::any_of(skip.begin() + i, skip.begin() + i + Q,
+                                                  [](std::uint8_t v) { return v != 0; })))
+                    return false;
+                const Source& src = sources[0];
+                const bool skip_self = exclude_self && src.offset == 0 && src.grid == &target;
+                const std::size_t room = src.candidates + CandidateBlock::out_slack;
+                std::uint32_t* dst = buf.reserve_more(Q * room);
+                std::uint32_t self[Q], hits[Q];
+                for (int q = 0; q < Q; ++q)
+                    self[q] = skip_self ? i + q : CandidateBlock::nobody;
+                blocks[0].collect_many<D, Q>(&queries[i], h2, self, dst, room, hits);
+                std::uint32_t total = hits[0];
+                for (int q = 1; q < Q; ++q) {
+                    std::memmove(dst + total, dst + q * room, hits[q] * sizeof(std::uint32_t));
+                    total += hits[q];
+                }
+                if (src.offset != 0)
+                    for (std::uint32_t k = 0; k < total; ++k) dst[k] += src.offset;
+                buf.commit(total);
+                for (int q = 0; q < Q; ++q) counts[i + 1 + q] = hits[q];
+                i += Q - 1;
+                return true;
+            };
+#endif
             for (std::uint32_t i = runs[r].begin; i < runs[r].end; ++i) {
+#ifdef __AVX512F__
+                // The common case, one source in a block: four queries at once, then two.
+                if (n_sources == 1 && sources[0].in_block &&
+                    (collect_many.template operator()<4>(i) ||
+                     collect_many.template operator()<2>(i)))
+                    continue;
+#endif
                 std::uint32_t total = 0;
                 for (int t = 0; t < n_sources && (skip.empty() || !skip[i]); ++t) {
                     const Source& src = sources[t];
