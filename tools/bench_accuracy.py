@@ -61,9 +61,9 @@ SEICHE_SCENE = "scenes/bench/dam_break_reference_3d.json"
 # The settings of docs/performance.md's table: the reference at its defaults and with longer
 # steps, and seiche's fastest PBF and DFSPH at its defaults' mean error, at 0.01% and 0.1%.
 DEFAULT = ["ref:0.01", "ref:0.008+cflFactor=0.7",
-           "pbf:0.00009+solver.pbf.over_relaxation=1.5+solver.pbf.warm_start=0.8"
-           "+solver.pbf.warm_start_join=larger+solver.pbf.peak_tolerance=0.0013"
-           "+solver.pbf.min_iterations=1+time.cfl=0.8+time.max_dt=0.005",
+           "pbf:0.00009+solver.pbf.over_relaxation=1.45+solver.pbf.warm_start=0.8"
+           "+solver.pbf.warm_start_join=larger+solver.pbf.peak_tolerance=0.0011"
+           "+solver.pbf.min_iterations=1+time.cfl=1+time.max_dt=0.006",
            "dfsph:0.00007",
            "ref:0.1", "ref:0.1+cflFactor=0.7",
            "pbf:0.0008+solver.pbf.warm_start=0.8+solver.pbf.warm_start_join=larger"
