@@ -229,30 +229,9 @@ struct CandidateBlock {
         const float px = xi.x, py = xi.y, pz = z_of<D>(xi);
         const int count = n;
 #ifdef __AVX512F__
-        // Sixteen candidates per step; the hits are packed into a register and the whole
-        // register stored (the next step writes over what lies past the hits). No branch per hit.
         {
-            const __m512 vx = _mm512_set1_ps(px), vy = _mm512_set1_ps(py), vz = _mm512_set1_ps(pz);
-            const __m512 vh2 = _mm512_set1_ps(h2);
-            const __m512i vself = _mm512_set1_epi32(static_cast<int>(self));
             std::uint32_t hits = 0;
-            for (int k = 0; k < count; k += 16) {
-                const __m512 dx = _mm512_sub_ps(vx, _mm512_load_ps(x + k));
-                const __m512 dy = _mm512_sub_ps(vy, _mm512_load_ps(y + k));
-                const __m512 dz = _mm512_sub_ps(vz, _mm512_load_ps(z + k));
-                // d·d in within_support's order, (dx·dx + dy·dy) + dz·dz, with the two FMAs GCC
-                // contracted it into, written out so that collect_many's four and two queries at
-                // a time give the same lists to the bit. GCC may contract within_support and the
-                // loop below otherwise, so a pair within one rounding of h can be listed by one
-                // path and not by another; every thread takes the same path, so results still do
-                // not depend on the count.
-                const __m512 d2 = d2_of(dx, dy, dz);
-                const __m512i idx = _mm512_load_si512(index + k);
-                const __mmask16 m =
-                    _mm512_cmp_ps_mask(d2, vh2, _CMP_LT_OQ) & _mm512_cmpneq_epi32_mask(idx, vself);
-                _mm512_storeu_si512(out + hits, _mm512_maskz_compress_epi32(m, idx));
-                hits += static_cast<std::uint32_t>(std::popcount(static_cast<unsigned>(m)));
-            }
+            collect_many<D, 1>(&xi, h2, &self, out, 0, &hits);
             return hits;
         }
 #endif
@@ -277,9 +256,11 @@ struct CandidateBlock {
     }
 
 #ifdef __AVX512F__
-    // Q queries at once, the same tests as collect: each block of candidates is loaded once for
-    // all of them, and their chains of packed stores (each store's address waits on its query's
-    // count so far) run side by side. Query q's hits go to out + q·room; returns their counts.
+    // Q queries at once (collect's path with AVX-512 is Q = 1). Sixteen candidates per step, the
+    // hits packed into a register and the whole register stored (the next step writes over what
+    // lies past the hits), no branch per hit. Each block of candidates is loaded once for all Q,
+    // and their chains of stores (each store's address waits on its query's count so far) run
+    // side by side. Query q's hits go to out + q·room; their counts to hits.
     template <int D, int Q>
     void collect_many(const Vec<D>* xi, float h2, const std::uint32_t* self, std::uint32_t* out,
                       std::size_t room, std::uint32_t* hits) {
@@ -302,6 +283,12 @@ struct CandidateBlock {
             for (int q = 0; q < Q; ++q) {
                 const __m512 dx = _mm512_sub_ps(px[q], cx), dy = _mm512_sub_ps(py[q], cy),
                              dz = _mm512_sub_ps(pz[q], cz);
+                // d·d in within_support's order, (dx·dx + dy·dy) + dz·dz, with the two FMAs
+                // GCC contracts it into written out, so that one query and several at a time
+                // give the same lists to the bit. GCC may contract within_support and the scalar
+                // loop of collect otherwise, so a pair within one rounding of h can be listed by
+                // one path and not by another; every thread takes the same path, so results
+                // still do not depend on the count.
                 const __m512 d2 = d2_of(dx, dy, dz);
                 const __mmask16 m = _mm512_cmp_ps_mask(d2, vh2, _CMP_LT_OQ) &
                                     _mm512_cmpneq_epi32_mask(idx, ps[q]);
