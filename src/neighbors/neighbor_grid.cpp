@@ -7,6 +7,7 @@
 #include "brute_force.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <bit>
 #include <cmath>
@@ -16,6 +17,12 @@
 
 #if defined(__AVX512F__) || defined(__AVX2__)
 #include <immintrin.h>
+#endif
+
+// The candidate blocks' vector scan (CandidateBlock::collect_many): sixteen candidates a step
+// with AVX-512, eight with AVX2 and FMA; the plain loop of flags without either.
+#if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
+#define SEICHE_COLLECT_MANY 1
 #endif
 
 #include "seiche/parallel.hpp"
@@ -228,7 +235,7 @@ struct CandidateBlock {
     std::uint32_t collect(const Vec<D>& xi, float h2, std::uint32_t self, std::uint32_t* out) {
         const float px = xi.x, py = xi.y, pz = z_of<D>(xi);
         const int count = n;
-#ifdef __AVX512F__
+#ifdef SEICHE_COLLECT_MANY
         {
             std::uint32_t hits = 0;
             collect_many<D, 1>(&xi, h2, &self, out, 0, &hits);
@@ -294,6 +301,58 @@ struct CandidateBlock {
                                     _mm512_cmpneq_epi32_mask(idx, ps[q]);
                 _mm512_storeu_si512(out + q * room + h[q], _mm512_maskz_compress_epi32(m, idx));
                 h[q] += static_cast<std::uint32_t>(std::popcount(static_cast<unsigned>(m)));
+            }
+        }
+        for (int q = 0; q < Q; ++q) hits[q] = h[q];
+    }
+#elif defined(SEICHE_COLLECT_MANY)
+    static __m256 d2_of(__m256 dx, __m256 dy, __m256 dz) {
+        return _mm256_fmadd_ps(dz, dz, _mm256_fmadd_ps(dy, dy, _mm256_mul_ps(dx, dx)));
+    }
+    // For each of the 256 masks of eight lanes, the lanes that are set, in order, one byte each
+    // (AVX2 has no compress: a permutation from this table packs the hits to the front).
+    static constexpr std::array<std::uint64_t, 256> pack_table = [] {
+        std::array<std::uint64_t, 256> t{};
+        for (unsigned m = 0; m < 256; ++m) {
+            int k = 0;
+            for (unsigned l = 0; l < 8; ++l)
+                if (m & (1u << l)) t[m] |= std::uint64_t(l) << (8 * k++);
+        }
+        return t;
+    }();
+    // collect_many above with eight candidates per step.
+    template <int D, int Q>
+    void collect_many(const Vec<D>* xi, float h2, const std::uint32_t* self, std::uint32_t* out,
+                      std::size_t room, std::uint32_t* hits) {
+        __m256 px[Q], py[Q], pz[Q];
+        __m256i ps[Q];
+        std::uint32_t h[Q];
+        for (int q = 0; q < Q; ++q) {
+            px[q] = _mm256_set1_ps(xi[q].x);
+            py[q] = _mm256_set1_ps(xi[q].y);
+            pz[q] = _mm256_set1_ps(z_of<D>(xi[q]));
+            ps[q] = _mm256_set1_epi32(static_cast<int>(self[q]));
+            h[q] = 0;
+        }
+        const __m256 vh2 = _mm256_set1_ps(h2);
+        for (int k = 0; k < n; k += 8) {
+            const __m256 cx = _mm256_load_ps(x + k), cy = _mm256_load_ps(y + k),
+                         cz = _mm256_load_ps(z + k);
+            const __m256i idx = _mm256_load_si256(reinterpret_cast<const __m256i*>(index + k));
+#pragma GCC unroll 8
+            for (int q = 0; q < Q; ++q) {
+                const __m256 dx = _mm256_sub_ps(px[q], cx), dy = _mm256_sub_ps(py[q], cy),
+                             dz = _mm256_sub_ps(pz[q], cz);
+                const __m256 d2 = d2_of(dx, dy, dz);  // as in the AVX-512 path, to the bit
+                const __m256 near = _mm256_cmp_ps(d2, vh2, _CMP_LT_OQ);
+                const __m256 me = _mm256_castsi256_ps(_mm256_cmpeq_epi32(idx, ps[q]));
+                const unsigned m =
+                    static_cast<unsigned>(_mm256_movemask_ps(_mm256_andnot_ps(me, near)));
+                const __m256i order =
+                    _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<long long>(pack_table[m])));
+                _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + q * room + h[q]),
+                                    _mm256_permutevar8x32_epi32(idx, order));
+                h[q] += static_cast<std::uint32_t>(std::popcount(m));
             }
         }
         for (int q = 0; q < Q; ++q) hits[q] = h[q];
@@ -530,7 +589,7 @@ void build_neighbor_list_by_cell(const NeighborGrid<D>& query_grid, std::span<co
                 if (src.in_block) blocks[n_sources].fill<D>(g, src.ranges, src.n_ranges);
                 ++n_sources;
             }
-#ifdef __AVX512F__
+#ifdef SEICHE_COLLECT_MANY
             // Q queries from i on, if the run has them and none is skipped; i moves to the last.
             const auto collect_many = [&]<int Q>(std::uint32_t& i) {
                 if (i + Q > runs[r].end ||
@@ -559,7 +618,7 @@ void build_neighbor_list_by_cell(const NeighborGrid<D>& query_grid, std::span<co
             };
 #endif
             for (std::uint32_t i = runs[r].begin; i < runs[r].end; ++i) {
-#ifdef __AVX512F__
+#ifdef SEICHE_COLLECT_MANY
                 // The common case, one source in a block: four queries at once, then two.
                 if (n_sources == 1 && sources[0].in_block &&
                     (collect_many.template operator()<4>(i) ||
