@@ -37,8 +37,10 @@ passes=(
     # DFSPH's two passes of every iteration.
     'acceleration_pass<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
     'update_pass<\(seiche::\(anonymous namespace\)::Residual\)0, 3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
-    'vorticity_confinement<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long\)#1\}::operator\(\)'
-    'vorticity_confinement<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long\)#2\}::operator\(\)'
+    # Vorticity confinement's two passes: ω (positions padded or not) and η.
+    '^seiche::vorticity_confinement<3, seiche::CubicSpline<3> >.*<std::integral_constant<bool, false> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
+    '^seiche::vorticity_confinement<3, seiche::CubicSpline<3> >.*<std::integral_constant<bool, true> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
+    '^seiche::vorticity_confinement<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long, int\)#4\}::operator\(\)'
     'surface_accelerations<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long, int\)#2\}::operator\(\)'
     'surface_accelerations<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long, int\)#3\}::operator\(\)'
     'ddr_viscosity<3>.*::\{lambda\(unsigned long, int\)#3\}::operator\(\)'

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "../neighbors/pair_lanes.hpp"
+#include "../solvers/density_lanes.hpp"
+
 #include "seiche/domain.hpp"
 #include "seiche/forces.hpp"
 #include "seiche/parameters.hpp"
@@ -30,87 +33,91 @@ inline Vec<2> confinement(const Vec<2>& n, float w) {
 
 }  // namespace
 
-// The pair loops use locals, not captures, and plain floats, so they vectorise (see sph.hpp).
+// Both pair loops run on the lanes of pair_lanes.hpp (eight particles at a time, the neighbours'
+// side read in whole 16-byte records): written as plain loops for GCC to vectorise, they needed
+// gathers, which GCC does not use for every CPU (AMD Zen 3: scalar code).
 template <int D, class K>
 void vorticity_confinement(const FluidView<D>& f, const K& kernel, float epsilon, float dt,
                            std::span<const float> rho, std::span<Vec<D>> v,
                            std::vector<Vorticity<D>>& omega) {
+    using namespace lanes;
     const std::size_t n = f.x.size();
     omega.resize(n);
+    // Per calling thread, grown once: a warm step allocates nothing (test_allocation.cpp). The
+    // loops see it through pointers (they run on the pool's threads).
+    thread_local std::vector<Float4> records_storage;
+    const Vec<D>* x = f.x.data();
+    const Vec<D>* vel = v.data();
+    const float* density = rho.data();
+    Vorticity<D>* w = omega.data();
+    const float mass = f.mass;
     // ω_i = Σ_j (m/ρ_j) (v_i − v_j) × ∇_i W_ij, with ∇_i W_ij = g(r) r_ij; in 2D only the z
-    // component is non-zero.
-    parallel_for(n, [&](std::size_t i) {
-        const K kern = kernel;
-        const float mass = f.mass;
-        const Vec<D>* x = f.x.data();
-        const Vec<D>* vel = v.data();
-        const float* density = rho.data();
-        const Vec<D> xi = x[i], vi = vel[i];
-        float w0 = 0.0f, w1 = 0.0f, w2 = 0.0f;
-        const auto nb = f.fluid_nb.of(i);
-        const std::uint32_t* idx = nb.data();
-        const int m = static_cast<int>(nb.size());
-#pragma omp simd simdlen(8) reduction(+ : w0, w1, w2)
-        for (int k = 0; k < m; ++k) {
-            const std::uint32_t j = idx[LaneList::stride * k];
-            const Vec<D>& xj = x[j];
-            const Vec<D>& vj = vel[j];
-            const float rx = xi.x - xj.x, ry = xi.y - xj.y, rz = z_of<D>(xi) - z_of<D>(xj);
-            const float ux = vi.x - vj.x, uy = vi.y - vj.y, uz = z_of<D>(vi) - z_of<D>(vj);
-            const float s =
-                mass / density[j] * kern.grad_factor(std::sqrt(rx * rx + ry * ry + rz * rz));
-            w0 += s * (uy * rz - uz * ry);
-            w1 += s * (uz * rx - ux * rz);
-            w2 += s * (ux * ry - uy * rx);
-        }
-        if constexpr (D == 3)
-            omega[i] = Vec<3>(w0, w1, w2);
-        else
-            omega[i] = w2;
+    // component is non-zero. The neighbours' records: (v_j, ρ_j).
+    point_records<D>(v, records_storage, [&](std::size_t i) { return density[i]; });
+    const Float4* rec = records_storage.data();
+    with_padding<D>(f.x_padded, [&](auto padded) {
+        constexpr bool Padded = decltype(padded)::value;
+        for_each_group(n, [&](std::size_t i0, int lanes) {
+            const Points<D> xi = load_points<D>(x, i0, lanes);
+            const Points<D> vi = load_points<D>(vel, i0, lanes);
+            F w0{}, w1{}, w2{};
+            const Lists nb(f.fluid_nb, i0, lanes);
+            for (int k = 0; k < nb.longest(); ++k) {
+                Index j[width];
+                nb.fetch(k, j);
+                const Points4 vj = fetch_points4(&rec[0].x, j);
+                const Separation r = separation<D>(xi, fetch_points<D, Padded>(x, j));
+                const F s = keep(nb.active(k), mass / vj.w * grad_factor(kernel, r));
+                const F ux = vi.x - vj.x, uy = vi.y - vj.y, uz = vi.z - vj.z;
+                w0 += s * (uy * r.z - uz * r.y);
+                w1 += s * (uz * r.x - ux * r.z);
+                w2 += s * (ux * r.y - uy * r.x);
+            }
+            for (int l = 0; l < lanes; ++l) {
+                if constexpr (D == 3)
+                    w[i0 + l] = Vec<3>(w0[l], w1[l], w2[l]);
+                else
+                    w[i0 + l] = w2[l];
+            }
+        });
     });
     refresh_halo(f.processes, std::span<Vorticity<D>>(omega));  // η_i reads the neighbours' ω
-    // η = ∇|ω| by the difference formula; the update of v_i reads only ω, so it is in place.
-    parallel_for(n, [&](std::size_t i) {
-        const K kern = kernel;
-        const float mass = f.mass;
-        const Vec<D>* x = f.x.data();
-        const float* density = rho.data();
-        const Vorticity<D>* w = omega.data();
-        const Vec<D> xi = x[i];
-        const float wi = magnitude(w[i]);
-        float e0 = 0.0f, e1 = 0.0f, e2 = 0.0f;
-        const auto nb = f.fluid_nb.of(i);
-        const std::uint32_t* idx = nb.data();
-        const int m = static_cast<int>(nb.size());
-#pragma omp simd simdlen(8) reduction(+ : e0, e1, e2)
-        for (int k = 0; k < m; ++k) {
-            const std::uint32_t j = idx[LaneList::stride * k];
-            const Vec<D>& xj = x[j];
-            const float rx = xi.x - xj.x, ry = xi.y - xj.y, rz = z_of<D>(xi) - z_of<D>(xj);
-            float wj;
-            if constexpr (D == 3) {
-                const Vec<3>& o = w[j];
-                wj = std::sqrt(o.x * o.x + o.y * o.y + o.z * o.z);
-            } else {
-                wj = std::abs(w[j]);
-            }
-            const float s = mass / density[j] * (wj - wi) *
-                            kern.grad_factor(std::sqrt(rx * rx + ry * ry + rz * rz));
-            e0 += s * rx;
-            e1 += s * ry;
-            e2 += s * rz;
+    // η = ∇|ω| by the difference formula, the neighbours' records (x_j, |ω_j|); the update of
+    // v_i reads only ω, so it is in place.
+    point_records<D>(f.x, records_storage, [&](std::size_t i) { return magnitude(w[i]); });
+    rec = records_storage.data();
+    Vec<D>* v_out = v.data();
+    for_each_group(n, [&](std::size_t i0, int lanes) {
+        const Points<D> xi = load_points<D>(x, i0, lanes);
+        F wi{};
+        for (int l = 0; l < lanes; ++l) wi[l] = rec[i0 + l].w;
+        F e0{}, e1{}, e2{};
+        const Lists nb(f.fluid_nb, i0, lanes);
+        for (int k = 0; k < nb.longest(); ++k) {
+            Index j[width];
+            nb.fetch(k, j);
+            const Points4 pj = fetch_points4(&rec[0].x, j);
+            const Separation r = separation<D>(xi, Points<D>{pj.x, pj.y, pj.z});
+            const F s = keep(nb.active(k),
+                             mass / fetch(density, j) * (pj.w - wi) * grad_factor(kernel, r));
+            e0 += s * r.x;
+            e1 += s * r.y;
+            e2 += s * r.z;
         }
-        Vec<D> eta;
-        eta.x = e0;
-        eta.y = e1;
-        if constexpr (D == 3) eta.z = e2;
-        // N = η/|η| only where |ω| really varies: where |η| is below 0.1·|ω|/h its direction is
-        // SPH noise (a solid-body rotation has uniform ω and would get a full-size random push),
-        // so N is scaled down in proportion there.
-        const float floor = 0.1f * wi / kern.support();
-        const float len = std::max(glm::length(eta), floor);
-        if (len <= 0.0f) return;
-        v[i] += (dt * epsilon) * confinement(eta / len, w[i]);
+        for (int l = 0; l < lanes; ++l) {
+            const std::size_t i = i0 + l;
+            Vec<D> eta;
+            eta.x = e0[l];
+            eta.y = e1[l];
+            if constexpr (D == 3) eta.z = e2[l];
+            // N = η/|η| only where |ω| really varies: where |η| is below 0.1·|ω|/h its direction
+            // is SPH noise (a solid-body rotation has uniform ω and would get a full-size random
+            // push), so N is scaled down in proportion there.
+            const float floor = 0.1f * wi[l] / kernel.support();
+            const float len = std::max(glm::length(eta), floor);
+            if (len <= 0.0f) continue;
+            v_out[i] += (dt * epsilon) * confinement(eta / len, w[i]);
+        }
     });
 }
 
