@@ -72,9 +72,10 @@ inline bool boundary_velocities(const FluidView<D>& f, std::vector<Vec<D>>& out)
     return true;
 }
 
-// The hot pair loops (PBF, density, XSPH, WCSPH, DDR) run eight particles at a time, one per
-// SIMD lane (src/neighbors/pair_lanes.hpp). The others (vorticity, boundary reactions) are
-// written for `omp simd` over one particle's neighbours with explicit reductions; the reduction
+// The hot pair loops (PBF, density, XSPH, WCSPH, DDR, vorticity) run eight particles at a time,
+// one per SIMD lane (src/neighbors/pair_lanes.hpp). The others (boundary reactions) are
+// written for `omp simd` over one particle's neighbours with explicit reductions (which need
+// gathers: GCC leaves them scalar for CPUs whose gathers are slow, AMD Zen 3); the reduction
 // order is fixed by the compiled vector width, so results stay bitwise identical for any thread
 // count. For them to vectorise (check with -fopt-info-vec or objdump), GCC 12 needs:
 // - positions read through the members (glm's operator[] hides a switch);
