@@ -19,8 +19,9 @@ build: configure
 run: build
 	$(BUILD_DIR)/seiche run $(SCENE)
 
+# As many tests at once as there are cores, each on one thread (tests/CMakeLists.txt).
 test: build
-	ctest --test-dir $(BUILD_DIR) --output-on-failure --timeout 600
+	ctest --test-dir $(BUILD_DIR) --output-on-failure --timeout 600 -j $(JOBS)
 
 # The documented Python install, from a fresh clone of HEAD into a new virtual environment, then
 # `import seiche` outside the source tree (about 2 minutes: pip builds the module).
