@@ -142,7 +142,7 @@ test-asan: deps
 # the parallel loops. Mesa's llvmpipe is not instrumented: its own races are suppressed
 # (tools/tsan.supp), nothing of seiche's.
 test-tsan: deps
-	@cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSEICHE_NATIVE=OFF -DSEICHE_PYTHON=OFF \
+	@cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSEICHE_NATIVE=OFF -DSEICHE_PYTHON=OFF -DSEICHE_TEST_THREADS=0 \
 		-DCMAKE_CXX_FLAGS="-fsanitize=thread -fno-omit-frame-pointer" > /dev/null
 	@cmake --build build-tsan -j $(JOBS) --target seiche seiche_tests
 	TSAN_OPTIONS="suppressions=$(CURDIR)/tools/tsan.supp" ctest --test-dir build-tsan -R "Viewer|Parallel" --output-on-failure
