@@ -47,6 +47,7 @@ struct Fixture {
     void find_neighbors() {
         grid.build(x, h);
         std::vector<Vec<3>> sorted(x.size());
+        sorted.reserve(x.size() + 1);  // padded, as the world keeps its positions (x_padded)
         for (std::size_t e = 0; e < x.size(); ++e) sorted[e] = x[grid.order()[e]];
         x.swap(sorted);
         grid.points_were_sorted();
@@ -54,8 +55,10 @@ struct Fixture {
         build_neighbor_list_by_cell<3>(grid, x, boundary_grid, false, boundary_nb);
     }
     FluidView<3> view() const {
-        return {x,          mass,           1000.0f,     fluid_nb, boundary.x,
-                boundary.volume, boundary_nb, containers, 0.5f * d};
+        FluidView<3> v{x,          mass,           1000.0f,     fluid_nb, boundary.x,
+                       boundary.volume, boundary_nb, containers, 0.5f * d};
+        v.x_padded = x.capacity() > x.size();
+        return v;
     }
     std::vector<BoundaryObject<3>> containers;
 };
