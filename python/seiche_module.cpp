@@ -197,6 +197,7 @@ py::dict stats_dict(const StepStats& s) {
     d["time"] = s.time;
     d["dt"] = s.dt;
     d["iterations"] = s.iterations;
+    d["capped"] = s.capped;
     d["density_error_mean"] = s.density_error_mean;
     d["density_error_max"] = s.density_error_max;
     d["kinetic_energy"] = s.kinetic_energy;

@@ -337,6 +337,43 @@ TEST(Output, RunWritesFramesStatsAndResolvedScene) {
     fs::remove_all(dir);
 }
 
+// A run whose solve stops at its iteration cap above its tolerance says so in its summary, with
+// the keys to change, and counts the steps in summary.json; one that meets it says nothing.
+TEST(Output, RunSaysWhenItsSolveStoppedAtTheCap) {
+    const fs::path dir = fs::temp_directory_path() / "seiche_test_capped";
+    const std::string scene = std::string(SEICHE_SOURCE_DIR) + "/scenes/dam_break_2d.json";
+    const std::string common = " --solver dfsph --end-time 0.1 --set particle_radius=0.01 "
+                               "--set output.preview=false --set solver.dfsph.min_iterations=1 "
+                               "--set solver.dfsph.max_iterations=2";
+    fs::remove_all(dir);
+    ASSERT_EQ(run_cli("run " + scene + " -o " + dir.string() + common +
+                          " --set solver.dfsph.density_tolerance=1e-7",
+                      dir.string() + ".log"),
+              0)
+        << slurp(dir.string() + ".log");
+    const std::string log = slurp(dir.string() + ".log");
+    EXPECT_NE(log.find("stopped at solver.dfsph.max_iterations above "
+                       "solver.dfsph.density_tolerance on "),
+              std::string::npos)
+        << log;
+    EXPECT_NE(log.find("raise solver.dfsph.max_iterations or shorten time.max_dt"),
+              std::string::npos)
+        << log;
+    const std::string summary = slurp(dir / "summary.json");
+    EXPECT_EQ(summary.find("\"capped_steps\": 0,"), std::string::npos) << summary;
+    EXPECT_NE(summary.find("\"capped_steps\": "), std::string::npos) << summary;
+
+    fs::remove_all(dir);
+    ASSERT_EQ(run_cli("run " + scene + " -o " + dir.string() + common +
+                          " --set solver.dfsph.density_tolerance=0.5",
+                      dir.string() + ".log"),
+              0);
+    EXPECT_EQ(slurp(dir.string() + ".log").find("stopped at"), std::string::npos);
+    EXPECT_NE(slurp(dir / "summary.json").find("\"capped_steps\": 0,"), std::string::npos);
+    fs::remove_all(dir);
+    fs::remove(dir.string() + ".log");
+}
+
 // Each body's mesh in its own frame, written once (frames/bodies_local_NNN.ply): turned and moved
 // by its pose in bodies.csv it is that body's part of the frame's mesh of all bodies, at the
 // first and the last frame (what the Blender add-on keyframes).

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <string>
 
 #include "seiche/scene.hpp"
 #include "seiche/world.hpp"
@@ -197,6 +198,42 @@ TEST_P(Solvers, MicrosecondStepsFromTheLatticeStayCalm) {
     // Free fall for 2 ms is 2 cm/s; the lattice's excess at the walls, relieved over the CFL
     // step's time, adds at most a few tenths.
     EXPECT_LT(max_speed(w), 0.5);
+}
+
+// A solve that stops at its iteration cap with its error above the tolerance says so
+// (StepStats::capped; `seiche run` and `seiche bench` print the count, `compare` the share): PBF
+// and DFSPH on a 2D dam break at a tolerance no two iterations reach, one every first iteration
+// meets, and a fixed count (min = max), which asks for no tolerance. WCSPH has no such solve.
+TEST(SolverCap, ASolveStoppedAtItsCapAboveItsToleranceSaysSo) {
+    struct Case {
+        double tolerance;
+        int min, max;
+        bool capped;
+    };
+    for (const SolverType type : {SolverType::pbf, SolverType::dfsph, SolverType::wcsph}) {
+        for (const Case c : {Case{1e-7, 1, 2, true}, Case{0.5, 1, 2, false}, Case{1e-7, 2, 2, false}}) {
+            Scene s = test::dam_break_2d(0.01, type);
+            s.solver.pbf.density_tolerance = s.solver.dfsph.density_tolerance = c.tolerance;
+            s.solver.pbf.min_iterations = s.solver.dfsph.min_iterations = c.min;
+            s.solver.pbf.max_iterations = s.solver.dfsph.max_iterations = c.max;
+            World<2> w(s);
+            RunTotals totals;
+            AdvanceOptions o;
+            o.on_step = [&](const StepStats& st) {
+                totals.add(st);
+                return true;
+            };
+            ASSERT_EQ(w.advance_to(0.1, o).status, AdvanceResult::Status::reached);
+            const std::string label = std::string(solver_name(type)) + ", tolerance " +
+                                      std::to_string(c.tolerance) + ", iterations " +
+                                      std::to_string(c.min) + "-" + std::to_string(c.max);
+            ASSERT_GT(totals.steps, 10) << label;
+            if (c.capped && type != SolverType::wcsph)
+                EXPECT_GT(totals.capped, 9 * totals.steps / 10) << label;
+            else
+                EXPECT_EQ(totals.capped, 0) << label;
+        }
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(All, Solvers,

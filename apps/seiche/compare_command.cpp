@@ -79,6 +79,7 @@ struct RunResult {
     std::size_t fluid = 0, boundary = 0;
     long steps = 0;
     long long iterations = 0;  //!< solver iterations, all steps
+    long long capped = 0;      //!< steps whose solve stopped at its cap above its tolerance
     double time = 0;         //!< simulated, s
     double ms_median = 0;    //!< wall ms per step, median
     double wall_s = 0;       //!< wall time of all the steps, s
@@ -124,6 +125,7 @@ RunResult simulate(const Scene& scene, const RunLimits& lim) {
         ms.push_back(1e3 * seconds_since(s0));
         ++r.steps;
         r.iterations += s.iterations;
+        r.capped += s.capped ? 1 : 0;
         if (s.instability) {
             r.status = "unstable";
             r.reason = fmt::format("step {}, t = {:.4f} s: particle {} {}", s.step, s.time,
@@ -178,6 +180,20 @@ RunResult simulate(const Scene& scene, const RunLimits& lim) {
     return scene.dimension == 2 ? simulate<2>(scene, lim) : simulate<3>(scene, lim);
 }
 
+// The detail column of a run: why it went unstable, or, when its solve stopped at the iteration
+// cap on some steps, that its error is above the tolerance it was given.
+std::string run_detail(const RunResult& r, const Scene& scene) {
+    if (r.status != "done") return r.reason;
+    return capped_note(r.capped, r.steps, scene.solver.type);
+}
+
+// The same for the progress line: "" or ", UNSTABLE: …" or ", its solve stopped at …".
+std::string say_detail(const RunResult& r, const Scene& scene) {
+    if (r.status != "done") return ", UNSTABLE: " + r.reason;
+    const std::string note = run_detail(r, scene);
+    return note.empty() ? "" : ", its solve " + note;
+}
+
 Scene load_with(const std::string& file, std::vector<std::string> sets, const std::string& solver) {
     sets.push_back("solver.type=\"" + solver + "\"");
     return io::load_scene(file, sets);
@@ -224,13 +240,13 @@ std::string compare_runs(const std::vector<Case>& cases, std::size_t columns, do
             csv_field(cases[k].label), solver, csv_field(cases[k].params), r.fluid, r.boundary, r.steps,
             r.time, r.ms_median, r.wall_s, r.time > 0 ? r.wall_s / r.time : 0.0,
             r.error_mean, r.error_worst, r.error_max, r.energy_final, r.status,
-            csv_field(r.reason));
+            csv_field(run_detail(r, scene)));
         // Time per step alone misleads between solvers that take steps of very different
         // sizes: the wall time per simulated second is what a user waits for.
         say(fmt::format("  {} steps, {:.2f} ms per step, {:.2f} s wall ({:.1f} s per simulated "
                         "second), mean density error {:.3f}%{}",
                         r.steps, r.ms_median, r.wall_s, r.time > 0 ? r.wall_s / r.time : 0.0,
-                        100 * r.error_mean, r.status == "done" ? "" : ", UNSTABLE: " + r.reason));
+                        100 * r.error_mean, say_detail(r, scene)));
         Scene shown = scene;
         shown.render.width = 640, shown.render.height = 400;
         if (r.picture) {
@@ -419,11 +435,10 @@ void compare_accuracy(const CompareOptions& o, const std::vector<Case>& main_cas
                            c.solver, c.target, csv_field(c.setting), r.steps,
                            r.steps > 0 ? double(r.iterations) / double(r.steps) : 0.0, r.time,
                            r.wall_s, per_sim, r.error_mean, r.error_max, r.status,
-                           csv_field(r.reason));
+                           csv_field(run_detail(r, c.scene)));
         say(fmt::format("  {} steps, {:.2f} s wall ({:.1f} s per simulated second), mean density "
                         "error {:.3f}%{}",
-                        r.steps, r.wall_s, per_sim, 100 * r.error_mean,
-                        r.status == "done" ? "" : ", UNSTABLE: " + r.reason));
+                        r.steps, r.wall_s, per_sim, 100 * r.error_mean, say_detail(r, c.scene)));
     }
     io::write_file_atomic(dir / "accuracy.csv", [&](std::ostream& f) { f << out.str(); });
 }

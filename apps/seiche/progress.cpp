@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -71,6 +72,25 @@ void print_density_error(const RunTotals& totals, int label_width) {
     std::printf("  %-*s last step: mean %.3f%%, max %.3f%% at t = %.3f s\n", label_width - 1, "",
                 100 * totals.last.density_error_mean, 100 * totals.last.density_error_max,
                 totals.last.time);
+}
+
+std::string capped_note(long long capped, long long steps, SolverType solver) {
+    if (capped == 0) return "";
+    const SolverTraits& t = solver_traits(solver);
+    return fmt::format("stopped at {} above {} on {} of {} steps ({:.0f}%)", t.iterations_key,
+                       t.tolerance_key, capped, steps,
+                       100.0 * double(capped) / double(std::max(steps, 1LL)));
+}
+
+void print_capped(const RunTotals& totals, SolverType solver, int label_width) {
+    const std::string note = capped_note(totals.capped, totals.steps, solver);
+    if (note.empty()) return;
+    std::printf("  %-*s %s\n", label_width - 1, "solve", note.c_str());
+    // A start-up step or two is common (a lattice meeting the walls); a tenth of the run is not.
+    if (10 * totals.capped >= totals.steps)
+        std::printf("  %-*s the density error is above the tolerance asked: raise %s or shorten "
+                    "time.max_dt\n",
+                    label_width - 1, "", std::string(solver_traits(solver).iterations_key).c_str());
 }
 
 }  // namespace seiche::app

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <string>
 
+#include "seiche/solver_traits.hpp"
 #include "seiche/step_stats.hpp"
 
 namespace seiche::app {
@@ -38,6 +39,15 @@ std::string format_duration(double seconds);
 // The two density-error lines of `seiche run`'s and `seiche bench`'s summaries: over the run, and
 // the last step; the label padded to `label_width` characters after the indent.
 void print_density_error(const RunTotals& totals, int label_width);
+
+// When some steps' solve stopped at its iteration cap above its tolerance (StepStats::capped):
+// "stopped at solver.dfsph.max_iterations above solver.dfsph.density_tolerance on 448 of 448
+// steps (100%)"; "" when none did.
+std::string capped_note(long long capped, long long steps, SolverType solver);
+
+// The same as a line of the summaries (label padded as print_density_error's), with the remedy
+// when a tenth of the steps or more were capped; nothing when none was.
+void print_capped(const RunTotals& totals, SolverType solver, int label_width);
 
 // "render frame 12/61  4.2 frames/s  elapsed 0:03  ETA 0:12" while pictures are drawn: one live
 // line on a terminal, a line per picture otherwise, nothing when quiet.

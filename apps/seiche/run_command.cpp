@@ -224,6 +224,7 @@ int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
         {"threads", thread_count()},
         {"processes", launched.size},
         {"mean_iterations", totals.mean_iterations()},
+        {"capped_steps", totals.capped},
         {"density_error_mean", totals.mean_density_error()},
         {"density_error_max", totals.density_error_max},
         {"containment_corrections", totals.contained},
@@ -263,6 +264,7 @@ int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
                 thread_count() == 1 ? "" : "s",
                 launched.split() ? fmt::format(" × {} processes", launched.size).c_str() : "");
     print_density_error(totals, 15);
+    print_capped(totals, scene.solver.type, 15);
     std::printf("  containment    %zu corrections\n", totals.contained);
     std::printf("  output         %s (%s)\n", out->dir().c_str(),
                 run_files(scene.output, scene.dimension).c_str());

@@ -53,6 +53,7 @@ struct DfsphState {
 // Iterations and the last measured error of one solve.
 struct DfsphSolve {
     int iterations = 0;
+    bool capped = false;  //!< stopped at its max_iterations above its tolerance
     double error_mean = 0, error_max = 0;
 };
 

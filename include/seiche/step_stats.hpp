@@ -32,6 +32,10 @@ struct StepStats {
     double time = 0;                //!< s, at the end of the step
     double dt = 0;                  //!< s
     int iterations = 0;             //!< solver iterations
+    //! The solve stopped at its iteration cap (solver traits' iterations_key) with the mean
+    //! error still above its tolerance (tolerance_key): the step is less exact than asked.
+    //! Never for a fixed count (min = max iterations), an interrupt, or a solver without one.
+    bool capped = false;
     double density_error_mean = 0;  //!< mean of max(0, ρ/ρ0 − 1)
     double density_error_max = 0;
     double kinetic_energy = 0;    //!< J (J/m in 2D)
@@ -45,6 +49,7 @@ struct StepStats {
 struct RunTotals {
     long long steps = 0;
     long long iterations = 0;
+    long long capped = 0;  //!< steps whose solve stopped at its cap above its tolerance
     double density_error_mean_sum = 0;  //!< Σ over the steps of each step's mean density error
     double density_error_max = 0;       //!< the largest of any step
     StepStats last;                     //!< the last step
@@ -52,6 +57,7 @@ struct RunTotals {
     void add(const StepStats& s) {
         ++steps;
         iterations += s.iterations;
+        capped += s.capped ? 1 : 0;
         density_error_mean_sum += s.density_error_mean;
         density_error_max = std::max(density_error_max, s.density_error_max);
         last = s;

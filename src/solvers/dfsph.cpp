@@ -386,7 +386,11 @@ DfsphSolve solve(const K& kernel, const FluidView<D>& f, DfsphState<D>& s, std::
     DfsphSolve out;
     for (;;) {
         const bool stop = f.stop && f.stop->load(std::memory_order_relaxed);
-        if (stop || out.iterations >= max_iterations) break;
+        if (stop) break;
+        if (out.iterations >= max_iterations) {
+            out.capped = min_iterations < max_iterations;
+            break;
+        }
         accelerate();
         update_pass<R, D, K>(kernel, f, s.boundary_gradient, s.records, s.acceleration, s.source,
                              s.factor, dt, relaxation, kappa_out, s.error);
@@ -516,6 +520,8 @@ void Dfsph<D>::step(StepContext<D>& c) {
             c.kernel());
     }
     c.stats().iterations = last_density.iterations + last_divergence.iterations;
+    // The constant-density solve's: its keys are the ones the traits name.
+    c.stats().capped = last_density.capped;
     c.predict();  // x = x + Δt v*
     // Collisions keep centres r/2 from the walls (PBF's and WCSPH's keep r): only a splash that
     // the pressure did not stop is caught, before it reaches the wall's own particles. (While

@@ -536,6 +536,8 @@ PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel
         refresh_halo(view.processes, x);  // the positions the next λ pass reads
         ++r.iterations;
     }
+    const bool interrupted = view.stop && view.stop->load(std::memory_order_relaxed);
+    r.capped = !met && !interrupted && p.min_iterations < p.max_iterations;
     if (met && p.peak_tolerance > 0.0 && r.density_error_max > p.peak_tolerance)
         pbf_correct_peaks<D, K>(p, k, kernel, view, x, rho, state, lambda_sum, r);
     // Interrupted before a measured pass: the error of the last one there was.
@@ -677,6 +679,7 @@ void Pbf<D>::step(StepContext<D>& c) {
             c.kernel());
     }
     c.stats().iterations = r.iterations;
+    c.stats().capped = r.capped;
     c.contain_and_update_velocities();  // update velocity: v ← (x* − x)/Δt
     // Apply vorticity confinement and XSPH viscosity; the density of the final positions (for
     // the statistics and the frames) comes from XSPH's pass over the pairs.
