@@ -483,8 +483,9 @@ class Session {
         ImGui::Text("%s  %s  t = %.3f s", scene.name.c_str(), shown.solver.c_str(), shown.time);
         if (sim) {
             ImGui::Text("%.0f frames/s   %.2f ms/step   step %lld", fps, shown.ms_per_step, shown.steps);
-            ImGui::Text("%zu particles   %d iterations   density error %.2f%% (max %.2f%%)",
+            ImGui::Text("%zu particles   %d iterations%s   density error %.2f%% (max %.2f%%)",
                         shown.x.size() / 3, shown.last.iterations,
+                        shown.last.capped ? " (the cap: above the tolerance)" : "",
                         100 * shown.last.density_error_mean, 100 * shown.last.density_error_max);
             if (!shown.status.empty()) ImGui::TextColored(ImVec4(0.8f, 0.1f, 0.1f, 1), "%s", shown.status.c_str());
             const std::string m = sim->message();
