@@ -118,6 +118,21 @@ def test_live_setters_change_the_running_world():
     assert w.stage_times["total"] > 0
 
 
+def test_stats_say_when_the_solve_stopped_at_its_cap():
+    # Two iterations cannot reach 10⁻⁷: every step of the collapsing column is capped; a
+    # tolerance the first correction meets caps none (StepStats::capped).
+    for tolerance, capped in ((1e-7, True), (0.5, False)):
+        solver = {"type": "dfsph", "dfsph": {"min_iterations": 1, "max_iterations": 2,
+                                              "density_tolerance": tolerance}}
+        w = seiche.World(seiche.Scene.from_dict(small_scene_2d(solver=solver)))
+        flags = []
+        for _ in range(20):
+            w.step(0.002)
+            flags.append(w.stats["capped"])
+        assert all(isinstance(f, bool) for f in flags)
+        assert (sum(flags) >= 18) if capped else (sum(flags) == 0), (tolerance, flags)
+
+
 def test_every_listed_solver_runs_and_its_pressure_is_as_declared():
     names = [s["name"] for s in seiche.solvers]
     assert len(names) >= 3 and len(set(names)) == len(names)
