@@ -43,6 +43,10 @@ TEST(SolverList, TypeChoicesAndKeyBlocksComeFromTheList) {
             for (const auto& p : world_params()) declared = declared || p.key == it;
             EXPECT_TRUE(declared) << it;
         }
+        // A solver that iterates down to a tolerance says what to change when it stops short.
+        if (!solver_traits(t).tolerance_key.empty())
+            EXPECT_NE(solver_traits(t).capped_remedy.find(it), std::string_view::npos)
+                << solver_name(t);
     }
     EXPECT_FALSE(find_solver("sph"));
 }

@@ -88,9 +88,8 @@ void print_capped(const RunTotals& totals, SolverType solver, int label_width) {
     std::printf("  %-*s %s\n", label_width - 1, "solve", note.c_str());
     // A start-up step or two is common (a lattice meeting the walls); a tenth of the run is not.
     if (10 * totals.capped >= totals.steps)
-        std::printf("  %-*s the density error is above the tolerance asked: raise %s or shorten "
-                    "time.max_dt\n",
-                    label_width - 1, "", std::string(solver_traits(solver).iterations_key).c_str());
+        std::printf("  %-*s the density error is above the tolerance asked: %s\n",
+                    label_width - 1, "", std::string(solver_traits(solver).capped_remedy).c_str());
 }
 
 }  // namespace seiche::app

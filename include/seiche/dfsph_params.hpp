@@ -30,6 +30,10 @@ struct DfsphParams {
         .carries_values = true,  // the warm starts of its two solves
         .iterations_key = "solver.dfsph.max_iterations",
         .tolerance_key = "solver.dfsph.density_tolerance",
+        // Deep water at rest: Jacobi rebuilds half the column's pressure every step
+        // (docs/solvers.md); 3 ms / 2 ms steps take 60 / 30 iterations where 5 ms take 100.
+        .capped_remedy = "raise solver.dfsph.max_iterations or shorten time.max_dt (deep water "
+                         "at rest: 0.002-0.003 s)",
     };
     // Its keys, solver.dfsph.*, as rows of the world's parameter table (src/solvers/dfsph.cpp).
     static std::span<const Param<WorldDef>> keys();

@@ -34,6 +34,9 @@ struct SolverTraits {
     //! The key of the mean density error it iterates down to ("" for a solver whose error
     //! follows from its stiffness, set by the speed of sound): compare's accuracy runs.
     std::string_view tolerance_key = {};
+    //! What to change when its solve stops at iterations_key above tolerance_key on many steps
+    //! (StepStats::capped): the summaries of seiche run and bench print it.
+    std::string_view capped_remedy = {};
     //! Its wall pressures are held to experiments' and exact figures in validate; false: measured
     //! and reported only (a model with no pressure, whose wall load is a by-product: DDR).
     bool gates_wall_pressure = true;
