@@ -5,13 +5,10 @@
 # minutes. ctest's own timings (Testing/Temporary/CTestCostData.txt) take over after a run.
 set(seiche_long_tests
     "PbfWcsph/FloatingBox3D.DraftIsTheDensityRatioTimesTheHeight/wcsph=169"
-    "All/FloatingBox.DraftIsTheDensityRatioTimesTheHeight/dfsph=132"
-    "All/FloatingBox.DraftIsTheDensityRatioTimesTheHeight/ddr=78"
     "SurfaceTension.CalibrationDropRingsInProportionToGamma=78"
-    "All/FloatingBox.DraftIsTheDensityRatioTimesTheHeight/wcsph=67"
     "PbfWcsph/FloatingBox3D.DraftIsTheDensityRatioTimesTheHeight/pbf=50"
+    "All/FloatingBox.DraftIsTheDensityRatioTimesTheHeight/dfsph=37"
     "PbfWcsph/SubmergedBody.FeelsItsDisplacedWeight/wcsph=37"
-    "All/FloatingBox.DraftIsTheDensityRatioTimesTheHeight/pbf=33"
     "MeshBodies.DynamicMeshFloatsAsTheBoxDoes=33")
 foreach(entry IN LISTS seiche_long_tests)
   string(REPLACE "=" ";" name_cost "${entry}")
