@@ -100,24 +100,28 @@ SolverType solver_named(const std::string& solver) {
     throw std::invalid_argument("no solver \"" + solver + "\" (" + solver_names_text() + ")");
 }
 
-// The user's --set, applied to every case's scene after its solver (validate_command sets it
-// once, before any case runs).
-std::vector<std::string> scene_overrides;
+// One solver's run of a case: where the repository is, the solver, the user's --set for every
+// case's scene, and the steps the flow cases take (validate_command tells with its verdicts when
+// the solve stopped at its iteration cap above its tolerance on some of them).
+struct CaseRun {
+    fs::path root;
+    std::string solver;
+    std::vector<std::string> overrides;
+    RunTotals steps;
 
-// The steps of the case running now (the flow cases add theirs): validate_command tells with its
-// verdicts when the solve stopped at its iteration cap above its tolerance on some of them.
-RunTotals case_steps;
-
-Scene load(const fs::path& file, const std::string& solver) {
-    std::vector<std::string> overrides = {"solver.type=\"" + solver + "\""};
-    overrides.insert(overrides.end(), scene_overrides.begin(), scene_overrides.end());
-    return io::load_scene(file, overrides);
-}
+    // A validation scene (its path under root) with this solver and the user's --set after it.
+    Scene load(const fs::path& scene) const {
+        std::vector<std::string> all = {"solver.type=\"" + solver + "\""};
+        all.insert(all.end(), overrides.begin(), overrides.end());
+        return io::load_scene(root / scene, all);
+    }
+};
 
 // Koshizuka & Oka 1996: surge front Z = z/L against T = t·sqrt(2g/L).
-void koshizuka(const fs::path& root, const std::string& solver, std::ostream& csv,
-               std::vector<Check>& checks) {
-    const Scene scene = load(root / "scenes/validation/koshizuka_oka_2d.json", solver);
+void koshizuka(CaseRun& run, std::ostream& csv, std::vector<Check>& checks) {
+    const fs::path& root = run.root;
+    const std::string& solver = run.solver;
+    const Scene scene = run.load("scenes/validation/koshizuka_oka_2d.json");
     const double L = scene.fluid[0].max[0] - scene.fluid[0].min[0];
     const double g = 9.81, r = scene.particle_radius;
     const double t_scale = std::sqrt(2.0 * g / L);
@@ -132,7 +136,7 @@ void koshizuka(const fs::path& root, const std::string& solver, std::ostream& cs
     sample();
     AdvanceOptions every_step;
     every_step.on_step = [&](const StepStats& s) {
-        case_steps.add(s);
+        run.steps.add(s);
         if (!s.instability) sample();
         return true;
     };
@@ -166,11 +170,11 @@ void koshizuka(const fs::path& root, const std::string& solver, std::ostream& cs
 
 // Hydrostatic tank: a solver's pressure field against rho g (H - z), or else uniform density; and the
 // height kept. Averaged over the last 0.5 s.
-void hydrostatic(const fs::path& root, const std::string& solver, std::ostream& csv,
-                 std::vector<Check>& checks) {
+void hydrostatic(CaseRun& run, std::ostream& csv, std::vector<Check>& checks) {
+    const std::string& solver = run.solver;
     // A solver with a pressure field is checked on it (p against ρg(H − z)), the others on ρ/ρ0.
     const bool pressure = solver_traits(solver_named(solver)).has_pressure;
-    const Scene scene = load(root / "scenes/validation/hydrostatic_2d.json", solver);
+    const Scene scene = run.load("scenes/validation/hydrostatic_2d.json");
     const double width = scene.container_max[0] - scene.container_min[0];
     const double rho0 = scene.rest_density, g = 9.81, r = scene.particle_radius;
     World<2> w(scene);
@@ -208,7 +212,7 @@ void hydrostatic(const fs::path& root, const std::string& solver, std::ostream& 
     AdvanceOptions sampling;
     std::vector<double> step_sum(bins), step_z(bins), step_count(bins);
     sampling.on_step = [&](const StepStats& st) {
-        case_steps.add(st);
+        run.steps.add(st);
         if (st.instability || w.time() < end - window - 1e-9) return true;
         for (std::size_t k = 0; k < walls.size(); ++k)
             wall_sum[k] += st.dt * walls[k].pressure(w.boundary().force, positions(w),
@@ -303,9 +307,11 @@ void hydrostatic(const fs::path& root, const std::string& solver, std::ostream& 
 // boundary particles over a patch 2d across (wall_sensor), every step; the front sensors' first
 // impact (the 5 ms mean first above 1 kPa) and its peak (the 5 ms mean's largest within 0.1 s of
 // it) against the record's, taken the same way.
-void spheric(const fs::path& root, const std::string& solver, std::ostream& csv,
-             std::ostream& pressures, std::vector<Check>& checks, bool quiet) {
-    const Scene scene = load(root / "scenes/validation/spheric_test2_3d.json", solver);
+void spheric(CaseRun& run, std::ostream& csv, std::ostream& pressures, std::vector<Check>& checks,
+             bool quiet) {
+    const fs::path& root = run.root;
+    const std::string& solver = run.solver;
+    const Scene scene = run.load("scenes/validation/spheric_test2_3d.json");
     const float r = float(scene.particle_radius), d = 2 * r;
     constexpr double depth = 0.55, wet = 0.02;
     // The wave probes H1 (behind the box) … H4 (in the reservoir), where the data file puts them:
@@ -378,7 +384,7 @@ void spheric(const fs::path& root, const std::string& solver, std::ostream& csv,
     AdvanceOptions sampling;
     sampling.every = every;
     sampling.on_step = [&](const StepStats& s) {
-        case_steps.add(s);
+        run.steps.add(s);
         progress.step({0, 0, w.time(), end, s.step, seconds_since(t0)});
         if (s.instability) return true;
         const std::span<const Vec<3>> x(w.particles().x.data(), w.particles().x.size());
@@ -487,13 +493,12 @@ void spheric(const fs::path& root, const std::string& solver, std::ostream& csv,
 // impact (p* first above 0.3), the peak of the first impact and the plateau after it (the mean
 // over 3.5 ≤ T ≤ 5.5).
 template <int D>
-void lobovsky(const fs::path& root, const std::string& name, const std::string& solver,
-              std::ostream& csv, std::ostream& smoothed, std::ostream& field_csv,
-              std::vector<Check>& checks, bool quiet) {
-    const Scene scene =
-        load(root / (D == 2 ? "scenes/validation/lobovsky_2014_2d.json"
-                            : "scenes/validation/lobovsky_2014_3d.json"),
-             solver);
+void lobovsky(CaseRun& run, const std::string& name, std::ostream& csv, std::ostream& smoothed,
+              std::ostream& field_csv, std::vector<Check>& checks, bool quiet) {
+    const fs::path& root = run.root;
+    const std::string& solver = run.solver;
+    const Scene scene = run.load(D == 2 ? "scenes/validation/lobovsky_2014_2d.json"
+                                        : "scenes/validation/lobovsky_2014_3d.json");
     constexpr double H = 0.3, g = 9.81;
     const double rho0 = scene.rest_density, d = 2 * scene.particle_radius;
     const double wall = scene.container_max[0], unit = rho0 * g * H, T_of_t = std::sqrt(g / H);
@@ -540,7 +545,7 @@ void lobovsky(const fs::path& root, const std::string& name, const std::string& 
     const double end = scene.time.end_time;
     AdvanceOptions sampling;
     sampling.on_step = [&](const StepStats& s) {
-        case_steps.add(s);
+        run.steps.add(s);
         if (s.instability) return true;
         sample();
         progress.step({0, 0, w.time(), end, s.step, seconds_since(t0)});
@@ -724,9 +729,11 @@ std::vector<std::pair<double, double>> contact_angles(const fs::path& root, cons
     return out;
 }
 
-void surface_tension(const fs::path& root, const std::string& solver, std::ostream& csv,
-                     std::ostream& table, std::ostream& angles, std::vector<Check>& checks,
-                     const std::string& label, bool quiet) {
+void surface_tension(const CaseRun& run, std::ostream& csv, std::ostream& table,
+                     std::ostream& angles, std::vector<Check>& checks, const std::string& label,
+                     bool quiet) {
+    const fs::path& root = run.root;
+    const std::string& solver = run.solver;
     const auto theta = contact_angles(root, solver, {0, 4, 8, 12, 20, 40});
     bool falls = true;
     std::string list;
@@ -838,7 +845,6 @@ int validate_command(const ValidateOptions& o) {
                          c.c_str());
             return 2;
         }
-    scene_overrides = o.overrides;
     if (!o.overrides.empty()) {
         // Refused now, with the key's path and the scene, not after the cases before it have
         // run: each requested case's scene with each solver (the surface_tension drops have no
@@ -853,7 +859,7 @@ int validate_command(const ValidateOptions& o) {
             any = true;
             const fs::path scene = fs::path("scenes/validation") / file;
             try {
-                for (const auto& solver : o.solvers) load(root / scene, solver);
+                for (const auto& solver : o.solvers) CaseRun{root, solver, o.overrides, {}}.load(scene);
             } catch (const std::exception& e) {
                 std::fprintf(stderr, "seiche validate: --set: %s (in %s, case %s)\n", e.what(),
                              scene.string().c_str(), c.c_str());
@@ -903,23 +909,21 @@ int validate_command(const ValidateOptions& o) {
                 const auto t0 = std::chrono::steady_clock::now();
                 if (!o.quiet)
                     std::fprintf(stderr, "validate %s with %s ...", c.c_str(), solver.c_str());
-                case_steps = {};
+                CaseRun run{root, solver, o.overrides, {}};
                 const std::size_t first_check = checks.size();
-                if (c == "koshizuka") koshizuka(root, solver, csv, checks);
-                if (c == "hydrostatic") hydrostatic(root, solver, csv, checks);
-                if (c == "spheric") spheric(root, solver, csv, box_pressures, checks, o.quiet);
+                if (c == "koshizuka") koshizuka(run, csv, checks);
+                if (c == "hydrostatic") hydrostatic(run, csv, checks);
+                if (c == "spheric") spheric(run, csv, box_pressures, checks, o.quiet);
                 if (c == "lobovsky")
-                    lobovsky<2>(root, c, solver, csv, lobovsky_smoothed, lobovsky_field, checks,
-                                o.quiet);
+                    lobovsky<2>(run, c, csv, lobovsky_smoothed, lobovsky_field, checks, o.quiet);
                 if (c == "lobovsky_3d")
-                    lobovsky<3>(root, c, solver, csv, lobovsky_smoothed, lobovsky_field, checks,
-                                o.quiet);
+                    lobovsky<3>(run, c, csv, lobovsky_smoothed, lobovsky_field, checks, o.quiet);
                 if (c == "surface_tension")
-                    surface_tension(root, solver, csv, drops, angles, checks,
+                    surface_tension(run, csv, drops, angles, checks,
                                     fmt::format("validate {} with {}", c, solver), o.quiet);
                 // A verdict reached with a solve that stopped short of its tolerance says so.
                 const std::string capped =
-                    capped_note(case_steps.capped, case_steps.steps, solver_named(solver));
+                    capped_note(run.steps.capped, run.steps.steps, solver_named(solver));
                 if (!capped.empty())
                     for (std::size_t k = first_check; k < checks.size(); ++k)
                         checks[k].detail += "; its solve " + capped;
