@@ -57,10 +57,10 @@ double free_surface(const World<D>& w, double near_x0, double near_x1) {
 // r = 5 mm.
 WorldDef box_afloat_2d(double rho_b, SolverType solver, double offset, double side, double depth,
                        double width, double aspect) {
-    const double d = 0.01, archimedes = rho_b / 1000.0 * side;
+    WorldDef def = floating_box_2d(rho_b, solver, side, depth, width, aspect);
+    const double d = 2 * def.particle_radius, archimedes = rho_b / 1000.0 * side;
     const double bottom = std::round((depth - archimedes - offset * side) / d) * d;
     const double x0 = 0.5 * (width - aspect * side), x1 = 0.5 * (width + aspect * side);
-    WorldDef def = floating_box_2d(rho_b, solver, side, depth, width, aspect);
     def.fluid = {{{0.0, 0.0, 0}, {x0, depth, 0}, {}},
                  {{x1, 0.0, 0}, {width, depth, 0}, {}},
                  {{x0, 0.0, 0}, {x1, bottom, 0}, {}}};
