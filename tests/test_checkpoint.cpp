@@ -91,6 +91,17 @@ TEST(Checkpoint, ResumedPbfWithWarmStartIsBitwise) {
     EXPECT_FALSE(same_bits<2>(warm.particles().x, cold.particles().x));
 }
 
+// time.target_iterations' share of the CFL step travels in the checkpoint: the resumed run takes
+// the steps of the whole run.
+TEST(Checkpoint, ResumedWithTargetIterationsIsBitwise) {
+    WorldDef def = splash(SolverType::dfsph, 2);
+    def.time.target_iterations = 4;
+    World<2> w(def);
+    advance(w, 0.05);
+    EXPECT_LT(w.step_scale(), 1.0);  // the checkpoint's scale matters
+    expect_resume_is_bitwise<2>(def);
+}
+
 // Carried values belong to the solver that wrote them: a DFSPH checkpoint resumed by PBF with its
 // warm start starts PBF's from zero (DFSPH's κ̂Δt² would be taken for Σλ').
 TEST(Checkpoint, CarriedValuesOfAnotherSolverAreDropped) {
@@ -263,7 +274,9 @@ Layout layout_of(const std::string& bytes, const World<2>& w, std::size_t emitte
     key.append(reinterpret_cast<const char*>(&steps), 8);
     Layout l{};
     l.time = bytes.find(key);
-    l.travel = l.time + 5 * 8 + 4;
+    // time, steps, step scale; the last step's iterations (4 bytes); contained, emitted,
+    // removed; next id (4 bytes)
+    l.travel = l.time + 6 * 8 + 4 + 4;
     l.x = l.travel + 8 * emitters + 8;
     const std::size_t n = w.particles().size();
     l.v = l.x + n * sizeof(Vec<2>);
@@ -312,12 +325,22 @@ TEST(Checkpoint, ImpossibleValuesWithAValidChecksumAreRefused) {
 
     why = refusal(fresh, forged(good, l.travel, 1e300));
     EXPECT_NE(why.find("emitters[0]"), std::string::npos) << why;
-    why = refusal(fresh, forged(good, l.time + 3 * 8, std::uint64_t(5)));  // 5 emitted, none here
+    why = refusal(fresh, forged(good, l.time + 4 * 8 + 4, std::uint64_t(5)));  // 5 emitted, none here
     EXPECT_NE(why.find("particle counts disagree"), std::string::npos) << why;
     // A step count near 2^63 (the next steps' counter overflowed under UBSan).
     why = refusal(fresh, forged(good, l.time + 8, std::int64_t(9223372036854775000)));
     EXPECT_NE(why.find("step count 9223372036854775000 is beyond any run's"), std::string::npos)
         << why;
+    // time.target_iterations' share of the CFL step is in (0, 1].
+    for (const double scale : {0.0, 0.01, -0.5, 1.5, std::numeric_limits<double>::quiet_NaN()}) {
+        why = refusal(fresh, forged(good, l.time + 2 * 8, scale));
+        EXPECT_NE(why.find("step scale"), std::string::npos) << scale << ": " << why;
+    }
+    World<2> resumed(def);
+    ASSERT_EQ(refusal(resumed, forged(good, l.time + 2 * 8, 0.5)), "accepted");
+    EXPECT_EQ(resumed.step_scale(), 0.5);
+    why = refusal(fresh, forged(good, l.time + 3 * 8, std::int32_t(-3)));
+    EXPECT_NE(why.find("iteration count -3"), std::string::npos) << why;
 
     EXPECT_TRUE(same_bits<2>(fresh.particles().x, before));
     EXPECT_EQ(fresh.time(), 0.0);

@@ -236,6 +236,94 @@ TEST(SolverCap, ASolveStoppedAtItsCapAboveItsToleranceSaysSo) {
     }
 }
 
+// time.target_iterations: in deep water at rest the solve's iterations grow faster than the step
+// (Jacobi lifts the column a kernel radius an iteration), so PBF's CFL steps in a tank 50 layers
+// deep stop at the cap above the tolerance. Steps that follow the iterations meet the tolerance
+// in fewer iterations per simulated second.
+TEST(SolverCap, StepsFollowTheTargetIterations) {
+    struct Totals {
+        RunTotals late;  // the last half
+        double scale = 0;
+    };
+    const auto run = [](int target) {
+        Scene s;
+        s.dimension = 2;
+        s.particle_radius = 0.005;
+        s.container_min = {0, 0, 0};
+        s.container_max = {0.2, 0.7, 0};
+        s.fluid.push_back({{0, 0, 0}, {0.2, 0.5, 0}, {0, 0, 0}});  // 50 layers
+        s.solver.type = SolverType::pbf;
+        s.time.target_iterations = target;
+        World<2> w(s);
+        Totals t;
+        AdvanceOptions o;
+        o.on_step = [&](const StepStats& st) {
+            if (st.time > 0.3) t.late.add(st);
+            return true;
+        };
+        EXPECT_EQ(w.advance_to(0.6, o).status, AdvanceResult::Status::reached);
+        t.scale = w.step_scale();
+        return t;
+    };
+    const double tolerance = PbfParams{}.density_tolerance;
+    const Totals plain = run(0);
+    ASSERT_GT(plain.late.steps, 0);
+    // The premise: at the CFL bound most steps stop at the cap, above the tolerance.
+    EXPECT_GT(plain.late.capped, plain.late.steps / 2);
+    EXPECT_GT(plain.late.mean_density_error(), 1.2 * tolerance);
+    EXPECT_EQ(plain.scale, 1.0);
+
+    const Totals followed = run(10);
+    EXPECT_LT(followed.scale, 1.0);
+    EXPECT_LE(followed.late.capped, followed.late.steps / 20);
+    EXPECT_LE(followed.late.mean_density_error(), 1.05 * tolerance);
+    EXPECT_LT(followed.late.iterations, plain.late.iterations);
+}
+
+// The step follows the target both ways: shorter while the solves take more iterations (down
+// to a twentieth of the CFL bound), back to the bound (a tenth a step) once they take fewer than
+// half; with no target the CFL bound whatever the scale. A target below what a solve takes at
+// the least is refused by name.
+TEST(SolverCap, TheStepGrowsBackToTheCflBound) {
+    Scene s = test::dam_break_2d(0.01, SolverType::pbf);
+    s.solver.pbf.density_tolerance = 1e-5;
+    s.solver.pbf.max_iterations = 200;
+    s.time.target_iterations = 4;
+    World<2> w(s);
+    ASSERT_EQ(w.advance_to(0.3).status, AdvanceResult::Status::reached);
+    EXPECT_LT(w.step_scale(), 0.5);
+    EXPECT_GE(w.step_scale(), 0.05);
+    const double scaled = w.suggested_dt();
+    w.set("time.target_iterations", 0.0);
+    const double bound = w.suggested_dt();
+    EXPECT_NEAR(scaled, w.step_scale() * bound, 1e-12 * bound);
+    w.set("time.target_iterations", 100000.0);
+    for (int k = 0; k < 60 && w.step_scale() < 1.0; ++k) {
+        const double scale = w.step_scale();
+        if (!w.step(w.suggested_dt()).capped) EXPECT_GT(w.step_scale(), scale);
+    }
+    EXPECT_EQ(w.step_scale(), 1.0);
+
+    for (const int low : {1, 3}) {
+        s.time.target_iterations = low;
+        try {
+            World<2> refused(s);
+            ADD_FAILURE() << "target " << low << " accepted";
+        } catch (const DefinitionError& e) {
+            EXPECT_NE(std::string(e.what()).find("time.target_iterations: must be 0 (off) or at "
+                                                 "least 4 (4, and more than "
+                                                 "solver.pbf.min_iterations"),
+                      std::string::npos)
+                << e.what();
+        }
+    }
+    s.solver.pbf.min_iterations = 6;
+    s.time.target_iterations = 6;
+    EXPECT_THROW(World<2>{s}, DefinitionError);
+    s.time.target_iterations = 7;
+    EXPECT_NO_THROW(World<2>{s});
+}
+
 INSTANTIATE_TEST_SUITE_P(All, Solvers,
                          ::testing::ValuesIn(solver_types),
                          [](const auto& info) { return std::string(solver_name(info.param)); });

@@ -220,7 +220,7 @@ def damage(run, rng):
 
 
 # --- forged checkpoints -------------------------------------------------------------------------
-CHECKPOINT_MAGIC = b"SEICHE checkpoint 3\n"
+CHECKPOINT_MAGIC = b"SEICHE checkpoint 4\n"
 
 
 def with_checksum(data):
@@ -239,8 +239,10 @@ def forge(data, rng):
     extra_at = off
     n = struct.unpack_from("<Q", data, off)[0]
     extra = bytes(data[off + 8:off + 8 + n])
-    head = off + 8 + n  # time f64, steps i64, contained, emitted, removed u64, next id u32
-    kind = rng.randrange(7)
+    # time f64, steps i64, step scale f64, last iterations i32, contained, emitted, removed u64,
+    # next id u32
+    head = off + 8 + n
+    kind = rng.randrange(8)
     if kind == 0:  # the front end's state: frame counter, frame lists, body rows
         state = json.loads(extra)
         key = rng.choice(["next_frame", "frames", "surfaces", "bodies", "body_rows", "iterations",
@@ -270,6 +272,14 @@ def forge(data, rng):
         value = rng.choice([float("nan"), float("inf"), -1.0, 1e300, t + 0.05, t * 3, 0.0, t - 0.04])
         struct.pack_into("<d", data, head, value)
         return bytes(with_checksum(data)), f"time {t} -> {value}"
+    if kind == 7:  # the step scale of time.target_iterations
+        if rng.random() < 0.5:
+            value = rng.choice([-1, -(2**31), 2**31 - 1])
+            struct.pack_into("<i", data, head + 24, value)
+            return bytes(with_checksum(data)), f"last step's iterations -> {value}"
+        value = rng.choice([float("nan"), float("inf"), -1.0, 0.0, 1.5, -0.0, 1e300])
+        struct.pack_into("<d", data, head + 16, value)
+        return bytes(with_checksum(data)), f"step scale -> {value}"
     if kind == 2:  # the step count
         value = rng.choice([-1, 0, 2**63 - 1, 2**53 + 1, -(2**63)])
         struct.pack_into("<q", data, head + 8, value)
@@ -278,13 +288,13 @@ def forge(data, rng):
         which = rng.randrange(4)
         if which < 3:
             value = rng.choice([0, 1, 2**32, 2**63, 2**64 - 1, 10**7])
-            struct.pack_into("<Q", data, head + 16 + 8 * which, value)
+            struct.pack_into("<Q", data, head + 28 + 8 * which, value)
             return bytes(with_checksum(data)), f"counter {['contained', 'emitted', 'removed'][which]} -> {value}"
         value = rng.choice([0, 1, 2**32 - 1, 2**31])
-        struct.pack_into("<I", data, head + 40, value)
+        struct.pack_into("<I", data, head + 52, value)
         return bytes(with_checksum(data)), f"next id -> {value}"
     # The arrays and the objects after the header: floats made extreme, a count changed.
-    start = head + 44
+    start = head + 56
     if kind == 4:
         for _ in range(rng.choice([1, 1, 3, 100])):
             at = start + 4 * rng.randrange((len(data) - 8 - start) // 4)

@@ -32,9 +32,10 @@ struct DfsphParams {
         .tolerance_key = "solver.dfsph.density_tolerance",
         // Deep water at rest: Jacobi rebuilds half the column's pressure every step
         // (docs/solvers.md); 3 ms / 2 ms steps take 60 / 30 iterations where 5 ms take 100.
-        .capped_remedy = "shorten time.max_dt or raise solver.dfsph.max_iterations (water at rest "
-                         "H deep: steps of about 2r/(8 sqrt(g H)) take 30-40 iterations; 0.5 ms for "
-                         "0.4 m at r = 4 mm)",
+        .capped_remedy = "let the step follow the solve (time.target_iterations 20), shorten "
+                         "time.max_dt or raise solver.dfsph.max_iterations (water at rest H deep: "
+                         "steps of about 2r/(8 sqrt(g H)) take 30-40 iterations; 0.5 ms for 0.4 m "
+                         "at r = 4 mm)",
     };
     // Its keys, solver.dfsph.*, as rows of the world's parameter table (src/solvers/dfsph.cpp).
     static std::span<const Param<WorldDef>> keys();

@@ -36,7 +36,8 @@ struct PbfParams {
         .tolerance_key = "solver.pbf.density_tolerance",
         // A tank at rest 50 layers deep: 99% of the steps capped at 20 iterations (0.31%
         // against 0.2%); warm start 0.8 4.4 iterations, 4% capped; 1 ms steps 7.5, none.
-        .capped_remedy = "raise solver.pbf.max_iterations, start each step from the last one's "
+        .capped_remedy = "let the step follow the solve (time.target_iterations 10), raise "
+                         "solver.pbf.max_iterations, start each step from the last one's "
                          "corrections (solver.pbf.warm_start 0.8) or shorten time.max_dt",
     };
     // Its keys, solver.pbf.*, as rows of the world's parameter table (src/solvers/pbf.cpp).

@@ -82,8 +82,14 @@ class World {
     World(World&&) noexcept;
     World& operator=(World&&) noexcept;
 
-    // The next step size: the fixed dt, or the CFL bound in [min_dt, max_dt].
+    // The next step size: the fixed dt, or the CFL bound in [min_dt, max_dt] (times step_scale).
     double suggested_dt() const;
+    // With time.target_iterations, the share of the CFL bound the next step takes: 0.9 times the
+    // last after a step whose solve stopped at its cap, or when this step's and the last one's
+    // iterations average more than the target (DFSPH's warm start from half the last pressure
+    // alternates long and short solves), up to 1/0.9 times it when they average less than half
+    // of it; at least 0.05; 1 without, and after the solver restarts. It travels in checkpoints.
+    double step_scale() const { return step_scale_; }
     StepStats step(double dt) { return step(dt, std::numeric_limits<double>::quiet_NaN()); }
     // Steps until time t_end (or a stop, an instability, max_steps), calling back after steps and
     // at sample times. The one time loop of every front end: run, validate, compare, bench.
@@ -227,6 +233,7 @@ class World {
     void contain_and_update_velocities(float dt, StepStats& s);  // v += (x − x̃)/dt
     void measure_density(StepStats& s);
     void finish_step(double dt, StepStats& s);
+    void adapt_step_scale(const StepStats& s);  // time.target_iterations: step_scale_
 
     FluidView<D> view() const;
     void derive_from_definition();
@@ -243,6 +250,8 @@ class World {
         ParticleSet<D> p;
         double time = 0;
         std::int64_t steps = 0;
+        double step_scale = 1;
+        std::int32_t last_iterations = 0;
         std::uint64_t contained = 0, emitted = 0, removed = 0;
         std::uint32_t next_id = 0;
         std::vector<double> travel;
@@ -302,6 +311,8 @@ class World {
     float max_speed_ = 0;
     double time_ = 0;
     std::int64_t steps_ = 0;
+    double step_scale_ = 1.0;
+    int last_iterations_ = 0;  //!< the last step's, for step_scale_
     std::size_t total_contained_ = 0;
     std::size_t total_emitted_ = 0, total_removed_ = 0;
     std::uint32_t next_id_ = 0;

@@ -143,6 +143,8 @@ struct TimeParams {
     double cfl = 0.4;
     double max_dt = 0.0;  // s; 0 = the solver's (SolverTraits::default_max_dt)
     double min_dt = 1.0e-6;
+    // CFL mode: the step follows the solve's iterations too (World::step_scale); 0 = off.
+    int target_iterations = 0;
 };
 
 struct WorldDef;

@@ -146,6 +146,15 @@ std::span<const Param<WorldDef>> world_params() {
             "0 (the solver's)"),
         number_param<W, &W::time, &TimeParams::min_dt>("time.min_dt", "s", closed(1e-9, 1),
                                                        "lower bound in CFL mode; at most max_dt"),
+        with_default_note(
+            integer_param<W, &W::time, &TimeParams::target_iterations>(
+                "time.target_iterations", "", closed(0, 100000),
+                "CFL mode: the step follows the solve, 10% shorter after a step stopped at its "
+                "cap or while the last two steps' iterations average more than this, 10% longer "
+                "while they average less than half of it, from a twentieth of the CFL bound to "
+                "the bound; a solve in deep water at rest then meets its tolerance "
+                "(docs/solvers.md); 0 = off"),
+            "0 (off)"),
     };
     // The shared keys with the forces' (in the force list's order), each solver's block (declared with its code) in the list's order, time.
     static const std::vector<Param<W>> table = [] {
@@ -579,6 +588,20 @@ std::vector<Problem> validate(const WorldDef& w) {
                            format("must be 0 (seiche's: %.6g %s) or 0.5–1.1 times that (a heavier "
                                   "start is compressed past what the solvers resolve), got %s",
                                   m, dim == 2 ? "kg/m" : "kg", num(w.particle_mass).c_str())});
+    }
+    // A solve takes more than its min_iterations a step (DFSPH: one of its divergence solve too):
+    // a target that low would shorten the step to its floor for nothing.
+    if (const int t = w.time.target_iterations; t > 0) {
+        const std::string key = "solver." + std::string(solver_name(w.solver.type)) +
+                                ".min_iterations";
+        int least = 4;
+        for (const auto& p : world_params())
+            if (p.key == key) least = std::max(least, int(std::get<double>(p.get(w))) + 1);
+        if (t < least)
+            out.push_back({"time.target_iterations",
+                           format("must be 0 (off) or at least %d (4, and more than %s: a step "
+                                  "takes at least that many), got %d",
+                                  least, key.c_str(), t)});
     }
     if (w.time.max_dt > 0 && w.time.max_dt < 1e-7)
         out.push_back({"time.max_dt", format("must be 0 (the solver's) or at least 1e-07 s (times "

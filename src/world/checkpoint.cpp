@@ -17,7 +17,7 @@ namespace seiche {
 namespace {
 
 // 2: bodies, emitters; 3: the values the solver carries between steps (ParticleSet::carried).
-constexpr std::string_view magic = "SEICHE checkpoint 3\n";
+constexpr std::string_view magic = "SEICHE checkpoint 4\n";
 constexpr std::string_view magic_family = "SEICHE checkpoint ";
 constexpr std::uint32_t byte_order = 0x01020304u;
 // A front end's own state and the definition are small; anything larger is a damaged file.
@@ -180,6 +180,8 @@ void World<D>::save(std::ostream& out, std::string_view extra) const {
     w.put_text(extra);
     w.put(time_);
     w.put(steps_);
+    w.put(step_scale_);
+    w.put(std::int32_t(last_iterations_));
     w.put(std::uint64_t(total_contained_));
     w.put(std::uint64_t(total_emitted_));
     w.put(std::uint64_t(total_removed_));
@@ -271,7 +273,7 @@ typename World<D>::Restored World<D>::read_checkpoint(std::istream& in) const {
         flows ? std::max<std::size_t>(here, std::size_t(estimated_bytes(def_) / 300.0) + 1)
               : here;
     const std::uint64_t expected =
-        magic.size() + 4 + 4 + 8 + 8 + 8 + 8 + 8 + 8 + 8 + 8 + 4 + 8 * emitter_travel_.size() +
+        magic.size() + 4 + 4 + 8 + 8 + 8 + 8 + 8 + 8 + 8 + 8 + 8 + 4 + 4 + 8 * emitter_travel_.size() +
         n_most * (3 * sizeof(Vec<D>) + sizeof(float) + 4 + sizeof(Float2)) + 1 + 8 +
         objects_.size() * (2 * sizeof(Vec<D>) + sizeof(Mat<D>) + sizeof(Torque<D>) + 1) + 8;
     std::string bytes;
@@ -327,6 +329,8 @@ typename World<D>::Restored World<D>::read_checkpoint(std::istream& in) const {
     result.extra = std::string(r.get_text());
     const auto time = r.get<double>();
     const auto steps = r.get<std::int64_t>();
+    const auto step_scale = r.get<double>();
+    const auto last_iterations = r.get<std::int32_t>();
     const auto contained = r.get<std::uint64_t>();
     const auto emitted = r.get<std::uint64_t>();
     const auto removed = r.get<std::uint64_t>();
@@ -370,6 +374,14 @@ typename World<D>::Restored World<D>::read_checkpoint(std::istream& in) const {
     for (auto& o : objects) get_motion(r, o);
     if (r.left() != 0 || !std::isfinite(time) || time < 0 || steps < 0)
         throw CheckpointError("it is damaged");
+    // time.target_iterations scales the CFL step by a share in [0.05, 1].
+    if (!(step_scale >= 0.05 && step_scale <= 1))
+        throw CheckpointError("its step scale " + std::to_string(step_scale) +
+                              " is impossible (the file was damaged or edited)");
+    if (last_iterations < 0)
+        throw CheckpointError("its last step's iteration count " +
+                              std::to_string(last_iterations) +
+                              " is impossible (the file was damaged or edited)");
     // 2^53 steps would take a billion years at a microsecond each; near 2^63 the counter of the
     // next steps overflowed (UBSan).
     if (steps > (std::int64_t(1) << 53))
@@ -380,7 +392,7 @@ typename World<D>::Restored World<D>::read_checkpoint(std::istream& in) const {
                               ") disagrees with its time (t = " + std::to_string(time) +
                               " s); the file was damaged or edited");
     check_restored_values(p, objects, travel, emitted, removed);
-    return {std::move(p), time, steps, contained, emitted, removed, next_id, std::move(travel),
+    return {std::move(p), time, steps, step_scale, last_iterations, contained, emitted, removed, next_id, std::move(travel),
             std::move(objects), std::move(result)};
 }
 
@@ -408,6 +420,8 @@ typename World<D>::Restored World<D>::read_checkpoint_split(std::istream& in) {
     if (dom.rank() == 0) {
         w.put(r.time);
         w.put(r.steps);
+        w.put(r.step_scale);
+        w.put(r.last_iterations);
         w.put(r.contained);
         w.put(r.emitted);
         w.put(r.removed);
@@ -431,6 +445,8 @@ typename World<D>::Restored World<D>::read_checkpoint_split(std::istream& in) {
         Reader rd(state);
         r.time = rd.get<double>();
         r.steps = rd.get<std::int64_t>();
+        r.step_scale = rd.get<double>();
+        r.last_iterations = rd.get<std::int32_t>();
         r.contained = rd.get<std::uint64_t>();
         r.emitted = rd.get<std::uint64_t>();
         r.removed = rd.get<std::uint64_t>();
@@ -459,6 +475,8 @@ RestoreResult World<D>::restore(std::istream& in) {
     p_ = std::move(r.p);
     time_ = r.time;
     steps_ = r.steps;
+    step_scale_ = r.step_scale;
+    last_iterations_ = r.last_iterations;
     total_contained_ = r.contained;
     total_emitted_ = r.emitted;
     total_removed_ = r.removed;

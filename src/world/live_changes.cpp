@@ -154,6 +154,8 @@ void World<D>::set_definition(const WorldDef& next) {
     if (restart) {
         solver_ = make_solver<D>(def_.solver, fluid_, p_.size());
         solver_started();
+        step_scale_ = 1.0;  // its iterations start afresh
+        last_iterations_ = 0;
     }
 }
 
