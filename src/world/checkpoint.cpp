@@ -16,7 +16,8 @@ namespace seiche {
 
 namespace {
 
-// 2: bodies, emitters; 3: the values the solver carries between steps (ParticleSet::carried).
+// 2: bodies, emitters; 3: the values the solver carries between steps (ParticleSet::carried);
+// 4: time.target_iterations' share of the CFL step and the last step's iterations.
 constexpr std::string_view magic = "SEICHE checkpoint 4\n";
 constexpr std::string_view magic_family = "SEICHE checkpoint ";
 constexpr std::uint32_t byte_order = 0x01020304u;
@@ -273,7 +274,8 @@ typename World<D>::Restored World<D>::read_checkpoint(std::istream& in) const {
         flows ? std::max<std::size_t>(here, std::size_t(estimated_bytes(def_) / 300.0) + 1)
               : here;
     const std::uint64_t expected =
-        magic.size() + 4 + 4 + 8 + 8 + 8 + 8 + 8 + 8 + 8 + 8 + 8 + 4 + 4 + 8 * emitter_travel_.size() +
+        magic.size() + 4 + 4 + 8 + 8 + 8 + 8 + 8 + 8 + 8 + 8 + 8 + 4 + 4 +
+        8 * emitter_travel_.size() +
         n_most * (3 * sizeof(Vec<D>) + sizeof(float) + 4 + sizeof(Float2)) + 1 + 8 +
         objects_.size() * (2 * sizeof(Vec<D>) + sizeof(Mat<D>) + sizeof(Torque<D>) + 1) + 8;
     std::string bytes;
@@ -392,8 +394,9 @@ typename World<D>::Restored World<D>::read_checkpoint(std::istream& in) const {
                               ") disagrees with its time (t = " + std::to_string(time) +
                               " s); the file was damaged or edited");
     check_restored_values(p, objects, travel, emitted, removed);
-    return {std::move(p), time, steps, step_scale, last_iterations, contained, emitted, removed, next_id, std::move(travel),
-            std::move(objects), std::move(result)};
+    return {std::move(p), time,    steps,   step_scale,        last_iterations,
+            contained,    emitted, removed, next_id,           std::move(travel),
+            std::move(objects),    std::move(result)};
 }
 
 // Split over processes: process 0 reads and checks the checkpoint, every process gets its
