@@ -372,6 +372,23 @@ TEST(Output, RunSaysWhenItsSolveStoppedAtTheCap) {
               0);
     EXPECT_EQ(slurp(dir.string() + ".log").find("stopped at"), std::string::npos);
     EXPECT_NE(slurp(dir / "summary.json").find("\"capped_steps\": 0,"), std::string::npos);
+    EXPECT_EQ(slurp(dir.string() + ".log").find("of the CFL bound"), std::string::npos);
+
+    // With the step following the solve, the summary says how far it shortened.
+    fs::remove_all(dir);
+    ASSERT_EQ(run_cli("run " + scene + " -o " + dir.string() +
+                          " --solver pbf --end-time 0.1 --set particle_radius=0.01 "
+                          "--set output.preview=false --set solver.pbf.density_tolerance=1e-5 "
+                          "--set solver.pbf.max_iterations=100 --set time.target_iterations=4",
+                      dir.string() + ".log"),
+              0);
+    const std::string followed = slurp(dir.string() + ".log");
+    const std::size_t at = followed.find(" of the CFL bound at the end (the step follows the solve: "
+                                         "time.target_iterations 4)");
+    ASSERT_NE(at, std::string::npos) << followed;
+    const double share = std::stod(followed.substr(followed.rfind(' ', at - 1) + 1));
+    EXPECT_GE(share, 0.05);
+    EXPECT_LT(share, 1.0);
     fs::remove_all(dir);
     fs::remove(dir.string() + ".log");
 }

@@ -259,6 +259,10 @@ int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
     std::printf("  steps          %lld (%.3f s simulated, %d frame%s, %.2f iterations per step)\n",
                 totals.steps, world.time(), totals.frames, totals.frames == 1 ? "" : "s",
                 totals.mean_iterations());
+    if (scene.time.target_iterations > 0 && scene.time.mode == TimeParams::Mode::cfl)
+        std::printf("  step           %.2f of the CFL bound at the end (the step follows the solve: "
+                    "time.target_iterations %d)\n",
+                    world.step_scale(), scene.time.target_iterations);
     std::printf("  wall time      %s, %.2f ms per step, %d thread%s%s\n",
                 format_duration(seconds).c_str(), ms_per_step, thread_count(),
                 thread_count() == 1 ? "" : "s",
