@@ -281,9 +281,10 @@ TEST(Pbf, WarmStartHoldsAColumnAtRestInFewerIterations) {
         EXPECT_NEAR(r.floor_load, r.weight, 0.03 * r.weight);
         EXPECT_NEAR(r.height / r.height0, 1.0, 0.02);
         EXPECT_LT(r.worst_error, 6e-4);
-        // J per particle, the most in the last 0.5 s: about 1e-5 (a share of 0.9 set the column
-        // moving, 5e-2).
-        EXPECT_LT(r.kinetic, 3e-5);
+        // J per particle, the most in the last 0.5 s: about 1.5e-5, and a single splash up to
+        // 4.8e-5 (24 runs each of two builds with g changed by 1e-6 steps, 2026-11-30: 2 and 5
+        // past 3e-5); a share of 0.9 set the column moving, 5e-2.
+        EXPECT_LT(r.kinetic, 1e-4);
     }
 }
 

@@ -17,9 +17,10 @@
 // each pass picks its width.
 //
 // Determinism: a lane adds its pairs in list order, whatever the thread count and the width, and
-// groups start at multiples of eight (sixteen) particles. Lengths: 1/r comes from the hardware's reciprocal square root
-// refined by one Newton step (about 2^-22 relative), so a pair costs no square root and no
-// division. Without AVX2 the same operations run lane by lane.
+// groups start at multiples of eight (sixteen) particles. Lengths (separation): with AVX-512, 1/r
+// from the hardware's reciprocal square root refined by one Newton step (about 2^-22 relative), so
+// a pair costs no square root and no division; with AVX2 alone, √ and a division, whose chain is
+// shorter. Without AVX2 the same operations run lane by lane.
 #pragma once
 
 #include <algorithm>
