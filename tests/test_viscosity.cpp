@@ -1,7 +1,8 @@
 // The fluid's laminar viscosity (Morris, Fox & Zhu 1997) between particles and against the walls:
 // Stokes' first problem against its exact solution for every solver, momentum kept by the fluid's
 // pairs, the walls' friction handed to the container by Newton's third law, the viscous step
-// bound, and the key refused with its path.
+// bound, and the key refused with its path; the eddy viscosity's wall shear; the wall function's
+// log law (Launder & Spalding 1974), its shear on a sliding layer and its silence at rest.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,7 +10,9 @@
 #include <string>
 
 #include "scene_helpers.hpp"
+#include "seiche/boundary.hpp"
 #include "seiche/laminar_viscosity.hpp"
+#include "seiche/neighbor_grid.hpp"
 #include "seiche/world.hpp"
 
 namespace seiche {
@@ -365,6 +368,138 @@ TEST(Viscosity, TheEddyViscosityAddsToTheWallShearStress) {
     EXPECT_NEAR(laminar / expected_laminar, 1.0, 0.05);
     EXPECT_NEAR(turbulent / expected_turbulent, 1.0, 0.12);
     EXPECT_GT(shear, 0.8 * U / H);
+}
+
+// The wall function's u_τ is the root of the log law above the viscous sublayer and the
+// sublayer's linear law below it, whatever the speed, height and viscosity.
+TEST(WallFunction, FrictionVelocitySolvesTheLogLaw) {
+    const double kappa = 0.41, e = 9.8;
+    int log_region = 0, sublayer = 0;
+    for (double speed : {1e-4, 0.01, 0.3, 1.0, 4.0})
+        for (double y : {5e-4, 0.0025, 0.02})
+            for (double nu : {1e-6, 1e-4}) {
+                const double ut = friction_velocity(float(speed), float(y), float(nu));
+                const double y_plus = y * ut / nu;
+                if (y_plus > 11.06) {
+                    ++log_region;
+                    EXPECT_NEAR(speed / ut, std::log(e * y_plus) / kappa, 2e-5 * speed / ut)
+                        << speed << " m/s at " << y << " m, nu " << nu;
+                } else {
+                    ++sublayer;
+                    EXPECT_NEAR(ut, std::sqrt(nu * speed / y), 1e-6 * ut);
+                }
+            }
+    EXPECT_GT(log_region, 8);
+    EXPECT_GT(sublayer, 4);
+    EXPECT_EQ(friction_velocity(0.0f, 0.01f, 1e-6f), 0.0f);
+    EXPECT_EQ(friction_velocity(1.0f, 0.01f, 0.0f), 0.0f);
+}
+
+// A 2D layer 0.05 m deep sliding at 1 m/s between floor and lid in zero gravity (water's ν, the
+// first rows a radius from each face, y⁺ ≈ 110: the log region): over 20 ms the wall function
+// takes from the fluid, beyond what the laminar walls take, the log law's shear
+// ρ0 u_τ(U, r, ν)² on both faces, and the container gets it back (Newton's third law).
+TEST(WallFunction, ASlidingLayerFeelsTheLogLawShear) {
+    const double U = 1.0, nu = 1e-6, length = 1.4, T = 0.02;
+    auto run = [&](bool wall_function, double* impulse) {
+        WorldDef def = sliding_layer(SolverType::pbf, nu);
+        def.container_max = {2.0, 0.05, 0};
+        def.fluid = {{{0.2, 0, 0}, {0.2 + length, 0.05, 0}, {U, 0, 0}}};
+        def.solver.wall_function = wall_function;
+        World<2> w(def);
+        w.track_boundary_forces(true);
+        double before = 0;
+        for (const auto& vi : w.particles().v) before += double(w.particles().mass) * vi.x;
+        *impulse = 0;
+        AdvanceOptions o;
+        o.on_step = [&](const StepStats& s) {
+            *impulse += s.dt * double(w.boundary_objects()[0].force.x);
+            return true;
+        };
+        EXPECT_EQ(w.advance_to(T, o).status, AdvanceResult::Status::reached);
+        double after = 0;
+        for (const auto& vi : w.particles().v) after += double(w.particles().mass) * vi.x;
+        return before - after;
+    };
+    double impulse = 0, impulse_laminar = 0;
+    // (The laminar run's fluid gains a little: the layer's free ends.)
+    const double lost = run(true, &impulse), lost_laminar = run(false, &impulse_laminar);
+    const double r = 0.0025;
+    const double ut = friction_velocity(float(U), float(r), float(nu));
+    const double expected = 1000.0 * ut * ut * 2 * length * T;
+    std::printf("momentum lost in %.0f ms: %.5f N·s/m with the wall function, %.5f laminar; the "
+                "log law's shear on both faces %.5f (u_tau %.4f m/s, y+ %.0f); the container "
+                "took %.5f\n",
+                1e3 * T, lost, lost_laminar, expected, ut, r * ut / nu, impulse);
+    EXPECT_NEAR((lost - lost_laminar) / expected, 1.0, 0.1);
+    EXPECT_NEAR(impulse, lost, 0.02 * lost);
+}
+
+// One pass on a lattice of fluid in a 2D box, every particle moving at (U, −0.3 m/s): the floor's
+// first row (a radius above the face) loses exactly the implicit log-law shear from its slip
+// along the floor, U, and keeps its speed into the floor (no friction across a face); the rows
+// above keep their velocities to the bit; at U = 1 cm/s (y⁺ ≈ 5, the viscous sublayer) nobody
+// on the floor changes. And a scene that asks for it without a viscosity, or
+// with a number for it, is refused with the key's path.
+TEST(WallFunction, OnePassSlowsTheFirstLayerAlongTheFace) {
+    const float r = 0.0025f, d = 2 * r, nu = 1e-6f, dt = 1e-3f;
+    const Box<2> box{Vec<2>(0.0f), Vec<2>(0.4f, 0.2f)};
+    std::vector<Vec<2>> x;
+    for (int i = 0; i < 80; ++i)
+        for (int j = 0; j < 20; ++j) x.emplace_back((i + 0.5f) * d, (j + 0.5f) * d);
+    const CubicSpline<2> kernel(2 * d);
+    Boundary<2> wall = sample_container<2>(box, WallSampling::for_kernel(KernelType::cubic_spline, d));
+    compute_boundary_volumes<2>(wall, AnyKernel<2>(kernel));
+    std::vector<BoundaryObject<2>> objects(1);
+    objects[0].fluid_inside = true;
+    objects[0].shape = box;
+    objects[0].count = wall.x.size();
+    NeighborGrid<2> grid, wall_grid;
+    grid.build(x, kernel.support());
+    std::vector<Vec<2>> sorted(x.size());
+    for (std::size_t e = 0; e < x.size(); ++e) sorted[e] = x[grid.order()[e]];
+    x.swap(sorted);
+    grid.points_were_sorted();
+    wall_grid.build(wall.x, kernel.support());
+    NeighborList fluid_nb, wall_nb;
+    build_neighbor_list_by_cell<2>(grid, x, grid, true, fluid_nb);
+    build_neighbor_list_by_cell<2>(grid, x, wall_grid, false, wall_nb);
+    const FluidView<2> f{x, 0.025f, 1000.0f, fluid_nb, wall.x, wall.volume, wall_nb, objects, r};
+    std::vector<float> depth;
+    std::vector<std::uint32_t> object_of;
+    wall_depths<2>(objects, wall.x, depth, object_of);
+    for (const float U : {1.0f, 0.01f}) {
+        const Vec<2> v0(U, -0.3f);
+        std::vector<Vec<2>> v(x.size(), v0);
+        std::vector<WallShear<2>> shear(x.size());
+        wall_function_pass<2>(f, kernel, nu, dt, {}, object_of, v, shear);
+        const float ut = friction_velocity(U, r, nu);
+        const bool log_region = r * ut / nu > 11.06f;
+        const float beta = ut * ut / (d * U);
+        int slowed = 0;
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            const bool floor_row = x[i].y < d && x[i].x > 2 * d && x[i].x < 0.4f - 2 * d;
+            if (log_region && floor_row) {
+                EXPECT_NEAR(v[i].x, U / (1 + dt * beta), 1e-6f * U) << i;
+                EXPECT_EQ(v[i].y, v0.y) << i;
+                EXPECT_EQ(shear[i].object, 0u);
+                ++slowed;
+            } else if (x[i].y > d && x[i].x > d && x[i].x < 0.4f - d) {
+                EXPECT_EQ(v[i], v0) << i;  // the rows above
+            }
+            // (The side walls see −0.3 m/s along their faces: the log region.)
+            if (!log_region && x[i].x > 2 * d && x[i].x < 0.4f - 2 * d) EXPECT_EQ(v[i], v0) << i;
+        }
+        if (log_region) EXPECT_EQ(slowed, 76);
+        std::printf("U %.2f m/s: u_tau %.4f m/s, y+ %.1f: %d of the floor row slowed by %.3g m/s\n",
+                    U, ut, r * ut / nu, slowed, log_region ? U - U / (1 + dt * beta) : 0.0f);
+    }
+    using test::scene_error;
+    EXPECT_EQ(scene_error("scenes/dam_break_2d.json", "solver.wall_function=true"),
+              "solver.wall_function: needs solver.kinematic_viscosity > 0 (the log law's ν; "
+              "water: 1e-6 m²/s), got true with an inviscid fluid (ν = 0)");
+    EXPECT_EQ(scene_error("scenes/dam_break_2d.json", "solver.wall_function=1"),
+              "solver.wall_function: expected true or false, got a number (1)");
 }
 
 }  // namespace

@@ -89,6 +89,10 @@ same fbox2 3 scenes/floating_box_2d.json --end-time 0.3
 same fbox3 2 scenes/floating_box_3d.json --end-time 0.1
 # The viscosity: the fluid's pairs, the walls' and the moving body's (its halo's velocity change).
 same fbox2_visc 3 scenes/floating_box_2d.json --end-time 0.3 --set solver.kinematic_viscosity=0.001
+# The wall function on water: the first layers' shear and its reaction on the body (the halo's
+# records of it).
+same fbox2_wall 3 scenes/floating_box_2d.json --end-time 0.3 --set solver.kinematic_viscosity=1e-6 \
+  --set solver.wall_function=true
 same drops2 3 scenes/droplets_on_plates_2d.json --end-time 0.3
 same jet2 3 scenes/jet_breakup_2d.json --end-time 0.3
 same sink2 3 scenes/dam_break_2d.json --end-time 1.0 --set 'sinks=[{"min": [1.3, 0], "max": [1.6, 0.3]}]'

@@ -6,9 +6,11 @@
 // walls' are implicit per particle, stable at any step: their velocities are known, so each fluid
 // particle's new velocity is one division. ν = 0 (the default) keeps the fluid inviscid and the
 // walls free-slip. solver.smagorinsky > 0 adds an eddy viscosity ν_t per particle to both
-// (eddy_viscosity_pass).
+// (eddy_viscosity_pass); solver.wall_function the log law's turbulent shear on the layer next to
+// each wall (wall_function_pass).
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -89,6 +91,41 @@ void viscosity_wall_pass(const FluidView<D>& f, const K& kernel, float nu, float
                          std::span<const std::uint32_t> object_of, std::span<Vec<D>> v,
                          std::span<const float> eddy);
 
+// The log law of the wall (Launder & Spalding 1974): u/u_τ = ln(E y u_τ/ν)/κ above the viscous
+// sublayer, y u_τ/ν > 11.06, where the two laws meet.
+inline constexpr struct {
+    float kappa = 0.41f;
+    float e = 9.8f;
+    float sublayer_edge = 11.06f;
+} wall_log_law;
+
+// u_τ (m/s) of a flow sliding at `speed` past a smooth wall at distance y (m), ν in m²/s: the log
+// law's root above the sublayer, √(ν speed/y) in it; 0 for a speed, y or ν that is not positive.
+float friction_velocity(float speed, float y, float nu);
+
+// What the wall function did to one fluid particle: its velocity change, the object whose wall
+// it slid along (none: not in a first layer, or in the viscous sublayer) and the sum of V_k W_ik
+// over that object's boundary neighbours (the reaction's weights).
+template <int D>
+struct WallShear {
+    static constexpr std::uint32_t none = ~0u;
+    Vec<D> dv{0.0f};
+    float weight = 0.0f;
+    std::uint32_t object = none;
+};
+
+// solver.wall_function: on each fluid particle of a first layer (centre within 2r of the nearest
+// object's face, among its boundary neighbours' objects) whose slip along the face (its velocity
+// less the wall's there, normal part removed) puts it in the log region, the wall's shear
+// τ_w = ρ u_τ² over the layer's mass per area ρ·2r: (1 + Δt u_τ²/(2r U)) v_t' = v_t, implicit, so
+// it only slows the slip. Added to v (after viscosity_wall_pass); each particle's record in
+// `shear` (size: the fluid's). wall_velocity: u_k per boundary particle (empty: at rest).
+template <int D, class K>
+void wall_function_pass(const FluidView<D>& f, const K& kernel, float nu, float dt,
+                        std::span<const Vec<D>> wall_velocity,
+                        std::span<const std::uint32_t> object_of, std::span<Vec<D>> v,
+                        std::span<WallShear<D>> shear);
+
 // Each boundary particle's depth behind its object's face (m, ≥ 0) and its object's index.
 template <int D>
 void wall_depths(std::span<const BoundaryObject<D>> objects, std::span<const Vec<D>> bx,
@@ -101,7 +138,8 @@ struct LaminarViscosity {
     static constexpr ForceTraits traits{"viscosity",
                                         "Morris, Fox & Zhu 1997, eq. 8; Akinci et al. 2012, eq. 11",
                                         ForceStage::non_pressure};
-    static std::span<const Param<WorldDef>> keys();  // solver.kinematic_viscosity, .smagorinsky
+    static std::span<const Param<WorldDef>> keys();  // solver.kinematic_viscosity, .smagorinsky,
+                                                     // .wall_function
 
     std::vector<Float4> records;         //!< velocity and 1/ρ per particle
     std::vector<Vec<D>> wall_velocity;   //!< u_k per boundary particle (moving objects only)
@@ -109,13 +147,14 @@ struct LaminarViscosity {
     std::vector<float> depth;             //!< d_k behind its object's face, m (wall_depths)
     std::vector<std::uint32_t> object_of;  //!< its object's index
     std::vector<float> eddy;             //!< ν_t per particle, m²/s (solver.smagorinsky > 0)
+    std::vector<WallShear<D>> wall_shear;  //!< per particle (solver.wall_function)
 
     explicit LaminarViscosity(const FluidConstants<D>&) {}
     void apply(StepContext<D>& c, ForceStageArgs& args);
 
   private:
     void reaction(StepContext<D>& c, float nu, bool moving, std::span<const Vec<D>> dv,
-                  std::span<const float> eddy);
+                  std::span<const float> eddy, std::span<const WallShear<D>> shear);
 };
 
 }  // namespace seiche

@@ -117,6 +117,7 @@ struct SolverParams {
     double surface_tension = 0.0;  // γ of Akinci et al. 2013 (cohesion and curvature); 0 = off
     double kinematic_viscosity = 0.0;  // ν, m²/s; 0 = inviscid, free-slip walls
     double smagorinsky = 0.0;  // C_s of the eddy viscosity (seiche/laminar_viscosity.hpp); 0 = off
+    bool wall_function = false;  // the log law's shear on the walls' first layer (ditto)
     double max_speed = 0.0;  // 0 = automatic
 
     double xsph_or_default() const { return xsph >= 0.0 ? xsph : default_xsph(type); }

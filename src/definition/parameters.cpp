@@ -611,6 +611,11 @@ std::vector<Problem> validate(const WorldDef& w) {
         out.push_back({"time.min_dt", format("must not exceed time.max_dt (%s), got %s",
                                              num(max_dt(w)).c_str(), num(w.time.min_dt).c_str())});
 
+    // The log law needs the fluid's ν (its y⁺); without it the walls are free-slip.
+    if (w.solver.wall_function && !(w.solver.kinematic_viscosity > 0))
+        out.push_back({"solver.wall_function",
+                       "needs solver.kinematic_viscosity > 0 (the log law's ν; water: 1e-6 "
+                       "m²/s), got true with an inviscid fluid (ν = 0)"});
     // The fluid's viscous pairs are explicit: a step longer than 0.125 (2r)²/ν amplifies them.
     if (const double bound = viscous_step_bound(w.solver.kinematic_viscosity, w.particle_radius);
         w.time.mode == TimeParams::Mode::fixed && w.time.dt > bound)

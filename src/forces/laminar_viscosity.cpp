@@ -170,6 +170,12 @@ std::span<const Param<WorldDef>> LaminarViscosity<D>::keys() {
             "1963, the SPS model of Dalrymple & Rogers 2006): ν_t = (C_s h)² |S| per particle, h "
             "the kernel's support, |S| the strain rate, added to ν in the viscous pairs and at "
             "the walls; 0 = off; 0.1-0.2 is the usual range")),
+        live(boolean_param<W, &W::solver, &SolverParams::wall_function>(
+            "solver.wall_function",
+            "the turbulent shear of the log law (Launder & Spalding 1974) on the fluid's layer "
+            "next to every wall, obstacle and body, where the particles are too coarse for the "
+            "boundary layer (a wall function: tau_w = rho u_tau^2 for the slip along the face); "
+            "needs solver.kinematic_viscosity > 0; false = the laminar walls alone")),
     };
     return table;
 }
@@ -179,6 +185,7 @@ void LaminarViscosity<D>::apply(StepContext<D>& c, ForceStageArgs& args) {
     const float nu = static_cast<float>(c.definition().solver.kinematic_viscosity);
     const float smagorinsky = static_cast<float>(c.definition().solver.smagorinsky);
     boundary_force.clear();
+    const bool wall_function = c.definition().solver.wall_function && nu > 0;
     if (!(nu > 0) && !(smagorinsky > 0)) return;
     const FluidView<D> f = c.view();
     ParticleSet<D>& p = c.particles();
@@ -210,26 +217,37 @@ void LaminarViscosity<D>::apply(StepContext<D>& c, ForceStageArgs& args) {
         [&](const auto& kernel) {
             viscosity_fluid_pass<D>(f, kernel, nu, dt, p.v, v_new, records, eddy);
             viscosity_wall_pass<D>(f, kernel, nu, dt, u, depth, object_of, v_new, eddy);
+            if (wall_function) {
+                wall_shear.resize(n);
+                wall_function_pass<D>(f, kernel, nu, dt, u, object_of, v_new,
+                                      std::span<WallShear<D>>(wall_shear));
+            }
         },
         c.kernel());
+    if (!wall_function) wall_shear.clear();
     parallel_for(n, [&](std::size_t i) { v_new[i] -= p.v[i]; });
     refresh_halo(c.processes(), std::span<Vec<D>>(v_new));
-    if (c.tracking_boundary_forces()) reaction(c, nu, moving, v_new, eddy);
+    if (wall_function) refresh_halo(c.processes(), std::span<WallShear<D>>(wall_shear));
+    if (c.tracking_boundary_forces()) reaction(c, nu, moving, v_new, eddy, wall_shear);
     parallel_for(n, [&](std::size_t i) { p.v[i] += v_new[i]; });
     args.velocities_changed = true;
 }
 
 template <int D>
 void LaminarViscosity<D>::reaction(StepContext<D>& c, float nu, bool moving,
-                                std::span<const Vec<D>> dv, std::span<const float> eddy) {
+                                std::span<const Vec<D>> dv, std::span<const float> eddy,
+                                std::span<const WallShear<D>> shear) {
     // Newton's third law: boundary particle k feels +m β_ik (v_i' − u_k) from each
     // fluid neighbour i, at the new velocities v_i' = v_i + Δv_i (the implicit step's force) and
-    // the positions the fluid's side used.
+    // the positions the fluid's side used. The wall function's share, −m Δv_i/Δt, goes to the
+    // boundary neighbours of the object i slid along, in proportion to V_k W_ik; v_i' is the
+    // laminar step's, before it.
     const FluidView<D> f = c.view();
     const ParticleSet<D>& p = c.particles();
     const ReactionLists<D> l = c.reaction_lists();
     boundary_force.assign(l.bx.size(), Vec<D>(0.0f));
     const float mass = f.mass;
+    const float dt = c.dt();
     const Vec<D>* x_fluid = l.x.data();
     std::visit(
         [&](const auto& kernel) {
@@ -245,7 +263,15 @@ void LaminarViscosity<D>::reaction(StepContext<D>& c, float nu, bool moving,
                         f.bvolume[k] * pair_coefficient(kernel, nu_i, eps2, glm::dot(r, r)) *
                         mirror_factor(f.objects[object_of[k]].signed_distance(x_fluid[i]),
                                       depth[k]);
-                    sum += (mass * beta) * (p.v[i] + dv[i] - uk);
+                    Vec<D> v_new = p.v[i] + dv[i];
+                    if (!shear.empty() && shear[i].object != WallShear<D>::none) {
+                        v_new -= shear[i].dv;
+                        if (shear[i].object == object_of[k])
+                            sum -= (mass / dt * f.bvolume[k] *
+                                    kernel.W(std::sqrt(glm::dot(r, r))) / shear[i].weight) *
+                                   shear[i].dv;
+                    }
+                    sum += (mass * beta) * (v_new - uk);
                 }
                 boundary_force[k] = sum;
             });
