@@ -102,6 +102,10 @@ class Poly6Spiky {
 template <int D>
 using AnyKernel = std::variant<CubicSpline<D>, Poly6Spiky<D>>;
 
+// M(D, K) for every dimension and kernel template: the explicit instantiations of the passes
+// that take a kernel.
+#define SEICHE_FOR_EACH_KERNEL(M) M(2, CubicSpline) M(3, CubicSpline) M(2, Poly6Spiky) M(3, Poly6Spiky)
+
 template <int D>
 AnyKernel<D> make_kernel(KernelType type, float h) {
     if (type == KernelType::poly6_spiky) return Poly6Spiky<D>(h);

@@ -81,10 +81,7 @@ void eddy_viscosity_pass(const FluidView<D>& f, const K& kernel, float smagorins
         const FluidView<D>&, const K<D>&, float, float, std::span<const Float4>,                 \
         std::span<const Vec<D>>, std::span<const Vec<D>>, std::span<const float>,                \
         std::span<const std::uint32_t>, std::span<float>);
-SEICHE_INSTANTIATE(2, CubicSpline)
-SEICHE_INSTANTIATE(3, CubicSpline)
-SEICHE_INSTANTIATE(2, Poly6Spiky)
-SEICHE_INSTANTIATE(3, Poly6Spiky)
+SEICHE_FOR_EACH_KERNEL(SEICHE_INSTANTIATE)
 #undef SEICHE_INSTANTIATE
 
 }  // namespace seiche

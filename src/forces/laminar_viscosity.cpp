@@ -146,10 +146,7 @@ void viscosity_wall_pass(const FluidView<D>& f, const K& kernel, float nu, float
                                                std::span<const Vec<D>>, std::span<const float>,  \
                                                std::span<const std::uint32_t>, std::span<Vec<D>>, \
                                                std::span<const float>);
-SEICHE_INSTANTIATE(2, CubicSpline)
-SEICHE_INSTANTIATE(3, CubicSpline)
-SEICHE_INSTANTIATE(2, Poly6Spiky)
-SEICHE_INSTANTIATE(3, Poly6Spiky)
+SEICHE_FOR_EACH_KERNEL(SEICHE_INSTANTIATE)
 #undef SEICHE_INSTANTIATE
 
 // ---- as a force of the list ----

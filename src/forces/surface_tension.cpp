@@ -215,10 +215,7 @@ template struct SurfaceKernels<3>;
                                                  std::span<const float>, std::span<const float>,   \
                                                  std::span<Float4>, std::span<Float4>,             \
                                                  std::span<Vec<D>>);
-SEICHE_INSTANTIATE(2, CubicSpline)
-SEICHE_INSTANTIATE(3, CubicSpline)
-SEICHE_INSTANTIATE(2, Poly6Spiky)
-SEICHE_INSTANTIATE(3, Poly6Spiky)
+SEICHE_FOR_EACH_KERNEL(SEICHE_INSTANTIATE)
 #undef SEICHE_INSTANTIATE
 
 // ---- as a force of the list ----

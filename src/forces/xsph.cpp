@@ -90,10 +90,7 @@ void xsph_viscosity_and_density(const FluidView<D>& f, const K& kernel, float c,
                                                       std::span<const float>,                     \
                                                       std::span<const Vec<D>>, std::span<Vec<D>>, \
                                                       std::span<float>, std::span<Float4>);
-SEICHE_INSTANTIATE(2, CubicSpline)
-SEICHE_INSTANTIATE(3, CubicSpline)
-SEICHE_INSTANTIATE(2, Poly6Spiky)
-SEICHE_INSTANTIATE(3, Poly6Spiky)
+SEICHE_FOR_EACH_KERNEL(SEICHE_INSTANTIATE)
 #undef SEICHE_INSTANTIATE
 
 // ---- as a force of the list ----

@@ -30,10 +30,7 @@ void compute_density(const FluidView<D>& f, const K& kernel, std::span<float> rh
 
 #define SEICHE_INSTANTIATE(D, K) \
     template void compute_density<D, K<D>>(const FluidView<D>&, const K<D>&, std::span<float>);
-SEICHE_INSTANTIATE(2, CubicSpline)
-SEICHE_INSTANTIATE(3, CubicSpline)
-SEICHE_INSTANTIATE(2, Poly6Spiky)
-SEICHE_INSTANTIATE(3, Poly6Spiky)
+SEICHE_FOR_EACH_KERNEL(SEICHE_INSTANTIATE)
 #undef SEICHE_INSTANTIATE
 
 }  // namespace seiche

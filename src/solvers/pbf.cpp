@@ -707,10 +707,7 @@ template struct Pbf<3>;
                                           std::span<Float4>, std::span<float>,                   \
                                           const std::vector<std::uint32_t>*,                     \
                                           const std::uint8_t*);
-SEICHE_INSTANTIATE_PBF(2, CubicSpline)
-SEICHE_INSTANTIATE_PBF(3, CubicSpline)
-SEICHE_INSTANTIATE_PBF(2, Poly6Spiky)
-SEICHE_INSTANTIATE_PBF(3, Poly6Spiky)
+SEICHE_FOR_EACH_KERNEL(SEICHE_INSTANTIATE_PBF)
 #undef SEICHE_INSTANTIATE_PBF
 
 // ---- its keys: solver.pbf.* ----

@@ -182,10 +182,7 @@ template struct Wcsph<3>;
         const WcsphConstants&, const K<D>&, const FluidView<D>&, std::span<const Vec<D>>, \
         std::span<const float>, std::span<const float>, const Vec<D>&, std::span<Vec<D>>, \
         std::vector<Float4>&, std::vector<Float4>&);
-SEICHE_INSTANTIATE(2, CubicSpline)
-SEICHE_INSTANTIATE(3, CubicSpline)
-SEICHE_INSTANTIATE(2, Poly6Spiky)
-SEICHE_INSTANTIATE(3, Poly6Spiky)
+SEICHE_FOR_EACH_KERNEL(SEICHE_INSTANTIATE)
 #undef SEICHE_INSTANTIATE
 
 // ---- its keys: solver.wcsph.* ----
