@@ -1,5 +1,5 @@
-// Wall function — Launder & Spalding 1974 ("The numerical computation of turbulent flows", eqs.
-// 2.5–2.6): the log law u/u_τ = ln(E y⁺)/κ, y⁺ = y u_τ/ν, κ = 0.41, E = 9.8, gives the wall shear
+// Wall function — Launder & Spalding 1974 ("The numerical computation of turbulent flows", their
+// wall functions for the near-wall region): the log law u/u_τ = ln(E y⁺)/κ, y⁺ = y u_τ/ν, κ = 0.41, E = 9.8, gives the wall shear
 // stress τ_w = ρ u_τ² on the fluid's first layer where the spacing cannot resolve the turbulent
 // boundary layer (its viscous sublayer, y⁺ < 11.06, is a fraction of a millimetre in a dam break).
 #include "seiche/laminar_viscosity.hpp"
@@ -37,17 +37,13 @@ void wall_function_pass(const FluidView<D>& f, const K& kernel, float nu, float 
         WallShear<D>& s = shear[i];
         s = WallShear<D>{};
         const Vec<D> xi = f.x[i];
-        // The nearest object among the boundary neighbours' (each object's distance once per
-        // run of its particles in the list).
+        // The nearest object among the boundary neighbours' (FaceDistance: each object's
+        // distance once per run of its particles in the list).
         float y = INFINITY;
-        std::uint32_t near = WallShear<D>::none, last = WallShear<D>::none;
-        for (const std::uint32_t k : f.boundary_nb.of(i)) {
-            const std::uint32_t o = object_of[k];
-            if (o == last) continue;
-            last = o;
-            const float d = f.objects[o].signed_distance(xi);
-            if (d < y) y = d, near = o;
-        }
+        std::uint32_t near = WallShear<D>::none;
+        FaceDistance<D> face{f.objects, object_of, xi};
+        for (const std::uint32_t k : f.boundary_nb.of(i))
+            if (const float d = face(k); d < y) y = d, near = object_of[k];
         // The first layer rests a radius from the face, the second three.
         if (near == WallShear<D>::none || !(y < layer)) return;
         const BoundaryObject<D>& ob = f.objects[near];
