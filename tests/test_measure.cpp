@@ -6,6 +6,10 @@
 #include <cmath>
 #include <filesystem>
 #include <sstream>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
 
 #include "cli_helpers.hpp"
 #include "seiche/measure.hpp"
@@ -112,6 +116,31 @@ TEST(Validate, PbfPassesTheFrontAndHydrostaticCases) {
         }
         EXPECT_EQ(fields, 7) << line;
     }
+    // verdicts.md: the same verdicts as a table, a row per quantity and a column per solver, each
+    // cell the CSV's deviation in per cent.
+    const std::string md = test::slurp(dir / "out" / "verdicts.md");
+    EXPECT_EQ(md.rfind("| case | quantity | gate | pbf |\n| --- | --- | --- | --- |\n", 0), 0u) << md;
+    EXPECT_EQ(std::count(md.begin(), md.end(), '\n'), 6) << md;
+    std::istringstream rows(verdicts);
+    std::string row;
+    std::getline(rows, row);  // the header
+    while (std::getline(rows, row)) {
+        std::vector<std::string> f;
+        std::istringstream fields(row);
+        for (std::string x; f.size() < 5 && std::getline(fields, x, ',');) f.push_back(x);
+        ASSERT_EQ(f.size(), 5u) << row;
+        const std::string head = fmt::format("| {} | {} | {:g}% | ", f[0], f[2], 100 * std::stod(f[4]));
+        const std::size_t at = md.find(head);
+        ASSERT_NE(at, std::string::npos) << head << "\n" << md;
+        std::istringstream cell(md.substr(at + head.size()));
+        double percent = -1;
+        std::string verdict;
+        cell >> percent;
+        EXPECT_EQ(cell.get(), '%') << row;
+        cell >> verdict;
+        EXPECT_NEAR(percent, 100 * std::stod(f[3]), 0.006) << row << "\n" << md;
+        EXPECT_EQ(verdict, "pass") << row;
+    }
     EXPECT_EQ(test::run_cli("validate nonsense", dir / "log"), 2);
     fs::remove_all(dir);
 }
@@ -127,6 +156,12 @@ TEST(Validate, PbfMeetsLobovskysImpactTime) {
     EXPECT_EQ(std::count(verdicts.begin(), verdicts.end(), '\n'), 4) << verdicts;  // header + 3
     EXPECT_NE(verdicts.find("lobovsky,pbf,sensor 2 impact time,"), std::string::npos) << verdicts;
     EXPECT_NE(verdicts.find(",0.03,pass,"), std::string::npos) << "impact time: " << verdicts;
+    // A failed gate is marked in the table as in the CSV (the plateau, 10%: PBF reads it ~30% high).
+    const std::string md = test::slurp(dir / "out" / "verdicts.md");
+    EXPECT_EQ(md.find("| lobovsky | sensor 2 plateau") != std::string::npos &&
+                  md.find("**FAIL** |") != std::string::npos,
+              verdicts.find(",fail,") != std::string::npos)
+        << md << verdicts;
     EXPECT_NE(test::slurp(dir / "out" / "lobovsky.csv").find("solver,t,T,p1,p2,p3,p4\npbf,"),
               std::string::npos);
     EXPECT_NE(test::slurp(dir / "out" / "lobovsky_sensor2_5ms.csv").find("solver,T,p2\npbf,"),

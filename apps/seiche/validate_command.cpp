@@ -46,6 +46,42 @@ struct Check {
     bool pass() const { return std::isfinite(deviation) && deviation <= tolerance; }
 };
 
+// The verdicts as a Markdown table, the form docs/solvers.md quotes: one row per case and
+// quantity (in the order they were checked), one column per solver, each cell the deviation and
+// its verdict.
+std::string verdict_table(const std::vector<Check>& checks, const std::vector<std::string>& solvers) {
+    std::vector<std::pair<std::string, std::string>> rows;  // (case, quantity), first seen first
+    for (const Check& k : checks)
+        if (std::find(rows.begin(), rows.end(), std::pair(k.case_name, k.quantity)) == rows.end())
+            rows.emplace_back(k.case_name, k.quantity);
+    std::string out = "| case | quantity | gate |";
+    std::string rule = "| --- | --- | --- |";
+    for (const auto& s : solvers) out += " " + s + " |", rule += " --- |";
+    out += "\n" + rule + "\n";
+    bool reported = false;
+    for (const auto& [case_name, quantity] : rows) {
+        std::string gate;
+        std::string cells;
+        for (const auto& s : solvers) {
+            const auto k = std::find_if(checks.begin(), checks.end(), [&](const Check& c) {
+                return c.case_name == case_name && c.quantity == quantity && c.solver == s;
+            });
+            if (k == checks.end()) {
+                cells += " |";
+                continue;
+            }
+            gate = fmt::format("{:g}%", 100 * k->tolerance);
+            const std::string verdict = k->pass() ? "pass" : k->required ? "**FAIL**" : "not met*";
+            reported = reported || (!k->required && !k->pass());
+            cells += fmt::format(" {:.2f}% {} |", 100 * k->deviation, verdict);
+        }
+        out += "| " + case_name + " | " + quantity + " | " + gate + " |" + cells + "\n";
+    }
+    if (reported)
+        out += "\n\\* measured and reported, not part of the verdict (docs/solvers.md)\n";
+    return out;
+}
+
 // Numeric CSV with '#' comment lines and one header line.
 std::vector<std::vector<double>> read_csv(const fs::path& path) {
     std::ifstream in(path);
@@ -971,6 +1007,8 @@ int validate_command(const ValidateOptions& o) {
             std::printf("* measured and reported, not part of the verdict: a known property of the model "
                         "(docs/solvers.md)\n");
         io::write_file_atomic(dir / "verdicts.csv", [&](std::ostream& out) { out << table.str(); });
+        io::write_file_atomic(dir / "verdicts.md",
+                              [&](std::ostream& out) { out << verdict_table(checks, o.solvers); });
         // What the scenes were changed by (--set, one per line; empty: the cases as shipped).
         io::write_file_atomic(dir / "overrides.txt", [&](std::ostream& out) {
             for (const auto& a : o.overrides) out << a << "\n";
@@ -983,7 +1021,7 @@ int validate_command(const ValidateOptions& o) {
                              "the CSVs are in %s\n",
                              dir.c_str());
         }
-        std::printf("results: %s (verdicts.csv, *.csv, *.png)\n", dir.c_str());
+        std::printf("results: %s (verdicts.csv, verdicts.md, *.csv, *.png)\n", dir.c_str());
         return ok ? 0 : 4;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "seiche validate: %s\n", e.what());
