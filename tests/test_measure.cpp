@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "cli_helpers.hpp"
+#include "seiche/io/scene_loader.hpp"
 #include "seiche/measure.hpp"
 
 namespace seiche {
@@ -142,6 +143,36 @@ TEST(Validate, PbfPassesTheFrontAndHydrostaticCases) {
         EXPECT_EQ(verdict, "pass") << row;
     }
     EXPECT_EQ(test::run_cli("validate nonsense", dir / "log"), 2);
+    fs::remove_all(dir);
+}
+
+// lobovsky_fine is lobovsky at a quarter of its particle radius with the wall function: the two
+// scenes agree in everything else, and the case runs by name into verdict rows of its own (here
+// at lobovsky's radius and 0.45 s, a few seconds; its own radius takes PBF about 8 minutes).
+TEST(Validate, LobovskyFineIsLobovskyFinerWithTheWallFunction) {
+    namespace fs = std::filesystem;
+    const fs::path scenes = fs::path(SEICHE_SOURCE_DIR) / "scenes" / "validation";
+    const Scene coarse = io::load_scene(scenes / "lobovsky_2014_2d.json");
+    Scene fine = io::load_scene(scenes / "lobovsky_2014_2d_fine.json");
+    EXPECT_DOUBLE_EQ(fine.particle_radius, coarse.particle_radius / 4);
+    EXPECT_FALSE(coarse.solver.wall_function);
+    EXPECT_TRUE(fine.solver.wall_function);
+    EXPECT_EQ(fine.solver.kinematic_viscosity, coarse.solver.kinematic_viscosity);
+    EXPECT_EQ(fine.container_min, coarse.container_min);
+    EXPECT_EQ(fine.container_max, coarse.container_max);
+    ASSERT_EQ(fine.fluid.size(), coarse.fluid.size());
+    EXPECT_EQ(fine.fluid[0].min, coarse.fluid[0].min);
+    EXPECT_EQ(fine.fluid[0].max, coarse.fluid[0].max);
+    EXPECT_EQ(fine.gravity, coarse.gravity);
+    EXPECT_EQ(fine.time.end_time, coarse.time.end_time);
+
+    const auto [dir, code, verdicts] = run_validate(
+        "seiche_test_validate_fine",
+        "lobovsky_fine --solvers pbf --set particle_radius=0.0025 --set time.end_time=0.45");
+    EXPECT_TRUE(code == 0 || code == 4) << code << test::slurp(dir / "log");
+    EXPECT_EQ(std::count(verdicts.begin(), verdicts.end(), '\n'), 4) << verdicts;  // header + 3
+    EXPECT_NE(verdicts.find("lobovsky_fine,pbf,sensor 2 impact time,"), std::string::npos) << verdicts;
+    EXPECT_TRUE(fs::exists(dir / "out" / "lobovsky_fine_sensor2_5ms.csv"));
     fs::remove_all(dir);
 }
 

@@ -2,7 +2,7 @@
 """Plots of `seiche validate`: simulation against measurement, one PNG per case.
 
 Usage: plot_validation.py RESULTS_DIR DATA_DIR  (called by seiche validate)
-Reads RESULTS_DIR/{koshizuka,hydrostatic,spheric,spheric_pressures,lobovsky,lobovsky_3d,
+Reads RESULTS_DIR/{koshizuka,hydrostatic,spheric,spheric_pressures,lobovsky,lobovsky_3d,lobovsky_fine,
 surface_tension,verdicts}.csv and the
 measured data in DATA_DIR.
 """
@@ -217,7 +217,8 @@ def lobovsky(out, data, table, case="lobovsky"):
         ax.grid(alpha=0.3)
     axes[1][0].legend(fontsize=7)
     axes[1][2].axis("off")
-    where = "3D, the experiment's 0.15 m tank" if case.endswith("3d") else "2D"
+    where = ("3D, the experiment's 0.15 m tank" if case.endswith("3d")
+             else "2D, r = 0.625 mm, the wall function" if case.endswith("fine") else "2D")
     fig.suptitle(f"Lobovsky et al. 2014, H = 300 mm ({where}): pressure on the downstream wall")
     fig.tight_layout()
     fig.savefig(os.path.join(out, case + ".png"))
@@ -307,7 +308,7 @@ def main():
         spheric(out, data, table)
     if os.path.exists(os.path.join(out, "spheric_pressures.csv")):
         spheric_pressures(out, data, table)
-    for case in ("lobovsky", "lobovsky_3d"):
+    for case in ("lobovsky", "lobovsky_3d", "lobovsky_fine"):
         if os.path.exists(os.path.join(out, case + ".csv")):
             lobovsky(out, data, table, case)
     if os.path.exists(os.path.join(out, "surface_tension_drops.csv")):
