@@ -46,6 +46,21 @@ struct Check {
     bool pass() const { return std::isfinite(deviation) && deviation <= tolerance; }
 };
 
+// Each case's scene under scenes/validation/ (the surface_tension drops have none).
+const std::vector<std::pair<std::string, std::string>>& case_scenes() {
+    static const std::vector<std::pair<std::string, std::string>> scenes = {
+        {"koshizuka", "koshizuka_oka_2d.json"},       {"hydrostatic", "hydrostatic_2d.json"},
+        {"spheric", "spheric_test2_3d.json"},         {"lobovsky", "lobovsky_2014_2d.json"},
+        {"lobovsky_3d", "lobovsky_2014_3d.json"},     {"lobovsky_fine", "lobovsky_2014_2d_fine.json"}};
+    return scenes;
+}
+
+fs::path case_scene(const std::string& name) {
+    for (const auto& [c, file] : case_scenes())
+        if (c == name) return fs::path("scenes/validation") / file;
+    throw std::logic_error("no scene for the case " + name);
+}
+
 // The verdicts as a Markdown table, the form docs/solvers.md quotes: one row per case and
 // quantity (in the order they were checked), one column per solver, each cell the deviation and
 // its verdict.
@@ -157,7 +172,7 @@ struct CaseRun {
 void koshizuka(CaseRun& run, std::ostream& csv, std::vector<Check>& checks) {
     const fs::path& root = run.root;
     const std::string& solver = run.solver;
-    const Scene scene = run.load("scenes/validation/koshizuka_oka_2d.json");
+    const Scene scene = run.load(case_scene("koshizuka"));
     const double L = scene.fluid[0].max[0] - scene.fluid[0].min[0];
     const double g = 9.81, r = scene.particle_radius;
     const double t_scale = std::sqrt(2.0 * g / L);
@@ -210,7 +225,7 @@ void hydrostatic(CaseRun& run, std::ostream& csv, std::vector<Check>& checks) {
     const std::string& solver = run.solver;
     // A solver with a pressure field is checked on it (p against ρg(H − z)), the others on ρ/ρ0.
     const bool pressure = solver_traits(solver_named(solver)).has_pressure;
-    const Scene scene = run.load("scenes/validation/hydrostatic_2d.json");
+    const Scene scene = run.load(case_scene("hydrostatic"));
     const double width = scene.container_max[0] - scene.container_min[0];
     const double rho0 = scene.rest_density, g = 9.81, r = scene.particle_radius;
     World<2> w(scene);
@@ -347,7 +362,7 @@ void spheric(CaseRun& run, std::ostream& csv, std::ostream& pressures, std::vect
              bool quiet) {
     const fs::path& root = run.root;
     const std::string& solver = run.solver;
-    const Scene scene = run.load("scenes/validation/spheric_test2_3d.json");
+    const Scene scene = run.load(case_scene("spheric"));
     const float r = float(scene.particle_radius), d = 2 * r;
     constexpr double depth = 0.55, wet = 0.02;
     // The wave probes H1 (behind the box) … H4 (in the reservoir), where the data file puts them:
@@ -520,21 +535,6 @@ void spheric(CaseRun& run, std::ostream& csv, std::ostream& pressures, std::vect
                                       first_impact, p_sim / 1000, p_exp / 1000) + field_peak,
                           gated});
     }
-}
-
-// Each case's scene under scenes/validation/ (the surface_tension drops have none).
-const std::vector<std::pair<std::string, std::string>>& case_scenes() {
-    static const std::vector<std::pair<std::string, std::string>> scenes = {
-        {"koshizuka", "koshizuka_oka_2d.json"},       {"hydrostatic", "hydrostatic_2d.json"},
-        {"spheric", "spheric_test2_3d.json"},         {"lobovsky", "lobovsky_2014_2d.json"},
-        {"lobovsky_3d", "lobovsky_2014_3d.json"},     {"lobovsky_fine", "lobovsky_2014_2d_fine.json"}};
-    return scenes;
-}
-
-fs::path case_scene(const std::string& name) {
-    for (const auto& [c, file] : case_scenes())
-        if (c == name) return fs::path("scenes/validation") / file;
-    throw std::logic_error("no scene for the case " + name);
 }
 
 // Lobovsky et al. 2014, H = 300 mm, in 2D (lobovsky; lobovsky_fine at four times the resolution
