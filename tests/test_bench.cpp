@@ -57,6 +57,16 @@ TEST(Bench, ReportsEveryFigure) {
     EXPECT_LT(number_after(out, "last step: mean"), 5.0);
     EXPECT_GT(number_after(out, "peak memory"), 1.0);  // MiB
     EXPECT_NE(out.find("per fluid particle"), std::string::npos);
+    // Written to a file, the progress is a line at each tenth of the run, the last at its end.
+    const std::regex progress_line(R"(step (\d+)  t = .* ETA )");
+    std::size_t lines = 0;
+    int last = 0;
+    for (std::sregex_iterator m(out.begin(), out.end(), progress_line), end; m != end; ++m, ++lines) {
+        EXPECT_GT(std::stoi((*m)[1]), last) << out;
+        last = std::stoi((*m)[1]);
+    }
+    EXPECT_EQ(last, 30) << out;
+    EXPECT_EQ(lines, 10u) << out;
 }
 
 TEST(Bench, OtherSolverAndBadInput) {

@@ -47,7 +47,16 @@ std::string Progress::line(const ProgressState& s) const {
 }
 
 void Progress::step(const ProgressState& s) {
-    if (quiet_ || !tty_) return;
+    if (quiet_) return;
+    if (!tty_) {
+        if (!(s.end_time > 0)) return;
+        const int tenth = static_cast<int>(std::min(10.0, std::floor(10.0 * s.time / s.end_time)));
+        if (tenth <= tenth_) return;
+        tenth_ = tenth;
+        if (!frame_printed_) std::fprintf(stderr, "%s\n", line(s).c_str());
+        frame_printed_ = false;
+        return;
+    }
     if (last_draw_ >= 0 && s.wall - last_draw_ < 0.2) return;
     last_draw_ = s.wall;
     std::fprintf(stderr, "\r\033[K%s", line(s).c_str());
@@ -59,6 +68,7 @@ void Progress::frame(const ProgressState& s) {
     if (quiet_) return;
     if (tty_) return step(s);
     std::fprintf(stderr, "%s\n", line(s).c_str());
+    frame_printed_ = true;
 }
 
 void Progress::finish() {

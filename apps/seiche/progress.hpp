@@ -1,4 +1,6 @@
-// Progress display: one live line on a terminal, plain lines (one per frame) otherwise.
+// Progress display: one live line on a terminal, plain lines otherwise: one per frame, and for a
+// run without frame lines (bench, compare, validate) one at each tenth of its simulated time, so
+// that a long run written to a log shows how far it is.
 #pragma once
 
 #include <chrono>
@@ -21,7 +23,9 @@ struct ProgressState {
 class Progress {
   public:
     explicit Progress(bool quiet);
-    // Called every step; draws at most a few times per second on a terminal.
+    // Called every step; draws at most a few times per second on a terminal; elsewhere prints a
+    // line when the run passes another tenth of its end time and no frame line was printed since
+    // the last tenth.
     void step(const ProgressState& s);
     // Called when a frame is written; prints a line when not on a terminal.
     void frame(const ProgressState& s);
@@ -32,6 +36,8 @@ class Progress {
     bool quiet_, tty_;
     double last_draw_ = -1.0;
     bool drawn_ = false;
+    int tenth_ = 0;               //!< the last tenth of the end time reached (not on a terminal)
+    bool frame_printed_ = false;  //!< a frame line since that tenth
 };
 
 std::string format_duration(double seconds);
