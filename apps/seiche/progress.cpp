@@ -74,6 +74,8 @@ void Progress::frame(const ProgressState& s) {
 void Progress::finish() {
     if (drawn_) std::fprintf(stderr, "\r\033[K");
     drawn_ = false;
+    tenth_ = 0;  // the next run (compare, validate) counts its own tenths
+    frame_printed_ = false;
 }
 
 void print_density_error(const RunTotals& totals, int label_width) {

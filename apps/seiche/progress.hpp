@@ -29,7 +29,7 @@ class Progress {
     void step(const ProgressState& s);
     // Called when a frame is written; prints a line when not on a terminal.
     void frame(const ProgressState& s);
-    void finish();
+    void finish();  // ends a run: clears the live line; the next run counts its own tenths
 
   private:
     std::string line(const ProgressState& s) const;

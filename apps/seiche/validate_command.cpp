@@ -958,8 +958,12 @@ int validate_command(const ValidateOptions& o) {
                      "half_periods,seed\n";
             for (const auto& solver : o.solvers) {
                 const auto t0 = std::chrono::steady_clock::now();
+                // On a terminal the time is added to this line; in a log the progress lines
+                // come between, so the time gets a line of its own.
+                const bool live = isatty(fileno(stderr)) != 0;
                 if (!o.quiet)
-                    std::fprintf(stderr, "validate %s with %s ...", c.c_str(), solver.c_str());
+                    std::fprintf(stderr, live ? "validate %s with %s ..." : "validate %s with %s ...\n",
+                                 c.c_str(), solver.c_str());
                 CaseRun run{root, solver, o.overrides, {}};
                 const std::size_t first_check = checks.size();
                 if (c == "koshizuka") koshizuka(run, csv, checks);
@@ -978,9 +982,11 @@ int validate_command(const ValidateOptions& o) {
                 if (!capped.empty())
                     for (std::size_t k = first_check; k < checks.size(); ++k)
                         checks[k].detail += "; its solve " + capped;
-                if (!o.quiet)
+                if (!o.quiet) {
+                    if (!live) std::fprintf(stderr, "validate %s with %s:", c.c_str(), solver.c_str());
                     std::fprintf(stderr, " %.1f s%s\n", seconds_since(t0),
                                  capped.empty() ? "" : (" (its solve " + capped + ")").c_str());
+                }
             }
             io::write_file_atomic(dir / (c + ".csv"), [&](std::ostream& out) { out << csv.str(); });
             if (c == "spheric")
