@@ -200,6 +200,20 @@ TEST(Validate, PbfMeetsLobovskysImpactTime) {
     fs::remove_all(dir);
 }
 
+// A case cut short by --set time.end_time fails and says why, rather than pass on the part of the
+// record it reached (K&O's front is compared up to T = 3.1).
+TEST(Validate, AShortenedRunFailsAndSaysWhy) {
+    namespace fs = std::filesystem;
+    const auto [dir, code, verdicts] = run_validate(
+        "seiche_test_validate_short", "koshizuka --solvers pbf --set time.end_time=0.1");
+    EXPECT_EQ(code, 4) << test::slurp(dir / "log");
+    EXPECT_NE(verdicts.find("koshizuka,pbf,surge front Z(T),nan,0.12,fail,\"the run ends at T = 1.16, "
+                            "before the record's last point (T = 3.10)"),
+              std::string::npos)
+        << verdicts;
+    fs::remove_all(dir);
+}
+
 // --set is checked against the scenes of the cases asked for, each error naming its scene: a
 // 3D container for spheric is taken (the 2D K&O scene, not asked for, would refuse it); a radius
 // too coarse for the SPHERIC box is refused with that scene's path; the surface_tension case
