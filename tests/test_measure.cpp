@@ -201,16 +201,23 @@ TEST(Validate, PbfMeetsLobovskysImpactTime) {
 }
 
 // A case cut short by --set time.end_time fails and says why, rather than pass on the part of the
-// record it reached (K&O's front is compared up to T = 3.1).
+// record it reached (K&O's front is compared up to T = 3.1, Lobovsky's plateau up to T = 5.5).
 TEST(Validate, AShortenedRunFailsAndSaysWhy) {
     namespace fs = std::filesystem;
     const auto [dir, code, verdicts] = run_validate(
-        "seiche_test_validate_short", "koshizuka --solvers pbf --set time.end_time=0.1");
+        "seiche_test_validate_short", "koshizuka lobovsky --solvers pbf --set time.end_time=0.1");
     EXPECT_EQ(code, 4) << test::slurp(dir / "log");
     EXPECT_NE(verdicts.find("koshizuka,pbf,surge front Z(T),nan,0.12,fail,\"the run ends at T = 1.16, "
                             "before the record's last point (T = 3.10)"),
               std::string::npos)
         << verdicts;
+    for (const char* quantity : {"impact time", "peak in the band", "plateau"}) {
+        const std::size_t row = verdicts.find(std::string("lobovsky,pbf,sensor 2 ") + quantity + ",nan,");
+        ASSERT_NE(row, std::string::npos) << quantity << "\n" << verdicts;
+        const std::string line = verdicts.substr(row, verdicts.find('\n', row) - row);
+        EXPECT_NE(line.find(",fail,"), std::string::npos) << line;
+        EXPECT_NE(line.find("the run ends at T = 0.57, before T = 5.5"), std::string::npos) << line;
+    }
     fs::remove_all(dir);
 }
 

@@ -655,26 +655,33 @@ void lobovsky(CaseRun& run, const std::string& name, std::ostream& csv, std::ost
         return p2_field.empty() ? std::string()
                                 : fmt::format(fmt::runtime(format), figure(p2_field));
     };
+    // A run cut short by --set time.end_time: what it did not reach fails (NaN) and says so.
+    const double T_last = p2.empty() ? 0.0 : p2.back().first;
+    const std::string cut =
+        T_last < plateau_to ? fmt::format("; the run ends at T = {:.2f}, before T = {}", T_last, plateau_to)
+                            : std::string();
     const double T_sim = impact(p2), T_exp = impact(median);
     checks.push_back({name, solver, "sensor 2 impact time", std::abs(T_sim / T_exp - 1), 0.03,
                       fmt::format("p* first above {} at T = {:.3f}, median of the runs {:.3f}",
                                   impact_level, T_sim, T_exp) +
-                          from_field(impact, "; pressure field {:.3f}"),
+                          from_field(impact, "; pressure field {:.3f}") + cut,
                       gated});
     const double p_sim = peak(p2), p_lo = peak(lo), p_med = peak(median), p_hi = peak(hi);
     // Inside the band: 0; outside it, the distance to it over the median peak.
-    const double outside = std::max({0.0, p_lo - p_sim, p_sim - p_hi}) / p_med;
+    const double outside = T_last < first_end
+                               ? double(NAN)
+                               : std::max({0.0, p_lo - p_sim, p_sim - p_hi}) / p_med;
     checks.push_back({name, solver, "sensor 2 peak in the band", outside, 0.0,
                       fmt::format("peak p* {:.3f} (T <= {}); runs: 2.5% {:.3f}, median {:.3f}, "
                                   "97.5% {:.3f}",
                                   p_sim, first_end, p_lo, p_med, p_hi) +
-                          from_field(peak, "; pressure field {:.3f}"),
+                          from_field(peak, "; pressure field {:.3f}") + cut,
                       gated});
     const double m_sim = mean(p2), m_exp = mean(median);
     checks.push_back({name, solver, "sensor 2 plateau", std::abs(m_sim / m_exp - 1), 0.10,
                       fmt::format("mean p* over {} <= T <= {}: {:.3f}, median of the runs {:.3f}",
                                   plateau_from, plateau_to, m_sim, m_exp) +
-                          from_field(mean, "; pressure field {:.3f}"),
+                          from_field(mean, "; pressure field {:.3f}") + cut,
                       gated});
 }
 
