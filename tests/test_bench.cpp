@@ -61,7 +61,8 @@ TEST(Bench, ReportsEveryFigure) {
     const std::regex progress_line(R"(step (\d+)  t = .* ETA )");
     std::size_t lines = 0;
     int last = 0;
-    for (std::sregex_iterator m(out.begin(), out.end(), progress_line), end; m != end; ++m, ++lines) {
+    for (std::sregex_iterator m(out.begin(), out.end(), progress_line), end; m != end;
+         ++m, ++lines) {
         EXPECT_GT(std::stoi((*m)[1]), last) << out;
         last = std::stoi((*m)[1]);
     }

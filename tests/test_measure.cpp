@@ -207,12 +207,14 @@ TEST(Validate, AShortenedRunFailsAndSaysWhy) {
     const auto [dir, code, verdicts] = run_validate(
         "seiche_test_validate_short", "koshizuka lobovsky --solvers pbf --set time.end_time=0.1");
     EXPECT_EQ(code, 4) << test::slurp(dir / "log");
-    EXPECT_NE(verdicts.find("koshizuka,pbf,surge front Z(T),nan,0.12,fail,\"the run ends at T = 1.16, "
-                            "before the record's last point (T = 3.10)"),
-              std::string::npos)
+    EXPECT_NE(
+        verdicts.find("koshizuka,pbf,surge front Z(T),nan,0.12,fail,\"the run ends at T = 1.16, "
+                      "before the record's last point (T = 3.10)"),
+        std::string::npos)
         << verdicts;
     for (const char* quantity : {"impact time", "peak in the band", "plateau"}) {
-        const std::size_t row = verdicts.find(std::string("lobovsky,pbf,sensor 2 ") + quantity + ",nan,");
+        const std::size_t row =
+            verdicts.find(std::string("lobovsky,pbf,sensor 2 ") + quantity + ",nan,");
         ASSERT_NE(row, std::string::npos) << quantity << "\n" << verdicts;
         const std::string line = verdicts.substr(row, verdicts.find('\n', row) - row);
         EXPECT_NE(line.find(",fail,"), std::string::npos) << line;

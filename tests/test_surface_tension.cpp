@@ -455,12 +455,12 @@ TEST(SurfaceTension, AJetBreaksIntoDropsOnlyWithSurfaceTension) {
         return out;
     };
     const Pieces with = measure(1.0), without = measure(0.0);
-    std::printf("with surface tension: %zu airborne particles, %zu pieces of 5 or more, the "
-                "largest %zu, spray %.3f; without: %zu, %zu, %zu, %.3f; pieces of 5 or more at "
-                "0.3-0.6 s: %zu with, %zu without\n",
-                with.airborne, with.drops, with.largest, with.spray, without.airborne,
-                without.drops, without.largest, without.spray, with.drops_over_time,
-                without.drops_over_time);
+    std::printf(
+        "with surface tension: %zu airborne particles, %zu pieces of 5 or more, the "
+        "largest %zu, spray %.3f; without: %zu, %zu, %zu, %.3f; pieces of 5 or more at "
+        "0.3-0.6 s: %zu with, %zu without\n",
+        with.airborne, with.drops, with.largest, with.spray, without.airborne, without.drops,
+        without.largest, without.spray, with.drops_over_time, without.drops_over_time);
     ASSERT_GT(with.airborne, 200u);
     ASSERT_GT(without.airborne, 200u);
     EXPECT_GE(with.drops, 4u);                      // drops, not one sheet

@@ -218,8 +218,9 @@ void koshizuka(CaseRun& run, std::ostream& csv, std::vector<Check>& checks) {
     checks.push_back(
         {"koshizuka", solver, "surge front Z(T)", T_end < T_record ? double(NAN) : best, 0.12,
          T_end < T_record
-             ? fmt::format("the run ends at T = {:.2f}, before the record's last point (T = {:.2f})",
-                           T_end, T_record)
+             ? fmt::format(
+                   "the run ends at T = {:.2f}, before the record's last point (T = {:.2f})", T_end,
+                   T_record)
              : fmt::format("time shift {:+.2f} in T; largest deviation at T = {:.2f}; "
                            "{:.1f}% without shift",
                            best_shift, best_where, 100 * unshifted)});
@@ -494,7 +495,8 @@ void spheric(CaseRun& run, std::ostream& csv, std::ostream& pressures, std::vect
             const double t_sim = arrival([&](double t) { return interpolate(mine, t); }, end);
             const double t_exp = arrival([&](double t) { return interpolate(record_h[k], t); }, end);
             auto when = [](double t) {
-                return std::isfinite(t) ? fmt::format("{:.3f} s", t) : std::string("not within the run");
+                return std::isfinite(t) ? fmt::format("{:.3f} s", t)
+                                        : std::string("not within the run");
             };
             detail += fmt::format("; water (> {} m) arrives at H{} at {}, measured {}", wet, k + 1,
                                   when(t_sim), when(t_exp));
@@ -658,8 +660,9 @@ void lobovsky(CaseRun& run, const std::string& name, std::ostream& csv, std::ost
     // A run cut short by --set time.end_time: what it did not reach fails (NaN) and says so.
     const double T_last = p2.empty() ? 0.0 : p2.back().first;
     const std::string cut =
-        T_last < plateau_to ? fmt::format("; the run ends at T = {:.2f}, before T = {}", T_last, plateau_to)
-                            : std::string();
+        T_last < plateau_to
+            ? fmt::format("; the run ends at T = {:.2f}, before T = {}", T_last, plateau_to)
+            : std::string();
     const double T_sim = impact(p2), T_exp = impact(median);
     checks.push_back({name, solver, "sensor 2 impact time", std::abs(T_sim / T_exp - 1), 0.03,
                       fmt::format("p* first above {} at T = {:.3f}, median of the runs {:.3f}",
@@ -668,9 +671,8 @@ void lobovsky(CaseRun& run, const std::string& name, std::ostream& csv, std::ost
                       gated});
     const double p_sim = peak(p2), p_lo = peak(lo), p_med = peak(median), p_hi = peak(hi);
     // Inside the band: 0; outside it, the distance to it over the median peak.
-    const double outside = T_last < first_end
-                               ? double(NAN)
-                               : std::max({0.0, p_lo - p_sim, p_sim - p_hi}) / p_med;
+    const double outside =
+        T_last < first_end ? double(NAN) : std::max({0.0, p_lo - p_sim, p_sim - p_hi}) / p_med;
     checks.push_back({name, solver, "sensor 2 peak in the band", outside, 0.0,
                       fmt::format("peak p* {:.3f} (T <= {}); runs: 2.5% {:.3f}, median {:.3f}, "
                                   "97.5% {:.3f}",
@@ -978,7 +980,8 @@ int validate_command(const ValidateOptions& o) {
                 // come between, so the time gets a line of its own.
                 const bool live = isatty(fileno(stderr)) != 0;
                 if (!o.quiet)
-                    std::fprintf(stderr, live ? "validate %s with %s ..." : "validate %s with %s ...\n",
+                    std::fprintf(stderr,
+                                 live ? "validate %s with %s ..." : "validate %s with %s ...\n",
                                  c.c_str(), solver.c_str());
                 CaseRun run{root, solver, o.overrides, {}};
                 const std::size_t first_check = checks.size();
@@ -999,7 +1002,8 @@ int validate_command(const ValidateOptions& o) {
                     for (std::size_t k = first_check; k < checks.size(); ++k)
                         checks[k].detail += "; its solve " + capped;
                 if (!o.quiet) {
-                    if (!live) std::fprintf(stderr, "validate %s with %s:", c.c_str(), solver.c_str());
+                    if (!live)
+                        std::fprintf(stderr, "validate %s with %s:", c.c_str(), solver.c_str());
                     std::fprintf(stderr, " %.1f s%s\n", seconds_since(t0),
                                  capped.empty() ? "" : (" (its solve " + capped + ")").c_str());
                 }

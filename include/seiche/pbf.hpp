@@ -56,7 +56,8 @@ struct PbfResult {
     double density_error_mean = 0;  //!< of the last λ pass (the convergence test)
     double density_error_max = 0;
     int peak_iterations = 0;  //!< of the peak correction (solver.pbf.peak_tolerance)
-    bool capped = false;      //!< stopped at max_iterations above the tolerance or the peak tolerance (StepStats)
+    //! Stopped at max_iterations above the tolerance, or the peak tolerance (StepStats).
+    bool capped = false;
 };
 
 template <int D, class K>
