@@ -13,14 +13,15 @@
 // Sixteen lanes (seiche::lanes16, with AVX-512) take two such groups of eight per 512-bit vector,
 // each half walking its own group's rows; on the AMD Zen 5 that halves the arithmetic of a pair
 // step while the fetches cost about what eight lanes' do, so the passes heavy in arithmetic (PBF's
-// λ and Δx passes) run 8–20% faster and those that mostly fetch (density, XSPH) 10–30% slower:
-// each pass picks its width.
+// λ and Δx passes) run 8–20% faster and those that mostly fetch (density, XSPH) 10–30% slower.
+// On an Intel Xeon (family 6 model 167) sixteen lanes gain nothing and eight lanes with √ are
+// fastest, so the build picks (SEICHE_PAIR_LANES: WIDE or NARROW, by the processor).
 //
 // Determinism: a lane adds its pairs in list order, whatever the thread count and the width, and
-// groups start at multiples of eight (sixteen) particles. Lengths (separation): with AVX-512, 1/r
-// from the hardware's reciprocal square root refined by one Newton step (about 2^-22 relative), so
-// a pair costs no square root and no division; with AVX2 alone, √ and a division, whose chain is
-// shorter. Without AVX2 the same operations run lane by lane.
+// groups start at multiples of eight (sixteen) particles. Lengths (separation): WIDE builds take
+// 1/r from the hardware's reciprocal square root refined by one Newton step (about 2^-22
+// relative), so a pair costs no square root and no division; the others √ and a division, whose
+// chain is shorter. Without AVX2 the same operations run lane by lane.
 #pragma once
 
 #include <algorithm>
@@ -34,9 +35,14 @@
 #if defined(__AVX2__) && defined(__FMA__)
 #include <immintrin.h>
 #define SEICHE_LANES_AVX2 1
-#if defined(__AVX512F__) && defined(__AVX512DQ__) && defined(__AVX512VL__) && !defined(SEICHE_LANES_8)
+#if defined(__AVX512F__) && defined(__AVX512DQ__) && defined(__AVX512VL__)
 // Sixteen lanes: two groups of eight (two NeighborList row groups) per 512-bit vector.
 #define SEICHE_LANES_AVX512 1
+#if defined(SEICHE_PAIR_LANES_WIDE)
+// CMake's SEICHE_PAIR_LANES=WIDE: PBF's λ and Δx passes sixteen lanes wide and a pair's length
+// by 1/√ and a Newton step (see separation() and CMakeLists.txt for where each is faster).
+#define SEICHE_LANES_WIDE 1
+#endif
 #endif
 #elif defined(__GNUC__)
 // The lane types are 32-byte vectors passed between inline functions of this header only; GCC

@@ -305,16 +305,19 @@ SEICHE_LANE_INLINE Separation separation(const Points<D>& a, const Points<D>& b)
     s.y = a.y - b.y;
     s.z = a.z - b.z;
     s.len2 = s.x * s.x + s.y * s.y + s.z * s.z;
-#ifdef SEICHE_LANES_AVX512
-    // With AVX-512 (tuned on the AMD Zen 5), the hardware's 1/√ and one Newton step: no square
-    // root, no division.
+#ifdef SEICHE_LANES_WIDE
+    // WIDE (the AMD Zen 5's full-width 512-bit units): the hardware's 1/√ and one Newton step, no
+    // square root, no division.
     s.inv_len = rsqrt(max(s.len2, splat(1.0e-30f)));
     s.len = s.len2 * s.inv_len;
 #else
-    // With AVX2 alone the square root and a division: on the AMD Zen 3 a pair loop is bound by
-    // the latency of each pair's chain (only a few pair steps fit in flight), and √ is shorter
-    // than 1/√, its Newton step and the product (the PBF passes 10–15% faster there, measured).
-#ifdef SEICHE_LANES_AVX2
+    // Otherwise the square root and a division: on the AMD Zen 3 and the Intel Xeon a pair loop is
+    // bound by the latency of each pair's chain (only a few pair steps fit in flight), and √ is
+    // shorter than 1/√, its Newton step and the product (the PBF passes 10–15% faster on both,
+    // measured). Both are exact, so sixteen lanes give the bits of eight.
+#if SEICHE_LANES_W == 16
+    s.len = (F)_mm512_maskz_sqrt_ps(0xFFFF, (__m512)s.len2);  // (GCC 12's unmasked one warns)
+#elif defined(SEICHE_LANES_AVX2)
     s.len = (F)_mm256_sqrt_ps((__m256)s.len2);
 #else
     for (int l = 0; l < width; ++l) s.len[l] = std::sqrt(s.len2[l]);

@@ -24,9 +24,9 @@
 
 namespace seiche {
 
-// The λ and Δx passes run on the widest lanes (pair_lanes.hpp): heavy in arithmetic, they gain
-// from sixteen lanes where AVX-512 has them, to the same bits.
-#ifdef SEICHE_LANES_AVX512
+// The λ and Δx passes run sixteen lanes wide in WIDE builds (pair_lanes.hpp): heavy in
+// arithmetic, they gain from full-width 512-bit units, to the same bits.
+#ifdef SEICHE_LANES_WIDE
 namespace wide = lanes16;
 #else
 namespace wide = lanes;
