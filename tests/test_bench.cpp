@@ -10,6 +10,7 @@
 
 #include "cli_helpers.hpp"
 #include "seiche/io/scene_loader.hpp"
+#include "seiche/neighbor_grid.hpp"
 #include "seiche/world.hpp"
 
 namespace seiche {
@@ -68,6 +69,11 @@ TEST(Bench, ReportsEveryFigure) {
     }
     EXPECT_EQ(last, 30) << out;
     EXPECT_EQ(lines, 10u) << out;
+    // Which pair loops were timed (two builds' figures compare only with this in view).
+    const std::string loops(pair_loops_description());
+    EXPECT_NE(out.find("vector code        " + loops), std::string::npos) << out;
+    ASSERT_EQ(run_cli("--version", dir / "version"), 0);
+    EXPECT_NE(slurp(dir / "version").find("(pair loops: " + loops + ")"), std::string::npos);
 }
 
 TEST(Bench, OtherSolverAndBadInput) {

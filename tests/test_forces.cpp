@@ -316,6 +316,21 @@ SEICHE_LANE_SUMS(lanes16)
 #endif
 #undef SEICHE_LANE_SUMS
 
+// The library says which loops it compiled, and they are the loops this file compiled (the same
+// SEICHE_PAIR_LANES for every target: otherwise the lane helpers, inline in both, would differ).
+TEST(PairLanes, TheLibraryNamesTheLoopsItRuns) {
+    const std::string d(pair_loops_description());
+#if defined(SEICHE_LANES_WIDE)
+    EXPECT_NE(d.find("(WIDE)"), std::string::npos) << d;
+#elif defined(SEICHE_LANES_AVX512)
+    EXPECT_NE(d.find("(NARROW)"), std::string::npos) << d;
+#elif defined(SEICHE_LANES_AVX2)
+    EXPECT_EQ(d.rfind("AVX2", 0), 0u) << d;
+#else
+    EXPECT_EQ(d.rfind("no AVX2", 0), 0u) << d;
+#endif
+}
+
 TEST(PairLanes, SixteenLanesGiveTheBitsOfEight) {
 #ifndef SEICHE_LANES_AVX512
     GTEST_SKIP() << "no AVX-512 in this build: every pass runs eight lanes wide";

@@ -20,6 +20,7 @@
 #include "seiche/io/readers.hpp"
 #include "seiche/io/scene_loader.hpp"
 #include "seiche/io/writers.hpp"
+#include "seiche/neighbor_grid.hpp"
 #include "seiche/world.hpp"
 
 namespace seiche {
@@ -364,6 +365,9 @@ TEST(Output, RunSaysWhenItsSolveStoppedAtTheCap) {
     const std::string summary = slurp(dir / "summary.json");
     EXPECT_EQ(summary.find("\"capped_steps\": 0,"), std::string::npos) << summary;
     EXPECT_NE(summary.find("\"capped_steps\": "), std::string::npos) << summary;
+    EXPECT_NE(summary.find("\"pair_loops\": \"" + std::string(pair_loops_description()) + "\""),
+              std::string::npos)
+        << summary;
 
     fs::remove_all(dir);
     ASSERT_EQ(run_cli("run " + scene + " -o " + dir.string() + common +

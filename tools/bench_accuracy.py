@@ -140,6 +140,13 @@ def main():
     # OpenMP. Say which policy the figures had.
     policy = os.environ.get("OMP_WAIT_POLICY", "")
     print(f"# OMP_WAIT_POLICY={policy or '(unset: OpenMP spins)'}")
+    # The pair loops the build runs (SEICHE_PAIR_LANES): builds compare only with this in view.
+    try:
+        version = subprocess.run([args.seiche, "--version"], capture_output=True, text=True)
+    except OSError as e:
+        sys.exit(f"bench_accuracy: cannot run seiche ({args.seiche}): {e.strerror}; build it "
+                 "(make build) or give --seiche")
+    print(f"# {version.stdout.strip() or args.seiche + ': no --version'}")
     if not policy and float(load().split()[0]) >= 0.5 * (os.cpu_count() or 1) and any(
             s.startswith("ref:") and int(s.partition("@")[2] or args.threads) > 1
             for s in args.settings):

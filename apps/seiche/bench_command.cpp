@@ -15,6 +15,7 @@
 #include "commands.hpp"
 #include "processes.hpp"
 #include "progress.hpp"
+#include "seiche/neighbor_grid.hpp"
 #include "seiche/parallel.hpp"
 #include "seiche/world.hpp"
 
@@ -161,6 +162,7 @@ int bench(const Scene& scene, const BenchOptions& o) {
                                   o.competitors > 1 ? "s" : "")
                           .c_str()
                     : "");
+    std::printf("  vector code        %s\n", std::string(pair_loops_description()).c_str());
     // Only when the machine was busy enough for the pool to move its threads (parallel.cpp).
     if (const ThreadMoves m = thread_moves(); m.late_blocks_pulled + m.steps_aside > 0)
         std::printf("  threads moved      %ld late blocks pulled, %ld steps aside\n",

@@ -10,6 +10,7 @@
 #include "commands.hpp"
 #include "processes.hpp"
 #include "interrupt.hpp"
+#include "seiche/neighbor_grid.hpp"  // pair_loops_description
 #include "../viewer/view_command.hpp"  // ViewOptions; view_command() only with the viewer
 
 namespace {
@@ -375,7 +376,8 @@ int main(int argc, char** argv) {
         titles += (titles.empty() ? "" : ", ") + std::string(t.title);
     CLI::App app{"seiche: a particle-fluid simulator (" + titles + ")"};
     app.require_subcommand(1);
-    app.set_version_flag("--version", "seiche 0.1.0");
+    app.set_version_flag("--version", "seiche 0.1.0 (pair loops: " +
+                                          std::string(seiche::pair_loops_description()) + ")");
     const std::vector<Command> commands = {
         run_cli(app),    bench_cli(app),   mesh_cli(app),     bench_mesh_cli(app),
         density_cli(app), render_cli(app), compare_cli(app), validate_cli(app),

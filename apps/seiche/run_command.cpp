@@ -19,6 +19,7 @@
 #include "run/run_output.hpp"
 #include "seiche/io/scene_loader.hpp"
 #include "seiche/io/writers.hpp"
+#include "seiche/neighbor_grid.hpp"
 #include "seiche/parallel.hpp"
 #include "seiche/world.hpp"
 
@@ -222,6 +223,7 @@ int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
         {"wall_time", seconds},
         {"ms_per_step", ms_per_step},
         {"threads", thread_count()},
+        {"pair_loops", std::string(pair_loops_description())},
         {"processes", launched.size},
         {"mean_iterations", totals.mean_iterations()},
         {"capped_steps", totals.capped},

@@ -12,6 +12,7 @@
 #include <iterator>
 #include <memory>
 #include <span>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -249,6 +250,11 @@ class NeighborGrid {
     Cell dense_lo_{};                          //!< the cell of dense_[0]
     std::array<std::int64_t, D> dense_ext_{};  //!< the box's cells per axis
 };
+
+// The vector code this build's pair loops run on (CMake's SEICHE_PAIR_LANES and the instruction
+// set), e.g. "AVX-512, eight lanes, lengths by sqrt (NARROW)": runs of two builds give the same
+// bits only when this reads the same. `seiche --version` and `seiche bench` print it.
+std::string_view pair_loops_description();
 
 // The lists (NeighborList): for each query point, the grid points strictly within the support
 // radius. With exclude_self, query i does not list point i (query and grid are the same set).
