@@ -27,6 +27,7 @@
 #include "seiche/render.hpp"
 #include "seiche/surface.hpp"
 #include "seiche/measure.hpp"
+#include "seiche/neighbor_grid.hpp"
 #include "seiche/world.hpp"
 
 namespace py = pybind11;
@@ -935,6 +936,9 @@ void bind_readers(py::module_& m) {
 PYBIND11_MODULE(_seiche, m) {
     m.doc() = "seiche: particle fluids (PBF, WCSPH, DDR) — the compiled part; see docs/python.md";
     m.attr("__version__") = SEICHE_VERSION;
+    // The build's pair loops (`seiche --version` prints the same): runs give the bits of
+    // another build's only where this reads the same.
+    m.attr("pair_loops") = std::string(pair_loops_description());
     bind_solver_list(m);
     bind_errors(m);
     bind_threads(m);

@@ -44,6 +44,10 @@ def test_a_python_run_is_bitwise_the_command_line_run(tmp_path, source, binary):
     x = w.positions_in_creation_order()
     v = w.velocities_in_creation_order()
     assert x.shape == (3200, 2)
+    # The same bits need the same pair loops (CMake's SEICHE_PAIR_LANES): the module and the
+    # program say which they run.
+    version = subprocess.run([binary, "--version"], check=True, capture_output=True, text=True)
+    assert f"(pair loops: {seiche.pair_loops})" in version.stdout
     assert np.array_equal(x, cli[:, 0:2])  # bitwise: the same float32 values
     assert np.array_equal(v, cli[:, 3:5])
     assert np.all(cli[:, 2] == 0)
