@@ -199,6 +199,7 @@ py::dict stats_dict(const StepStats& s) {
     d["dt"] = s.dt;
     d["iterations"] = s.iterations;
     d["capped"] = s.capped;
+    d["capped_peak"] = s.capped_peak;
     d["density_error_mean"] = s.density_error_mean;
     d["density_error_max"] = s.density_error_max;
     d["kinetic_energy"] = s.kinetic_energy;

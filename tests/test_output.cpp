@@ -368,6 +368,31 @@ TEST(Output, RunSaysWhenItsSolveStoppedAtTheCap) {
     EXPECT_NE(summary.find("\"pair_loops\": \"" + std::string(pair_loops_description()) + "\""),
               std::string::npos)
         << summary;
+    EXPECT_NE(summary.find("\"capped_peak_steps\": 0,"), std::string::npos) << summary;
+
+    // PBF's mean met at once (a loose tolerance), its largest error not (a peak tolerance no
+    // two iterations reach): the note names the peak tolerance, and the remedy is to raise it.
+    fs::remove_all(dir);
+    ASSERT_EQ(run_cli("run " + scene + " -o " + dir.string() +
+                          " --solver pbf --end-time 0.1 --set particle_radius=0.01 "
+                          "--set output.preview=false --set solver.pbf.density_tolerance=0.5 "
+                          "--set solver.pbf.min_iterations=1 --set solver.pbf.max_iterations=2 "
+                          "--set solver.pbf.peak_tolerance=1e-6",
+                      dir.string() + ".log"),
+              0);
+    const std::string peak_log = slurp(dir.string() + ".log");
+    EXPECT_NE(peak_log.find("stopped at solver.pbf.max_iterations above solver.pbf.peak_tolerance "
+                            "on "),
+              std::string::npos)
+        << peak_log;
+    EXPECT_EQ(peak_log.find("solver.pbf.density_tolerance"), std::string::npos) << peak_log;
+    EXPECT_NE(peak_log.find("the largest density error is above solver.pbf.peak_tolerance: raise "
+                            "it or solver.pbf.max_iterations"),
+              std::string::npos)
+        << peak_log;
+    const std::string peak_summary = slurp(dir / "summary.json");
+    EXPECT_EQ(peak_summary.find("\"capped_peak_steps\": 0,"), std::string::npos) << peak_summary;
+    EXPECT_NE(peak_summary.find("\"capped_peak_steps\": "), std::string::npos) << peak_summary;
 
     fs::remove_all(dir);
     ASSERT_EQ(run_cli("run " + scene + " -o " + dir.string() + common +

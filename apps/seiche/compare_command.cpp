@@ -80,6 +80,7 @@ struct RunResult {
     long steps = 0;
     long long iterations = 0;  //!< solver iterations, all steps
     long long capped = 0;      //!< steps whose solve stopped at its cap above its tolerance
+    long long capped_peak = 0;  //!< of those, above the peak tolerance (StepStats::capped_peak)
     double time = 0;         //!< simulated, s
     double ms_median = 0;    //!< wall ms per step, median
     double wall_s = 0;       //!< wall time of all the steps, s
@@ -126,6 +127,7 @@ RunResult simulate(const Scene& scene, const RunLimits& lim) {
         ++r.steps;
         r.iterations += s.iterations;
         r.capped += s.capped ? 1 : 0;
+        r.capped_peak += s.capped && s.capped_peak ? 1 : 0;
         if (s.instability) {
             r.status = "unstable";
             r.reason = fmt::format("step {}, t = {:.4f} s: particle {} {}", s.step, s.time,
@@ -184,7 +186,7 @@ RunResult simulate(const Scene& scene, const RunLimits& lim) {
 // cap on some steps, that its error is above the tolerance it was given.
 std::string run_detail(const RunResult& r, const Scene& scene) {
     if (r.status != "done") return r.reason;
-    return capped_note(r.capped, r.steps, scene.solver.type);
+    return capped_note(r.capped, r.capped_peak, r.steps, scene.solver.type);
 }
 
 // The same for the progress line: "" or ", UNSTABLE: …" or ", its solve stopped at …".

@@ -86,22 +86,37 @@ void print_density_error(const RunTotals& totals, int label_width) {
                 totals.last.time);
 }
 
-std::string capped_note(long long capped, long long steps, SolverType solver) {
+std::string capped_note(long long capped, long long capped_peak, long long steps,
+                        SolverType solver) {
     if (capped == 0) return "";
     const SolverTraits& t = solver_traits(solver);
-    return fmt::format("stopped at {} above {} on {} of {} steps ({:.0f}%)", t.iterations_key,
-                       t.tolerance_key, capped, steps,
-                       100.0 * double(capped) / double(std::max(steps, 1LL)));
+    const double share = 100.0 * double(capped) / double(std::max(steps, 1LL));
+    if (capped_peak == 0 || t.peak_tolerance_key.empty())
+        return fmt::format("stopped at {} above {} on {} of {} steps ({:.0f}%)", t.iterations_key,
+                           t.tolerance_key, capped, steps, share);
+    if (capped_peak == capped)
+        return fmt::format("stopped at {} above {} on {} of {} steps ({:.0f}%)", t.iterations_key,
+                           t.peak_tolerance_key, capped, steps, share);
+    return fmt::format("stopped at {} on {} of {} steps ({:.0f}%): above {} on {}, above {} on {}",
+                       t.iterations_key, capped, steps, share, t.tolerance_key,
+                       capped - capped_peak, t.peak_tolerance_key, capped_peak);
 }
 
 void print_capped(const RunTotals& totals, SolverType solver, int label_width) {
-    const std::string note = capped_note(totals.capped, totals.steps, solver);
+    const std::string note = capped_note(totals.capped, totals.capped_peak, totals.steps, solver);
     if (note.empty()) return;
     std::printf("  %-*s %s\n", label_width - 1, "solve", note.c_str());
     // A start-up step or two is common (a lattice meeting the walls); a tenth of the run is not.
-    if (10 * totals.capped >= totals.steps)
+    // The remedy for the steps whose mean error stayed above its tolerance, and for those whose
+    // largest error did, each when it makes a tenth of the run.
+    const SolverTraits& t = solver_traits(solver);
+    if (10 * (totals.capped - totals.capped_peak) >= totals.steps)
         std::printf("  %-*s the density error is above the tolerance asked: %s\n",
-                    label_width - 1, "", std::string(solver_traits(solver).capped_remedy).c_str());
+                    label_width - 1, "", std::string(t.capped_remedy).c_str());
+    if (10 * totals.capped_peak >= totals.steps && !t.peak_tolerance_key.empty())
+        std::printf("  %-*s the largest density error is above %s: raise it or %s\n",
+                    label_width - 1, "", std::string(t.peak_tolerance_key).c_str(),
+                    std::string(t.iterations_key).c_str());
 }
 
 }  // namespace seiche::app

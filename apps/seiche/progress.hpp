@@ -48,8 +48,11 @@ void print_density_error(const RunTotals& totals, int label_width);
 
 // When some steps' solve stopped at its iteration cap above its tolerance (StepStats::capped):
 // "stopped at solver.dfsph.max_iterations above solver.dfsph.density_tolerance on 448 of 448
-// steps (100%)"; "" when none did.
-std::string capped_note(long long capped, long long steps, SolverType solver);
+// steps (100%)"; "" when none did. The steps capped above the peak tolerance (capped_peak, of
+// capped) name that key: "stopped at solver.pbf.max_iterations on 12 of 300 steps (4%): above
+// solver.pbf.density_tolerance on 2, above solver.pbf.peak_tolerance on 10".
+std::string capped_note(long long capped, long long capped_peak, long long steps,
+                        SolverType solver);
 
 // The same as a line of the summaries (label padded as print_density_error's), with the remedy
 // when a tenth of the steps or more were capped; nothing when none was.

@@ -227,6 +227,7 @@ int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
         {"processes", launched.size},
         {"mean_iterations", totals.mean_iterations()},
         {"capped_steps", totals.capped},
+        {"capped_peak_steps", totals.capped_peak},
         {"density_error_mean", totals.mean_density_error()},
         {"density_error_max", totals.density_error_max},
         {"containment_corrections", totals.contained},

@@ -997,7 +997,8 @@ int validate_command(const ValidateOptions& o) {
                                     fmt::format("validate {} with {}", c, solver), o.quiet);
                 // A verdict reached with a solve that stopped short of its tolerance says so.
                 const std::string capped =
-                    capped_note(run.steps.capped, run.steps.steps, solver_named(solver));
+                    capped_note(run.steps.capped, run.steps.capped_peak, run.steps.steps,
+                                solver_named(solver));
                 if (!capped.empty())
                     for (std::size_t k = first_check; k < checks.size(); ++k)
                         checks[k].detail += "; its solve " + capped;

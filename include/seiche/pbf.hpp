@@ -58,6 +58,7 @@ struct PbfResult {
     int peak_iterations = 0;  //!< of the peak correction (solver.pbf.peak_tolerance)
     //! Stopped at max_iterations above the tolerance, or the peak tolerance (StepStats).
     bool capped = false;
+    bool capped_peak = false;  //!< the peak tolerance's (StepStats::capped_peak)
 };
 
 template <int D, class K>

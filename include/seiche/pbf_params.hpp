@@ -34,6 +34,7 @@ struct PbfParams {
         .carries_values = true,  // Σλ' of its last two steps (solver.pbf.warm_start)
         .iterations_key = "solver.pbf.max_iterations",
         .tolerance_key = "solver.pbf.density_tolerance",
+        .peak_tolerance_key = "solver.pbf.peak_tolerance",
         // A tank at rest 50 layers deep: 99% of the steps capped at 20 iterations (0.31%
         // against 0.2%); warm start 0.8 4.4 iterations, 4% capped; 1 ms steps 7.5, none.
         .capped_remedy = "let the step follow the solve (time.target_iterations 10), raise "

@@ -34,6 +34,9 @@ struct SolverTraits {
     //! The key of the mean density error it iterates down to ("" for a solver whose error
     //! follows from its stiffness, set by the speed of sound): compare's accuracy runs.
     std::string_view tolerance_key = {};
+    //! The key of the largest density error a second correction iterates down to once the mean
+    //! meets tolerance_key ("" for a solver without one; StepStats::capped_peak).
+    std::string_view peak_tolerance_key = {};
     //! What to change when its solve stops at iterations_key above tolerance_key on many steps
     //! (StepStats::capped): the summaries of seiche run and bench print it.
     std::string_view capped_remedy = {};

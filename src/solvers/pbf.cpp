@@ -459,7 +459,7 @@ void pbf_correct_peaks(const PbfParams& p, const PbfConstants& c, const K& kerne
     // Jacobi over a region whose rim holds still can stall above the tolerance (one step of the
     // 2D dam break of Pbf.PeakToleranceBoundsTheLargestError on an Intel Xeon's bits: 100
     // iterations, 0.0022 against 0.002): such a step counts as one that stopped at its cap.
-    if (worst > p.peak_tolerance) r.capped = true;
+    if (worst > p.peak_tolerance) r.capped = r.capped_peak = true;
     density_error_stats(rho, view.rest_density, r.density_error_mean, r.density_error_max,
                         view.processes, state.held);
 }
@@ -684,6 +684,7 @@ void Pbf<D>::step(StepContext<D>& c) {
     }
     c.stats().iterations = r.iterations;
     c.stats().capped = r.capped;
+    c.stats().capped_peak = r.capped_peak;
     c.contain_and_update_velocities();  // update velocity: v ← (x* − x)/Δt
     // Apply vorticity confinement and XSPH viscosity; the density of the final positions (for
     // the statistics and the frames) comes from XSPH's pass over the pairs.

@@ -135,6 +135,23 @@ def test_stats_say_when_the_solve_stopped_at_its_cap():
             flags.append(w.stats["capped"])
         assert all(isinstance(f, bool) for f in flags)
         assert (sum(flags) >= 18) if capped else (sum(flags) == 0), (tolerance, flags)
+        assert w.stats["capped_peak"] is False  # DFSPH has no peak correction
+
+
+def test_stats_say_when_the_largest_error_stopped_at_its_cap():
+    # PBF's mean meets a loose tolerance at once; two iterations of its peak correction cannot
+    # bring the largest error to 10⁻⁶ once the column presses on the floor: those steps are capped
+    # above the peak tolerance (StepStats::capped_peak), and only those.
+    solver = {"type": "pbf", "pbf": {"min_iterations": 1, "max_iterations": 2,
+                                      "density_tolerance": 0.5, "peak_tolerance": 1e-6}}
+    w = seiche.World(seiche.Scene.from_dict(small_scene_2d(solver=solver)))
+    capped, peak = [], []
+    for _ in range(20):
+        w.step(0.002)
+        capped.append(w.stats["capped"])
+        peak.append(w.stats["capped_peak"])
+    assert peak == capped, (capped, peak)
+    assert sum(peak) >= 1, peak
 
 
 def test_every_listed_solver_runs_and_its_pressure_is_as_declared():
