@@ -24,6 +24,16 @@ def rows(path):
         return list(csv.DictReader(line for line in f if not line.startswith("#")))
 
 
+def overrides(out):
+    """The --set overrides the cases ran with (RESULTS_DIR/overrides.txt), key to value."""
+    path = os.path.join(out, "overrides.txt")
+    if not os.path.exists(path):
+        return {}
+    with open(path) as f:
+        pairs = [line.strip().split("=", 1) for line in f if "=" in line]
+    return {k.strip(): v.strip() for k, v in pairs}
+
+
 def verdicts(out):
     path = os.path.join(out, "verdicts.csv")
     return rows(path) if os.path.exists(path) else []
@@ -217,8 +227,13 @@ def lobovsky(out, data, table, case="lobovsky"):
         ax.grid(alpha=0.3)
     axes[1][0].legend(fontsize=7)
     axes[1][2].axis("off")
-    where = ("3D, the experiment's 0.15 m tank" if case.endswith("3d")
-             else "2D, r = 0.625 mm, the wall function" if case.endswith("fine") else "2D")
+    # The particle radius and the wall function the case ran with: its scene's, or --set's.
+    given = overrides(out)
+    radius = 1000 * float(given.get("particle_radius", {"lobovsky": 0.0025, "lobovsky_3d": 0.005,
+                                                          "lobovsky_fine": 0.000625}[case]))
+    wall = given.get("solver.wall_function", "true" if case.endswith("fine") else "false")
+    where = ("3D, the experiment's 0.15 m tank" if case.endswith("3d") else "2D") + \
+        f", r = {radius:g} mm" + (", the wall function" if wall == "true" else "")
     fig.suptitle(f"Lobovsky et al. 2014, H = 300 mm ({where}): pressure on the downstream wall")
     fig.tight_layout()
     fig.savefig(os.path.join(out, case + ".png"))
