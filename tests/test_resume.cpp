@@ -1,6 +1,7 @@
 // Long runs that resume (issue 14): checkpoints written by `seiche run`, `--resume` after a stop,
 // a SIGKILL and a Ctrl-C giving bitwise the frames and stats of the run that never stopped, and
-// re-runs built beside the old run instead of over it.
+// re-runs built beside the old run instead of over it; `seiche validate` cut short and continued
+// with --resume.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -289,6 +290,124 @@ TEST(Resume, RerunIsBuiltBesideTheOldRun) {
     EXPECT_FALSE(fs::exists(partial));
     EXPECT_FALSE(fs::exists(run / "frames" / "frame_000003.vtp")) << "a frame of the older run";
     EXPECT_TRUE(fs::exists(run / "frames" / "frame_000001.vtp"));
+    fs::remove_all(dir);
+}
+
+// `seiche validate` cut short continues with --resume: the cases and solvers it finished read
+// back, the Lobovsky case from its checkpoint, to the bytes of the validation that never stopped.
+const std::string validate_args =
+    " lobovsky --solvers pbf,wcsph --no-plots -q --set particle_radius=0.005 --set "
+    "time.end_time=0.4";
+
+void expect_same_validation(const fs::path& a, const fs::path& b) {
+    for (const char* f : {"lobovsky.csv", "lobovsky_sensor2_5ms.csv", "lobovsky_field.csv",
+                          "verdicts.csv", "verdicts.md", "overrides.txt"}) {
+        ASSERT_TRUE(fs::exists(b / f)) << f;
+        EXPECT_TRUE(slurp(a / f) == slurp(b / f)) << f << " differs";
+    }
+    EXPECT_GT(slurp(a / "lobovsky.csv").size(), 10000u);
+    EXPECT_FALSE(fs::exists(b / "resume")) << "the record outlived the validation";
+}
+
+TEST(Resume, KilledValidationContinuesBitwise) {
+    const fs::path dir = fresh_dir("seiche_test_resume_validate_kill");
+    ASSERT_EQ(run_cli("validate -o " + (dir / "whole").string() + validate_args, dir / "log"), 4)
+        << slurp(dir / "log");  // cut at 0.4 s, before the impact: its checks fail (exit 4)
+    std::istringstream args("validate -o " + (dir / "killed").string() + validate_args +
+                            " --checkpoint-every 0.05");
+    std::vector<std::string> argv{std::istream_iterator<std::string>(args), {}};
+    const pid_t pid = spawn_seiche(argv, dir / "log_killed");
+    // Killed inside the second solver, after a checkpoint of it.
+    const fs::path checkpoint = dir / "killed" / "resume" / "lobovsky.wcsph.checkpoint";
+    for (int k = 0; k < 6000 && !fs::exists(checkpoint); ++k)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    kill(pid, SIGKILL);
+    EXPECT_EQ(wait_for(pid).first, -SIGKILL);
+    ASSERT_TRUE(fs::exists(dir / "killed" / "resume" / "lobovsky.pbf.json"));
+    ASSERT_FALSE(fs::exists(dir / "killed" / "verdicts.csv")) << "it ended before the kill";
+    // Started again without --resume: refused, naming both ways on.
+    EXPECT_EQ(run_cli("validate -o " + (dir / "killed").string() + validate_args, dir / "log"), 2);
+    EXPECT_NE(slurp(dir / "log").find("--resume continues it"), std::string::npos)
+        << slurp(dir / "log");
+    EXPECT_NE(slurp(dir / "log").find("finished lobovsky with pbf"), std::string::npos)
+        << slurp(dir / "log");
+    ASSERT_EQ(run_cli("validate --resume --no-plots -o " + (dir / "killed").string(), dir / "log"),
+              4)
+        << slurp(dir / "log");
+    EXPECT_NE(slurp(dir / "log").find("lobovsky with wcsph: resumed at t = "), std::string::npos)
+        << slurp(dir / "log");
+    expect_same_validation(dir / "whole", dir / "killed");
+    fs::remove_all(dir);
+}
+
+TEST(Resume, InterruptedValidationSaysHowToContinue) {
+    const fs::path dir = fresh_dir("seiche_test_resume_validate_interrupt");
+    ASSERT_EQ(run_cli("validate -o " + (dir / "whole").string() + validate_args, dir / "log"), 4)
+        << slurp(dir / "log");
+    std::istringstream args("validate -o " + (dir / "stopped").string() + validate_args +
+                            " --checkpoint-every 0");
+    std::vector<std::string> argv{std::istream_iterator<std::string>(args), {}};
+    const pid_t pid = spawn_seiche(argv, dir / "log_stopped");
+    // Ctrl-C inside WCSPH's run, PBF's finished.
+    for (int k = 0; k < 6000 && !fs::exists(dir / "stopped" / "resume" / "lobovsky.pbf.json"); ++k)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    kill(pid, SIGINT);
+    EXPECT_EQ(wait_for(pid).first, 130) << slurp(dir / "log_stopped");
+    const std::string log = slurp(dir / "log_stopped");
+    EXPECT_NE(log.find("interrupted"), std::string::npos) << log;
+    EXPECT_NE(log.find("validate --resume -o " + (dir / "stopped").string()), std::string::npos)
+        << log;
+    // The cases, solvers and --set are the record's: giving them too is refused.
+    EXPECT_EQ(run_cli("validate --resume -o " + (dir / "stopped").string() + " --solvers pbf",
+                      dir / "log"),
+              2);
+    EXPECT_NE(slurp(dir / "log").find("cannot be given with it"), std::string::npos);
+    ASSERT_EQ(run_cli("validate --resume -q --no-plots -o " + (dir / "stopped").string(),
+                      dir / "log"),
+              4)
+        << slurp(dir / "log");
+    expect_same_validation(dir / "whole", dir / "stopped");
+    fs::remove_all(dir);
+}
+
+TEST(Resume, ValidationRefusesARecordItCannotUse) {
+    const fs::path dir = fresh_dir("seiche_test_resume_validate_refusals");
+    const fs::path log = dir / "log";
+    // Nothing to resume.
+    EXPECT_EQ(run_cli("validate --resume -o " + (dir / "none").string(), log), 2);
+    EXPECT_NE(slurp(log).find("holds no interrupted validation"), std::string::npos) << slurp(log);
+    // A record whose options name a solver there is not, or are not JSON, or whose checkpoint is
+    // damaged: each named, exit 2, nothing run. (In the directory of a validation that finished.)
+    const std::string short_run = "validate lobovsky --solvers pbf -q --no-plots --set "
+                                  "particle_radius=0.005 --set time.end_time=0.05 -o " +
+                                  (dir / "v").string();
+    ASSERT_EQ(run_cli(short_run, log), 4) << slurp(log);
+    const fs::path rec = dir / "v" / "resume";
+    fs::create_directories(rec);
+    const auto write = [](const fs::path& p, const std::string& text) {
+        std::ofstream(p, std::ios::binary) << text;
+    };
+    write(rec / "options.json", R"({"cases":["lobovsky"],"solvers":["nope"],"overrides":[]})");
+    EXPECT_EQ(run_cli("validate --resume -o " + (dir / "v").string(), log), 2);
+    EXPECT_NE(slurp(log).find("options.json: no solver \"nope\""), std::string::npos) << slurp(log);
+    write(rec / "options.json", R"({"cases":)");
+    EXPECT_EQ(run_cli("validate --resume -o " + (dir / "v").string(), log), 2);
+    EXPECT_NE(slurp(log).find("options.json: damaged"), std::string::npos) << slurp(log);
+    write(rec / "options.json",
+          R"({"cases":["lobovsky"],"solvers":["pbf"],"overrides":["particle_radius=0.005"]})");
+    write(rec / "lobovsky.pbf.checkpoint", std::string(300, 'x'));
+    EXPECT_EQ(run_cli("validate --resume -q -o " + (dir / "v").string(), log), 2);
+    EXPECT_NE(slurp(log).find("lobovsky.pbf.checkpoint: it is not a seiche checkpoint"),
+              std::string::npos)
+        << slurp(log);
+    write(rec / "lobovsky.pbf.json", R"({"rows":{"csv":"x"},"checks":[{"case":"koshizuka"}]})");
+    EXPECT_EQ(run_cli("validate --resume -q -o " + (dir / "v").string(), log), 2);
+    EXPECT_NE(slurp(log).find("lobovsky.pbf.json: damaged"), std::string::npos) << slurp(log);
+    // --overwrite starts again.
+    EXPECT_EQ(run_cli(short_run + " --overwrite", log), 4) << slurp(log);
+    EXPECT_FALSE(fs::exists(rec));
     fs::remove_all(dir);
 }
 

@@ -108,8 +108,13 @@ struct ValidateOptions {
     //! KEY=VALUE applied to every case's scene after its solver (not to surface_tension's drops)
     std::vector<std::string> overrides;
     bool overwrite = false;  //!< write into a non-empty directory that is not seiche's
+    //! continue the validation cut short in `output` (its cases, solvers and --set)
+    bool resume = false;
+    //! s of wall time between the long cases' checkpoints (0: only when interrupted)
+    double checkpoint_every = 600;
 };
-// Exit codes: 0 every check passed, 4 some check failed, 1 error, 2 usage.
+// Exit codes: 0 every check passed, 4 some check failed, 1 error, 2 usage, 130 interrupted
+// (its checkpoint written: resume = true continues it).
 int validate_command(const ValidateOptions& o);
 
 struct SchemaOptions {

@@ -288,13 +288,31 @@ Command validate_cli(CLI::App& app) {
                   "solver.kinematic_viscosity=1e-4; not the surface_tension drops");
     add_overwrite(vcmd, val->overwrite);
     add_quiet(vcmd, val->quiet);
+    vcmd->add_flag("--resume", val->resume,
+                   "Continue the validation that was cut short in the output directory (Ctrl-C, "
+                   "a kill): the cases and solvers it finished are read back, a Lobovsky case "
+                   "continues from its last checkpoint, the others start again; its cases, "
+                   "--solvers and --set are the ones it was started with");
+    vcmd->add_option("--checkpoint-every", val->checkpoint_every,
+                     "Seconds of wall time between the Lobovsky cases' checkpoints for --resume "
+                     "(0: only at Ctrl-C)")
+        ->check(CLI::Range(0.0, 1e9));
     vcmd->footer(
         "On 2 cores: koshizuka and hydrostatic 30 s, spheric 3 minutes, lobovsky 1.5 minutes, lobovsky_3d 4 "
         "minutes, surface_tension 17 minutes "
         "(ensembles of drops; 2 minutes with --solvers pbf), lobovsky_fine (r = 0.625 mm and the wall "
         "function) 8 minutes with PBF, an hour and more for all solvers. Exit 0 when every check passes, 4 when "
-        "one fails; checks marked NOT MET* are measured and reported but not part of the verdict.");
-    return {vcmd, [val] { return seiche::app::validate_command(*val); }};
+        "one fails, 130 when interrupted (--resume continues it); checks marked NOT MET* are measured and reported but not part of the verdict.");
+    return {vcmd, [val, vcmd] {
+                if (val->resume && (vcmd->count("cases") || vcmd->count("--solvers") ||
+                                    vcmd->count("--set"))) {
+                    std::fprintf(stderr,
+                                 "seiche validate: --resume continues the validation as it was "
+                                 "started; cases, --solvers and --set cannot be given with it\n");
+                    return 2;
+                }
+                return seiche::app::validate_command(*val);
+            }};
 }
 
 Command schema_cli(CLI::App& app) {

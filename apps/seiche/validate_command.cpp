@@ -2,6 +2,7 @@
 // with measurements (validation/data/) and analytic solutions; writes CSVs, plots (through
 // tools/plot_validation.py and matplotlib) and a verdict per case and solver.
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <cmath>
@@ -22,6 +23,9 @@
 #include "run/external_tools.hpp"
 #include "progress.hpp"
 #include "run/run_dir.hpp"
+#include "interrupt.hpp"
+#include "validate_record.hpp"
+#include "seiche/io/input_file.hpp"
 #include "seiche/io/scene_loader.hpp"
 #include "seiche/io/writers.hpp"
 #include "seiche/drop_oscillation.hpp"
@@ -34,17 +38,6 @@ namespace seiche::app {
 namespace fs = std::filesystem;
 
 namespace {
-
-struct Check {
-    std::string case_name, solver, quantity;
-    double deviation, tolerance;
-    std::string detail;
-    // false: a property the model is known not to have, measured and shown with its figures but
-    // not part of the verdict (the surface tension's independence of the resolution, whose issue
-    // asks for the figures when it does not hold).
-    bool required = true;
-    bool pass() const { return std::isfinite(deviation) && deviation <= tolerance; }
-};
 
 // Each case's scene under scenes/validation/ (the surface_tension drops have none).
 const std::vector<std::pair<std::string, std::string>>& case_scenes() {
@@ -556,8 +549,14 @@ void spheric(CaseRun& run, std::ostream& csv, std::ostream& pressures, std::vect
 // impact (p* first above 0.3), the peak of the first impact and the plateau after it (the mean
 // over 3.5 ≤ T ≤ 5.5).
 template <int D>
+//
+// Hours at fine resolutions: with a checkpoint file it writes the world and what it has measured
+// there every checkpoint_every seconds of wall time (0: only when interrupted) and after Ctrl-C or
+// SIGTERM (then throws ValidateInterrupted), and continues from the file when it is there, bitwise
+// as if never stopped.
 void lobovsky(CaseRun& run, const std::string& name, std::ostream& csv, std::ostream& smoothed,
-              std::ostream& field_csv, std::vector<Check>& checks, bool quiet) {
+              std::ostream& field_csv, std::vector<Check>& checks, bool quiet,
+              const fs::path& checkpoint_file, double checkpoint_every) {
     const fs::path& root = run.root;
     const std::string& solver = run.solver;
     const Scene scene = run.load(case_scene(name));
@@ -586,6 +585,7 @@ void lobovsky(CaseRun& run, const std::string& name, std::ostream& csv, std::ost
     // A solver with a pressure field (WCSPH) is read from it too (WallSensor::field_pressure).
     const CubicSpline<D> kernel(w.support_radius());
     std::vector<std::pair<double, double>> p2, p2_field;  // T, p* at sensor 2
+    std::string rows, field_rows;  // of csv and field_csv, written at the end
     auto sample = [&] {
         std::array<double, 4> p{};
         for (std::size_t s = 0; s < sensors.size(); ++s)
@@ -593,28 +593,96 @@ void lobovsky(CaseRun& run, const std::string& name, std::ostream& csv, std::ost
                                        w.contact_forces(), w.contact_objects()) / unit;
         const double T = w.time() * T_of_t;
         p2.emplace_back(T, p[1]);
-        csv << fmt::format("{},{:.6f},{:.5f},{:.5f},{:.5f},{:.5f},{:.5f}\n", solver, w.time(), T,
-                           p[0], p[1], p[2], p[3]);
+        rows += fmt::format("{},{:.6f},{:.5f},{:.5f},{:.5f},{:.5f},{:.5f}\n", solver, w.time(), T,
+                            p[0], p[1], p[2], p[3]);
         if (w.pressure().empty()) return;
         for (std::size_t s = 0; s < sensors.size(); ++s)
             p[s] = sensors[s].field_pressure(positions(), w.pressure(), kernel) / unit;
         p2_field.emplace_back(T, p[1]);
-        field_csv << fmt::format("{},{:.6f},{:.5f},{:.5f},{:.5f},{:.5f},{:.5f}\n", solver,
-                                 w.time(), T, p[0], p[1], p[2], p[3]);
+        field_rows += fmt::format("{},{:.6f},{:.5f},{:.5f},{:.5f},{:.5f},{:.5f}\n", solver,
+                                  w.time(), T, p[0], p[1], p[2], p[3]);
+    };
+    double wall_before = 0;  // of the runs before a resume
+    if (!checkpoint_file.empty() && fs::exists(checkpoint_file)) {
+        std::ifstream in = io::open_input(checkpoint_file, "the validation's checkpoint",
+                                          4096 * io::MiB, std::ios::binary);
+        try {
+            if (!in) throw CheckpointError("cannot be read");
+            const nlohmann::json state = nlohmann::json::parse(w.restore(in).extra);
+            state.at("p2").get_to(p2);
+            state.at("p2_field").get_to(p2_field);
+            state.at("rows").get_to(rows);
+            state.at("field_rows").get_to(field_rows);
+            const auto& t = state.at("totals");
+            run.steps.steps = t.at("steps").get<long long>();
+            run.steps.iterations = t.at("iterations").get<long long>();
+            run.steps.capped = t.at("capped").get<long long>();
+            run.steps.capped_peak = t.at("capped_peak").get<long long>();
+            run.steps.density_error_mean_sum = t.at("density_error_mean_sum").get<double>();
+            run.steps.density_error_max = t.at("density_error_max").get<double>();
+            wall_before = state.at("wall_time").get<double>();
+            if (p2.size() != std::size_t(run.steps.steps) || w.steps() != run.steps.steps)
+                throw CheckpointError("its samples are not its steps'");
+        } catch (const std::exception& e) {
+            throw CheckpointError(fmt::format("{}: {}; --overwrite starts the validation again",
+                                              checkpoint_file.string(), e.what()));
+        }
+        if (!quiet)
+            std::fprintf(stderr, "%s with %s: resumed at t = %.4f s (%lld steps)\n", name.c_str(),
+                         solver.c_str(), w.time(), run.steps.steps);
+    }
+    auto save = [&] {
+        const nlohmann::json state = {
+            {"p2", p2},
+            {"p2_field", p2_field},
+            {"rows", rows},
+            {"field_rows", field_rows},
+            {"totals",
+             {{"steps", run.steps.steps},
+              {"iterations", run.steps.iterations},
+              {"capped", run.steps.capped},
+              {"capped_peak", run.steps.capped_peak},
+              {"density_error_mean_sum", run.steps.density_error_mean_sum},
+              {"density_error_max", run.steps.density_error_max}}},
+            {"wall_time", wall_before}};
+        io::write_file_atomic(checkpoint_file, [&](std::ostream& out) { w.save(out, state.dump()); });
     };
     Progress progress(quiet);
-    const auto t0 = std::chrono::steady_clock::now();
+    auto t0 = std::chrono::steady_clock::now();
+    auto last_checkpoint = t0;
     const double end = scene.time.end_time;
     AdvanceOptions sampling;
+    // The first Ctrl-C ends the step in progress and writes the checkpoint; a second one exits.
+    std::optional<GracefulInterrupts> graceful;
+    if (!checkpoint_file.empty()) graceful.emplace();
+    bool stopped = false;
     sampling.on_step = [&](const StepStats& s) {
         run.steps.add(s);
         if (s.instability) return true;
         sample();
-        progress.step({0, 0, w.time(), end, s.step, seconds_since(t0)});
-        return true;
+        progress.step({0, 0, w.time(), end, s.step, wall_before + seconds_since(t0)});
+        if (checkpoint_file.empty()) return true;
+        const auto now = std::chrono::steady_clock::now();
+        stopped = interrupted();
+        if (stopped || (checkpoint_every > 0 &&
+                        std::chrono::duration<double>(now - last_checkpoint).count() >=
+                            checkpoint_every)) {
+            wall_before += std::chrono::duration<double>(now - t0).count();
+            t0 = last_checkpoint = now;
+            save();
+        }
+        return !stopped;
     };
-    if (w.advance_to(end, sampling).status != AdvanceResult::Status::reached)
+    const auto status = w.advance_to(end, sampling).status;
+    if (stopped) {
+        progress.finish();
+        throw ValidateInterrupted(fmt::format("{} with {} stopped at t = {:.4f} s, its checkpoint in {}",
+                                              name, solver, w.time(), checkpoint_file.string()));
+    }
+    if (status != AdvanceResult::Status::reached)
         throw std::runtime_error(solver + " went unstable in " + name);
+    csv << rows;
+    field_csv << field_rows;
     progress.finish();
     // The particles' pressure noise comes and goes within steps (the fluid beside the wall is a
     // few particles whose pairs make and break); the sensors average over their faces. Checked
@@ -895,7 +963,42 @@ void surface_tension(const CaseRun& run, std::ostream& csv, std::ostream& table,
 
 }  // namespace
 
-int validate_command(const ValidateOptions& o) {
+int validate_command(const ValidateOptions& given) {
+    ValidateOptions o = given;
+    const fs::path dir = o.output;
+    ValidateRecord record(dir);
+    try {
+        if (o.resume) {
+            if (!record.exists()) {
+                std::fprintf(stderr,
+                             "seiche validate: --resume: %s holds no interrupted validation "
+                             "(no %s)\n",
+                             dir.c_str(), (dir / "resume" / "options.json").c_str());
+                return 2;
+            }
+            // The cases, solvers and --set it was started with.
+            const ValidateRecord::Options r = record.options();
+            o.cases = r.cases;
+            o.solvers = r.solvers;
+            o.overrides = r.overrides;
+            for (const auto& s : o.solvers)
+                if (!find_solver(s))
+                    throw RecordError((dir / "resume" / "options.json").string() +
+                                      ": no solver \"" + s + "\"");
+            if (!o.quiet)
+                std::fprintf(stderr, "resuming the validation in %s: %s\n", dir.c_str(),
+                             record.describe().c_str());
+        } else if (record.exists() && !o.overwrite) {
+            std::fprintf(stderr,
+                         "seiche validate: %s holds a validation that was cut short (%s): "
+                         "--resume continues it, --overwrite starts again\n",
+                         dir.c_str(), record.describe().c_str());
+            return 2;
+        }
+    } catch (const RecordError& e) {
+        std::fprintf(stderr, "seiche validate: --resume: %s\n", e.what());
+        return 2;
+    }
     fs::path root;
     try {
         root = data_dir();  // the measured data and the plotting scripts
@@ -948,7 +1051,6 @@ int validate_command(const ValidateOptions& o) {
         }
     }
     set_thread_count(o.threads);
-    const fs::path dir = o.output;
     std::vector<Check> checks;
     if (const std::string why = directory_refusal(dir, false, "", o.overwrite); !why.empty()) {
         std::fprintf(stderr, "seiche validate: %s\n", why.c_str());
@@ -956,6 +1058,7 @@ int validate_command(const ValidateOptions& o) {
     }
     try {
         mark_seiche_dir(dir);
+        if (!o.resume) record.start({cases, o.solvers, o.overrides});
         for (const auto& c : cases) {
             std::ostringstream csv;
             csv << (c == "koshizuka"         ? "solver,t,T,Z\n"
@@ -974,7 +1077,28 @@ int validate_command(const ValidateOptions& o) {
             std::ostringstream drops;  // surface_tension: one row per drop
             drops << "solver,set,dim,gamma,r,R,period,sigma_eff,sigma_over_gamma,decay_rate,nu_equivalent,"
                      "half_periods,seed\n";
+            // Each solver's rows go to the case's files after it, and into the record.
+            const auto add = [&](const ValidateRecord::Finished& f) {
+                const auto rows = [&](const char* name) {
+                    const auto k = f.rows.find(name);
+                    return k == f.rows.end() ? std::string() : k->second;
+                };
+                csv << rows("csv");
+                lobovsky_smoothed << rows("smoothed");
+                lobovsky_field << rows("field");
+                box_pressures << rows("box");
+                drops << rows("drops");
+                angles << rows("angles");
+                checks.insert(checks.end(), f.checks.begin(), f.checks.end());
+            };
             for (const auto& solver : o.solvers) {
+                if (const auto f = record.finished(c, solver)) {
+                    if (!o.quiet)
+                        std::fprintf(stderr, "validate %s with %s: finished before (%s)\n",
+                                     c.c_str(), solver.c_str(), (dir / "resume").c_str());
+                    add(*f);
+                    continue;
+                }
                 const auto t0 = std::chrono::steady_clock::now();
                 // On a terminal the time is added to this line; in a log the progress lines
                 // come between, so the time gets a line of its own.
@@ -984,24 +1108,35 @@ int validate_command(const ValidateOptions& o) {
                                  live ? "validate %s with %s ..." : "validate %s with %s ...\n",
                                  c.c_str(), solver.c_str());
                 CaseRun run{root, solver, o.overrides, {}};
-                const std::size_t first_check = checks.size();
-                if (c == "koshizuka") koshizuka(run, csv, checks);
-                if (c == "hydrostatic") hydrostatic(run, csv, checks);
-                if (c == "spheric") spheric(run, csv, box_pressures, checks, o.quiet);
+                std::ostringstream s_csv, s_smoothed, s_field, s_box, s_drops, s_angles;
+                std::vector<Check> these;
+                if (c == "koshizuka") koshizuka(run, s_csv, these);
+                if (c == "hydrostatic") hydrostatic(run, s_csv, these);
+                if (c == "spheric") spheric(run, s_csv, s_box, these, o.quiet);
                 if (c == "lobovsky" || c == "lobovsky_fine")
-                    lobovsky<2>(run, c, csv, lobovsky_smoothed, lobovsky_field, checks, o.quiet);
+                    lobovsky<2>(run, c, s_csv, s_smoothed, s_field, these, o.quiet,
+                                record.checkpoint(c, solver), o.checkpoint_every);
                 if (c == "lobovsky_3d")
-                    lobovsky<3>(run, c, csv, lobovsky_smoothed, lobovsky_field, checks, o.quiet);
+                    lobovsky<3>(run, c, s_csv, s_smoothed, s_field, these, o.quiet,
+                                record.checkpoint(c, solver), o.checkpoint_every);
                 if (c == "surface_tension")
-                    surface_tension(run, csv, drops, angles, checks,
+                    surface_tension(run, s_csv, s_drops, s_angles, these,
                                     fmt::format("validate {} with {}", c, solver), o.quiet);
                 // A verdict reached with a solve that stopped short of its tolerance says so.
                 const std::string capped =
                     capped_note(run.steps.capped, run.steps.capped_peak, run.steps.steps,
                                 solver_named(solver));
                 if (!capped.empty())
-                    for (std::size_t k = first_check; k < checks.size(); ++k)
-                        checks[k].detail += "; its solve " + capped;
+                    for (Check& k : these) k.detail += "; its solve " + capped;
+                const ValidateRecord::Finished f{{{"csv", s_csv.str()},
+                                                  {"smoothed", s_smoothed.str()},
+                                                  {"field", s_field.str()},
+                                                  {"box", s_box.str()},
+                                                  {"drops", s_drops.str()},
+                                                  {"angles", s_angles.str()}},
+                                                 these};
+                record.save_finished(c, solver, f);
+                add(f);
                 if (!o.quiet) {
                     if (!live)
                         std::fprintf(stderr, "validate %s with %s:", c.c_str(), solver.c_str());
@@ -1063,8 +1198,21 @@ int validate_command(const ValidateOptions& o) {
                              "the CSVs are in %s\n",
                              dir.c_str());
         }
+        record.clear();  // every case done: nothing left to resume
         std::printf("results: %s (verdicts.csv, verdicts.md, *.csv, *.png)\n", dir.c_str());
         return ok ? 0 : 4;
+    } catch (const ValidateInterrupted& e) {
+        std::fprintf(stderr,
+                     "seiche validate: interrupted: %s; `seiche validate --resume -o %s` "
+                     "continues it\n",
+                     e.what(), dir.c_str());
+        return 130;
+    } catch (const RecordError& e) {
+        std::fprintf(stderr, "seiche validate: %s\n", e.what());
+        return 2;
+    } catch (const CheckpointError& e) {
+        std::fprintf(stderr, "seiche validate: %s\n", e.what());
+        return 2;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "seiche validate: %s\n", e.what());
         return 1;
