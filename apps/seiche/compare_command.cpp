@@ -77,10 +77,7 @@ struct RunResult {
     std::string status = "done";  //!< done | unstable
     std::string reason;           //!< why it went unstable
     std::size_t fluid = 0, boundary = 0;
-    long steps = 0;
-    long long iterations = 0;  //!< solver iterations, all steps
-    long long capped = 0;      //!< steps whose solve stopped at its cap above its tolerance
-    long long capped_peak = 0;  //!< of those, above the peak tolerance (StepStats::capped_peak)
+    RunTotals totals;  //!< steps, iterations, capped steps (the unstable one included)
     double time = 0;         //!< simulated, s
     double ms_median = 0;    //!< wall ms per step, median
     double wall_s = 0;       //!< wall time of all the steps, s
@@ -124,10 +121,7 @@ RunResult simulate(const Scene& scene, const RunLimits& lim) {
     auto s0 = clock_type::now();
     advance.on_step = [&](const StepStats& s) {
         ms.push_back(1e3 * seconds_since(s0));
-        ++r.steps;
-        r.iterations += s.iterations;
-        r.capped += s.capped ? 1 : 0;
-        r.capped_peak += s.capped && s.capped_peak ? 1 : 0;
+        r.totals.add(s);
         if (s.instability) {
             r.status = "unstable";
             r.reason = fmt::format("step {}, t = {:.4f} s: particle {} {}", s.step, s.time,
@@ -154,7 +148,7 @@ RunResult simulate(const Scene& scene, const RunLimits& lim) {
                                    s.time, 100 * s.density_error_mean);
             return false;
         }
-        if (lim.progress) lim.progress(w.time(), r.steps, seconds_since(t0));
+        if (lim.progress) lim.progress(w.time(), long(r.totals.steps), seconds_since(t0));
         s0 = clock_type::now();
         return true;
     };
@@ -170,7 +164,7 @@ RunResult simulate(const Scene& scene, const RunLimits& lim) {
     }
     r.time = w.time();
     for (double m : ms) r.wall_s += 1e-3 * m;
-    r.error_mean = r.steps > 0 ? error_sum / r.steps : 0;
+    r.error_mean = r.totals.steps > 0 ? error_sum / double(r.totals.steps) : 0;
     if (!ms.empty()) {
         std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
         r.ms_median = ms[ms.size() / 2];
@@ -186,7 +180,7 @@ RunResult simulate(const Scene& scene, const RunLimits& lim) {
 // cap on some steps, that its error is above the tolerance it was given.
 std::string run_detail(const RunResult& r, const Scene& scene) {
     if (r.status != "done") return r.reason;
-    return capped_note(r.capped, r.capped_peak, r.steps, scene.solver.type);
+    return capped_note(r.totals.capped, r.totals.capped_peak, r.totals.steps, scene.solver.type);
 }
 
 // The same for the progress line: "" or ", UNSTABLE: …" or ", its solve stopped at …".
@@ -239,15 +233,15 @@ std::string compare_runs(const std::vector<Case>& cases, std::size_t columns, do
         progress.finish();
         runs << fmt::format(
             "{},{},{},{},{},{},{:.6f},{:.4f},{:.4f},{:.4f},{:.6g},{:.6g},{:.6g},{:.6g},{},{}\n",
-            csv_field(cases[k].label), solver, csv_field(cases[k].params), r.fluid, r.boundary, r.steps,
-            r.time, r.ms_median, r.wall_s, r.time > 0 ? r.wall_s / r.time : 0.0,
+            csv_field(cases[k].label), solver, csv_field(cases[k].params), r.fluid, r.boundary,
+            r.totals.steps, r.time, r.ms_median, r.wall_s, r.time > 0 ? r.wall_s / r.time : 0.0,
             r.error_mean, r.error_worst, r.error_max, r.energy_final, r.status,
             csv_field(run_detail(r, scene)));
         // Time per step alone misleads between solvers that take steps of very different
         // sizes: the wall time per simulated second is what a user waits for.
         say(fmt::format("  {} steps, {:.2f} ms per step, {:.2f} s wall ({:.1f} s per simulated "
                         "second), mean density error {:.3f}%{}",
-                        r.steps, r.ms_median, r.wall_s, r.time > 0 ? r.wall_s / r.time : 0.0,
+                        r.totals.steps, r.ms_median, r.wall_s, r.time > 0 ? r.wall_s / r.time : 0.0,
                         100 * r.error_mean, say_detail(r, scene)));
         Scene shown = scene;
         shown.render.width = 640, shown.render.height = 400;
@@ -341,7 +335,7 @@ void compare_stability(const CompareOptions& o, const Scene& base, const fs::pat
                 const RunResult r = simulate(s, lim);
                 const bool ok = r.status == "done";
                 stability << fmt::format("{},{:.6g},{},{},{:.6g},{}\n", solver, dt,
-                                         ok ? "yes" : "no", r.steps, r.error_worst,
+                                         ok ? "yes" : "no", r.totals.steps, r.error_worst,
                                          csv_field(r.reason));
                 say(fmt::format("compare stability {}: dt = {:.3g} s {}", solver, dt,
                                 ok ? "stable" : "blows up (" + r.reason + ")"));
@@ -434,13 +428,13 @@ void compare_accuracy(const CompareOptions& o, const std::vector<Case>& main_cas
         progress.finish();
         const double per_sim = r.time > 0 ? r.wall_s / r.time : 0.0;
         out << fmt::format("{},{},{},{},{:.3f},{:.6f},{:.4f},{:.4f},{:.6g},{:.6g},{},{}\n",
-                           c.solver, c.target, csv_field(c.setting), r.steps,
-                           r.steps > 0 ? double(r.iterations) / double(r.steps) : 0.0, r.time,
+                           c.solver, c.target, csv_field(c.setting), r.totals.steps,
+                           r.totals.mean_iterations(), r.time,
                            r.wall_s, per_sim, r.error_mean, r.error_max, r.status,
                            csv_field(run_detail(r, c.scene)));
         say(fmt::format("  {} steps, {:.2f} s wall ({:.1f} s per simulated second), mean density "
                         "error {:.3f}%{}",
-                        r.steps, r.wall_s, per_sim, 100 * r.error_mean, say_detail(r, c.scene)));
+                        r.totals.steps, r.wall_s, per_sim, 100 * r.error_mean, say_detail(r, c.scene)));
     }
     io::write_file_atomic(dir / "accuracy.csv", [&](std::ostream& f) { f << out.str(); });
 }
