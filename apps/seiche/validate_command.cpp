@@ -548,12 +548,12 @@ void spheric(CaseRun& run, std::ostream& csv, std::ostream& pressures, std::vect
 // the percentile band of about 100 repetitions at sensor 2 (15 mm), over a 5 ms window: the
 // impact (p* first above 0.3), the peak of the first impact and the plateau after it (the mean
 // over 3.5 ≤ T ≤ 5.5).
-template <int D>
 //
 // Hours at fine resolutions: with a checkpoint file it writes the world and what it has measured
 // there every checkpoint_every seconds of wall time (0: only when interrupted) and after Ctrl-C or
 // SIGTERM (then throws ValidateInterrupted), and continues from the file when it is there, bitwise
 // as if never stopped.
+template <int D>
 void lobovsky(CaseRun& run, const std::string& name, std::ostream& csv, std::ostream& smoothed,
               std::ostream& field_csv, std::vector<Check>& checks, bool quiet,
               const fs::path& checkpoint_file, double checkpoint_every) {
@@ -652,7 +652,8 @@ void lobovsky(CaseRun& run, const std::string& name, std::ostream& csv, std::ost
     auto last_checkpoint = t0;
     const double end = scene.time.end_time;
     AdvanceOptions sampling;
-    // The first Ctrl-C ends the step in progress and writes the checkpoint; a second one exits.
+    // At the first Ctrl-C the step in progress ends as usual and the checkpoint is written after
+    // it; a second one exits at once.
     std::optional<GracefulInterrupts> graceful;
     if (!checkpoint_file.empty()) graceful.emplace();
     bool stopped = false;
