@@ -32,11 +32,28 @@ void PictureProgressLine::finish() {
     if (tty_ && !quiet_) std::fprintf(stderr, "\r\033[K");
 }
 
+void RecentRate::add(double wall, double time) {
+    if (wall < latest_.first || time < latest_.second) samples_.clear();  // the next run
+    latest_ = {wall, time};
+    if (samples_.empty() || wall - samples_.back().first >= 0.5) samples_.push_back(latest_);
+    // Keep one sample at or before the window's start, so that the rate spans all of it.
+    const double window = std::clamp(0.1 * wall, 5.0, 300.0);
+    while (samples_.size() > 1 && samples_[1].first <= wall - window) samples_.pop_front();
+}
+
+double RecentRate::sim_per_wall() const {
+    if (samples_.empty()) return 0.0;
+    const auto [w0, t0] = samples_.front();
+    const auto [w1, t1] = latest_;
+    if (w1 - w0 >= 2.0) return (t1 - t0) / (w1 - w0);
+    return w1 > 0 ? t1 / w1 : 0.0;
+}
+
 Progress::Progress(bool quiet) : quiet_(quiet), tty_(isatty(fileno(stderr)) != 0) {}
 
 std::string Progress::line(const ProgressState& s) const {
     const double rate = s.wall > 0 ? s.steps / s.wall : 0.0;
-    const double sim_per_wall = s.wall > 0 ? s.time / s.wall : 0.0;
+    const double sim_per_wall = rate_.sim_per_wall();
     const double eta = sim_per_wall > 0 ? (s.end_time - s.time) / sim_per_wall : NAN;
     // frames_total = 0: a run without frames (bench), shown by step only.
     const std::string where = s.frames_total > 0
@@ -48,6 +65,7 @@ std::string Progress::line(const ProgressState& s) const {
 
 void Progress::step(const ProgressState& s) {
     if (quiet_) return;
+    rate_.add(s.wall, s.time);
     if (!tty_) {
         if (!(s.end_time > 0)) return;
         const int tenth = static_cast<int>(std::min(10.0, std::floor(10.0 * s.time / s.end_time)));
@@ -67,6 +85,7 @@ void Progress::step(const ProgressState& s) {
 void Progress::frame(const ProgressState& s) {
     if (quiet_) return;
     if (tty_) return step(s);
+    rate_.add(s.wall, s.time);
     std::fprintf(stderr, "%s\n", line(s).c_str());
     frame_printed_ = true;
 }
@@ -76,6 +95,7 @@ void Progress::finish() {
     drawn_ = false;
     tenth_ = 0;  // the next run (compare, validate) counts its own tenths
     frame_printed_ = false;
+    rate_ = RecentRate();
 }
 
 void print_density_error(const RunTotals& totals, int label_width) {

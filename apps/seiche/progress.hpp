@@ -4,7 +4,9 @@
 #pragma once
 
 #include <chrono>
+#include <deque>
 #include <string>
+#include <utility>
 
 #include "seiche/solver_traits.hpp"
 #include "seiche/step_stats.hpp"
@@ -18,6 +20,23 @@ struct ProgressState {
     double end_time = 0;  //!< s
     long long steps = 0;
     double wall = 0;  //!< s since the start
+};
+
+// The simulated seconds a wall second of the recent past brought: over the run's last tenth of
+// wall time (at least 5 s, at most 5 min). A dam break's steps shorten by half or more after its
+// impact, so the average over the whole run promised an end far too early (a 2D Lobovsky run
+// showed 52 minutes left at a tenth of its time and took about 90).
+class RecentRate {
+  public:
+    // The run at wall seconds since its start and simulated time s; a sample kept every 0.5 s.
+    // A wall or time below the last starts again (the next run of compare or validate).
+    void add(double wall, double time);
+    // Simulated s per wall s at the last sample; the whole run's average until 2 s of samples.
+    double sim_per_wall() const;
+
+  private:
+    std::deque<std::pair<double, double>> samples_;  //!< (wall, time)
+    std::pair<double, double> latest_{0.0, 0.0};
 };
 
 class Progress {
@@ -34,6 +53,7 @@ class Progress {
   private:
     std::string line(const ProgressState& s) const;
     bool quiet_, tty_;
+    RecentRate rate_;
     double last_draw_ = -1.0;
     bool drawn_ = false;
     int tenth_ = 0;               //!< the last tenth of the end time reached (not on a terminal)
