@@ -25,7 +25,7 @@ struct ProgressState {
 // The simulated seconds a wall second of the recent past brought: over the run's last tenth of
 // wall time (at least 5 s, at most 5 min). A dam break's steps shorten by half or more after its
 // impact, so the average over the whole run promised an end far too early (a 2D Lobovsky run
-// showed 52 minutes left at a tenth of its time and took about 90).
+// showed 52 minutes left at a tenth of its time and took 86 more).
 class RecentRate {
   public:
     // The run at wall seconds since its start and simulated time s; a sample kept every 0.5 s.
