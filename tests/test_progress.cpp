@@ -1,6 +1,10 @@
 // The progress line's ETA (apps/seiche/progress.hpp): the rate of the run's recent past.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <tuple>
+#include <utility>
+
 #include "progress.hpp"
 
 using seiche::app::RecentRate;
