@@ -341,6 +341,25 @@ TEST(Resume, KilledValidationContinuesBitwise) {
     fs::remove_all(dir);
 }
 
+// Ctrl-C the moment the first solver's run is recorded, while the next one is being set up
+// (before its run watches the flag): still the way on, not a silent exit.
+TEST(Resume, ValidationInterruptedBetweenSolversSaysHowToContinue) {
+    const fs::path dir = fresh_dir("seiche_test_resume_validate_between");
+    std::istringstream args("validate -o " + (dir / "stopped").string() + validate_args +
+                            " --checkpoint-every 0");
+    std::vector<std::string> argv{std::istream_iterator<std::string>(args), {}};
+    const pid_t pid = spawn_seiche(argv, dir / "log_stopped");
+    for (int k = 0; k < 60000 && !fs::exists(dir / "stopped" / "resume" / "lobovsky.pbf.json"); ++k)
+        std::this_thread::sleep_for(std::chrono::microseconds(500));
+    kill(pid, SIGINT);
+    EXPECT_EQ(wait_for(pid).first, 130) << slurp(dir / "log_stopped");
+    const std::string log = slurp(dir / "log_stopped");
+    EXPECT_NE(log.find("interrupted"), std::string::npos) << log;
+    EXPECT_NE(log.find("validate --resume -o " + (dir / "stopped").string()), std::string::npos)
+        << log;
+    fs::remove_all(dir);
+}
+
 TEST(Resume, InterruptedValidationSaysHowToContinue) {
     const fs::path dir = fresh_dir("seiche_test_resume_validate_interrupt");
     ASSERT_EQ(run_cli("validate -o " + (dir / "whole").string() + validate_args, dir / "log"), 4)

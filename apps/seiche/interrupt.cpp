@@ -9,11 +9,11 @@ namespace seiche::app {
 namespace {
 
 std::atomic<bool> g_interrupted{false};
-std::atomic<bool> g_graceful{false};
+std::atomic<int> g_graceful{0};  // graceful sections alive (they nest)
 
 extern "C" void on_signal(int) {
     // Only async-signal-safe calls here: atomics and _exit.
-    if (!g_graceful.load() || g_interrupted.exchange(true)) ::_exit(130);
+    if (g_graceful.load() == 0 || g_interrupted.exchange(true)) ::_exit(130);
 }
 
 }  // namespace
@@ -36,11 +36,11 @@ bool interrupted() {
 }
 
 GracefulInterrupts::GracefulInterrupts() {
-    g_graceful = true;
+    ++g_graceful;
 }
 
 GracefulInterrupts::~GracefulInterrupts() {
-    g_graceful = false;
+    --g_graceful;
 }
 
 }  // namespace seiche::app

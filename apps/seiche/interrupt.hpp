@@ -13,7 +13,8 @@ void install_interrupt_handler();
 // The flag a World watches (World::set_stop_flag).
 const std::atomic<bool>* interrupt_flag();
 bool interrupted();
-// While alive, the first signal only sets the flag.
+// While alive, the first signal only sets the flag. Sections nest (a case that spans runs holds
+// one across them, each run its own).
 class GracefulInterrupts {
   public:
     GracefulInterrupts();

@@ -1092,7 +1092,17 @@ int validate_command(const ValidateOptions& given) {
                 angles << rows("angles");
                 checks.insert(checks.end(), f.checks.begin(), f.checks.end());
             };
+            // The Lobovsky cases resume: Ctrl-C anywhere in them, also between their solvers'
+            // runs, stops with the way on (the runs themselves checkpoint at it).
+            std::optional<GracefulInterrupts> resumable;
+            if (c.starts_with("lobovsky")) resumable.emplace();
+            const auto stop_if_interrupted = [&](const std::string& where) {
+                if (resumable && interrupted())
+                    throw ValidateInterrupted(fmt::format("{} {}, the finished runs in {}", where, c,
+                                                          (dir / "resume").string()));
+            };
             for (const auto& solver : o.solvers) {
+                stop_if_interrupted("before " + solver + " in");
                 if (const auto f = record.finished(c, solver)) {
                     if (!o.quiet)
                         std::fprintf(stderr, "validate %s with %s: finished before (%s)\n",
@@ -1145,6 +1155,7 @@ int validate_command(const ValidateOptions& given) {
                                  capped.empty() ? "" : (" (its solve " + capped + ")").c_str());
                 }
             }
+            stop_if_interrupted("after");
             io::write_file_atomic(dir / (c + ".csv"), [&](std::ostream& out) { out << csv.str(); });
             if (c == "spheric")
                 io::write_file_atomic(dir / "spheric_pressures.csv",
