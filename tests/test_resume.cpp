@@ -341,22 +341,29 @@ TEST(Resume, KilledValidationContinuesBitwise) {
     fs::remove_all(dir);
 }
 
-// Ctrl-C the moment the first solver's run is recorded, while the next one is being set up
-// (before its run watches the flag): still the way on, not a silent exit.
-TEST(Resume, ValidationInterruptedBetweenSolversSaysHowToContinue) {
-    const fs::path dir = fresh_dir("seiche_test_resume_validate_between");
+// Starts the two-solver validation into dir/stopped, sends Ctrl-C `after` the first solver's run
+// is recorded, and checks that it stops with 130 and says how to go on.
+void interrupt_after_first_run(const fs::path& dir, std::chrono::milliseconds after) {
     std::istringstream args("validate -o " + (dir / "stopped").string() + validate_args +
                             " --checkpoint-every 0");
     std::vector<std::string> argv{std::istream_iterator<std::string>(args), {}};
     const pid_t pid = spawn_seiche(argv, dir / "log_stopped");
     for (int k = 0; k < 60000 && !fs::exists(dir / "stopped" / "resume" / "lobovsky.pbf.json"); ++k)
         std::this_thread::sleep_for(std::chrono::microseconds(500));
+    std::this_thread::sleep_for(after);
     kill(pid, SIGINT);
     EXPECT_EQ(wait_for(pid).first, 130) << slurp(dir / "log_stopped");
     const std::string log = slurp(dir / "log_stopped");
     EXPECT_NE(log.find("interrupted"), std::string::npos) << log;
     EXPECT_NE(log.find("validate --resume -o " + (dir / "stopped").string()), std::string::npos)
         << log;
+}
+
+// Ctrl-C the moment the first solver's run is recorded, while the next one is being set up
+// (before its run watches the flag): still the way on, not a silent exit.
+TEST(Resume, ValidationInterruptedBetweenSolversSaysHowToContinue) {
+    const fs::path dir = fresh_dir("seiche_test_resume_validate_between");
+    interrupt_after_first_run(dir, std::chrono::milliseconds(0));
     fs::remove_all(dir);
 }
 
@@ -364,20 +371,8 @@ TEST(Resume, InterruptedValidationSaysHowToContinue) {
     const fs::path dir = fresh_dir("seiche_test_resume_validate_interrupt");
     ASSERT_EQ(run_cli("validate -o " + (dir / "whole").string() + validate_args, dir / "log"), 4)
         << slurp(dir / "log");
-    std::istringstream args("validate -o " + (dir / "stopped").string() + validate_args +
-                            " --checkpoint-every 0");
-    std::vector<std::string> argv{std::istream_iterator<std::string>(args), {}};
-    const pid_t pid = spawn_seiche(argv, dir / "log_stopped");
     // Ctrl-C inside WCSPH's run, PBF's finished.
-    for (int k = 0; k < 6000 && !fs::exists(dir / "stopped" / "resume" / "lobovsky.pbf.json"); ++k)
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    kill(pid, SIGINT);
-    EXPECT_EQ(wait_for(pid).first, 130) << slurp(dir / "log_stopped");
-    const std::string log = slurp(dir / "log_stopped");
-    EXPECT_NE(log.find("interrupted"), std::string::npos) << log;
-    EXPECT_NE(log.find("validate --resume -o " + (dir / "stopped").string()), std::string::npos)
-        << log;
+    interrupt_after_first_run(dir, std::chrono::milliseconds(100));
     // The cases, solvers and --set are the record's: giving them too is refused.
     EXPECT_EQ(run_cli("validate --resume -o " + (dir / "stopped").string() + " --solvers pbf",
                       dir / "log"),
