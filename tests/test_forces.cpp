@@ -179,48 +179,64 @@ TEST(PairLanes, WhatARowHoldsPastAListsEndDoesNotCountAndTheSumsAreThoseOfAPlain
     const CubicSpline<3> kernel(2.0f * d);
     NeighborGrid<3> grid;
     grid.build(x, kernel.support());
-    NeighborList rows;
-    build_neighbor_list<3>(grid, x, true, rows);
-    ASSERT_EQ(rows.group_row.size(), (x.size() + 7) / 8);
-    // The same lists, with another particle's index (one within reach of the lane's particle)
-    // where a row holds 0 past a shorter list's end.
-    NeighborList other;
-    build_neighbor_list<3>(grid, x, true, other);
-    std::size_t past_end = 0;
-    for (std::size_t g = 0; g < other.group_row.size(); ++g) {
-        std::size_t longest = 0;
-        for (std::size_t i = 8 * g; i < std::min(x.size(), 8 * g + 8); ++i)
-            longest = std::max(longest, other.of(i).size());
-        std::uint32_t* r = other.chunk_rows[other.chunk_of[8 * g]].data() +
-                           8 * std::size_t(other.group_row[g]);
-        for (std::size_t l = 0; l < 8; ++l) {
-            const std::size_t i = std::min(x.size() - 1, 8 * g + l);
-            const std::size_t n = 8 * g + l < x.size() ? other.of(i).size() : 0;
-            for (std::size_t k = n; k < longest; ++k, ++past_end) {
-                ASSERT_EQ(r[8 * k + l], 0u);
-                r[8 * k + l] = static_cast<std::uint32_t>(i == 0 ? 1 : i - 1);
-            }
+    // Rows of 16-bit indices (this few particles) and of 32-bit ones (wide_only): the same sums,
+    // to the bit.
+    std::vector<float> rho_width[2];
+    for (const bool wide : {false, true}) {
+        SCOPED_TRACE(wide ? "32-bit rows" : "16-bit rows");
+        NeighborList rows;
+        rows.wide_only = wide;
+        build_neighbor_list<3>(grid, x, true, rows);
+        ASSERT_EQ(rows.group_row.size(), (x.size() + 7) / 8);
+        // The same lists, with another particle's index (one within reach of the lane's particle)
+        // where a row holds 0 past a shorter list's end.
+        NeighborList other;
+        other.wide_only = wide;
+        build_neighbor_list<3>(grid, x, true, other);
+        std::size_t past_end = 0;
+        for (std::size_t g = 0; g < other.group_row.size(); ++g) {
+            std::size_t longest = 0;
+            for (std::size_t i = 8 * g; i < std::min(x.size(), 8 * g + 8); ++i)
+                longest = std::max(longest, other.of(i).size());
+            const auto poke = [&](auto* r) {
+                using T = std::remove_pointer_t<decltype(r)>;
+                for (std::size_t l = 0; l < 8; ++l) {
+                    const std::size_t i = std::min(x.size() - 1, 8 * g + l);
+                    const std::size_t n = 8 * g + l < x.size() ? other.of(i).size() : 0;
+                    for (std::size_t k = n; k < longest; ++k, ++past_end) {
+                        ASSERT_EQ(r[8 * k + l], 0u);
+                        r[8 * k + l] = static_cast<T>(i == 0 ? 1 : i - 1);
+                    }
+                }
+            };
+            if (other.narrow)
+                poke(other.rows<std::uint16_t>(g));
+            else
+                poke(other.rows<std::uint32_t>(g));
         }
+        ASSERT_GT(past_end, 1000u);
+        const NeighborList none = NeighborList::none(x.size());
+        const float mass = 1000.0f / float(lattice_sums<3>(kernel, d).w);
+        const FluidView<3> vr{x, mass, 1000.0f, rows, {}, {}, none, {}, 0.0f};
+        const FluidView<3> vo{x, mass, 1000.0f, other, {}, {}, none, {}, 0.0f};
+        std::vector<float> rho_r(x.size()), rho_o(x.size());
+        compute_density<3>(vr, kernel, rho_r);
+        compute_density<3>(vo, kernel, rho_o);
+        std::vector<Vec<3>> v(x.size()), out_r(x.size()), out_o(x.size());
+        for (std::size_t i = 0; i < x.size(); ++i) v[i] = Vec<3>(jitter(), jitter(), jitter()) * 100.0f;
+        xsph_viscosity<3>(vr, kernel, 0.3f, rho_r, v, out_r);
+        xsph_viscosity<3>(vo, kernel, 0.3f, rho_o, v, out_o);
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            ASSERT_EQ(rho_r[i], rho_o[i]) << i;
+            for (int a = 0; a < 3; ++a) ASSERT_EQ(out_r[i][a], out_o[i][a]) << i;
+            double plain = mass * kernel.W(0.0f);
+            for (std::uint32_t j : rows.of(i)) plain += mass * kernel.W(glm::length(x[i] - x[j]));
+            EXPECT_NEAR(rho_r[i], plain, 2e-5 * plain) << i;
+        }
+        ASSERT_EQ(rows.narrow, !wide);
+        rho_width[wide] = rho_r;
     }
-    ASSERT_GT(past_end, 1000u);
-    const NeighborList none = NeighborList::none(x.size());
-    const float mass = 1000.0f / float(lattice_sums<3>(kernel, d).w);
-    const FluidView<3> vr{x, mass, 1000.0f, rows, {}, {}, none, {}, 0.0f};
-    const FluidView<3> vo{x, mass, 1000.0f, other, {}, {}, none, {}, 0.0f};
-    std::vector<float> rho_r(x.size()), rho_o(x.size());
-    compute_density<3>(vr, kernel, rho_r);
-    compute_density<3>(vo, kernel, rho_o);
-    std::vector<Vec<3>> v(x.size()), out_r(x.size()), out_o(x.size());
-    for (std::size_t i = 0; i < x.size(); ++i) v[i] = Vec<3>(jitter(), jitter(), jitter()) * 100.0f;
-    xsph_viscosity<3>(vr, kernel, 0.3f, rho_r, v, out_r);
-    xsph_viscosity<3>(vo, kernel, 0.3f, rho_o, v, out_o);
-    for (std::size_t i = 0; i < x.size(); ++i) {
-        ASSERT_EQ(rho_r[i], rho_o[i]) << i;
-        for (int a = 0; a < 3; ++a) ASSERT_EQ(out_r[i][a], out_o[i][a]) << i;
-        double plain = mass * kernel.W(0.0f);
-        for (std::uint32_t j : rows.of(i)) plain += mass * kernel.W(glm::length(x[i] - x[j]));
-        EXPECT_NEAR(rho_r[i], plain, 2e-5 * plain) << i;
-    }
+    ASSERT_EQ(rho_width[0], rho_width[1]);
 }
 
 // With room for one more position (FluidView::x_padded, as the world keeps it) PBF's λ pass

@@ -218,43 +218,92 @@ TEST(NeighborGrid, RowsHoldTheListsInTheLanesOrder) {
     // list's end, within its chunk's buffer, and the lists read from the rows are those of the
     // brute-force oracle (one buffer, no chunks). Cell by cell, chunks of cells start anywhere,
     // so some groups lie across two chunks (collected again afterwards); per point, in a 2D set
-    // whose last group is short.
-    const auto check = [](const NeighborList& nb, std::size_t n) {
+    // whose last group is short. Rows of 16-bit indices (a few points) and of 32-bit ones
+    // (wide_only) hold the same lists.
+    const auto check_rows = [](const NeighborList& nb, std::size_t n, auto width) {
+        using T = decltype(width);
+        const auto& buffers = [&]() -> const auto& {
+            if constexpr (sizeof(T) == 2)
+                return nb.chunk_rows16;
+            else
+                return nb.chunk_rows;
+        }();
         ASSERT_EQ(nb.group_row.size(), (n + 7) / 8);
         for (std::size_t g = 0; g < nb.group_row.size(); ++g) {
-            const IndexBuffer& rows = nb.chunk_rows[nb.chunk_of[8 * g]];
-            const std::uint32_t* r = rows.data() + 8 * std::size_t(nb.group_row[g]);
+            const auto& rows = buffers[nb.chunk_of[8 * g]];
+            const T* r = rows.data() + 8 * std::size_t(nb.group_row[g]);
+            ASSERT_EQ(r, nb.rows<T>(g));
             std::size_t longest = 0;
             for (std::size_t i = 8 * g; i < std::min(n, 8 * g + 8); ++i)
                 longest = std::max(longest, nb.of(i).size());
             ASSERT_LE(r + 8 * longest, rows.data() + rows.size()) << "group " << g;
             for (std::size_t l = 0; l < 8; ++l) {
                 const std::size_t count = 8 * g + l < n ? nb.of(8 * g + l).size() : 0;
-                if (count > 0) ASSERT_EQ(nb.of(8 * g + l).data(), r + l);
+                if (count > 0) ASSERT_EQ(nb.of(8 * g + l).data(), static_cast<const void*>(r + l));
                 for (std::size_t k = count; k < longest; ++k)
                     ASSERT_EQ(r[8 * k + l], 0u) << "group " << g << " lane " << l << " row " << k;
             }
         }
     };
+    const auto check = [&](const NeighborList& nb, std::size_t n) {
+        if (nb.narrow)
+            check_rows(nb, n, std::uint16_t{});
+        else
+            check_rows(nb, n, std::uint32_t{});
+    };
     NeighborGrid<3> grid;
     const auto p = random_points_in_grid_order(grid);
-    NeighborList by_cell;
+    NeighborList by_cell, wide;
     build_neighbor_list_by_cell<3>(grid, p, grid, true, by_cell);
+    wide.wide_only = true;
+    build_neighbor_list_by_cell<3>(grid, p, grid, true, wide);
+    ASSERT_TRUE(by_cell.narrow);
+    ASSERT_FALSE(wide.narrow);
     std::size_t across = 0;
     for (std::size_t i = 1; i < p.size(); ++i)
         across += by_cell.chunk_of[i] != by_cell.chunk_of[i - 1] && i % 8 != 0;
     ASSERT_GT(across, 0u);
     check(by_cell, p.size());
-    expect_same_lists(by_cell, brute_force_neighbors<3>(p, p, 0.1f, true));
+    check(wide, p.size());
+    const NeighborList oracle = brute_force_neighbors<3>(p, p, 0.1f, true);
+    expect_same_lists(by_cell, oracle);
+    expect_same_lists(wide, oracle);
 
     const auto q = random_points<2>(1203, 0.0f, 1.0f, 17);
     NeighborGrid<2> grid2;
     grid2.build(q, 0.05f);
-    NeighborList by_point;
+    NeighborList by_point, by_point_wide;
     build_neighbor_list<2>(grid2, q, true, by_point);
+    by_point_wide.wide_only = true;
+    build_neighbor_list<2>(grid2, q, true, by_point_wide);
     ASSERT_GT(by_point.pairs(), 1203u);
     check(by_point, q.size());
+    check(by_point_wide, q.size());
     expect_same_lists(by_point, brute_force_neighbors<2>(q, q, 0.05f, true));
+    expect_same_lists(by_point_wide, brute_force_neighbors<2>(q, q, 0.05f, true));
+}
+
+TEST(NeighborGrid, ListsOfMoreThan65536PointsKeepTheirIndices) {
+    // Past NeighborList::narrow_limit points the rows are 32 bits wide: a 16-bit row would wrap
+    // the far indices. Queries against a target set of 70,000 points on a line, the last
+    // ones beyond index 65,535.
+    const std::size_t n = 70000;
+    std::vector<Vec<3>> line(n);
+    for (std::size_t i = 0; i < n; ++i) line[i] = Vec<3>(0.01f * float(i), 0.0f, 0.0f);
+    NeighborGrid<3> grid;
+    grid.build(line, 0.025f);
+    std::vector<Vec<3>> queries = {line[3], line[n - 3]};
+    NeighborList nb;
+    build_neighbor_list<3>(grid, queries, false, nb);
+    ASSERT_FALSE(nb.narrow);
+    for (std::size_t q = 0; q < queries.size(); ++q) {
+        ASSERT_EQ(nb.of(q).size(), 5u);
+        for (std::uint32_t j : nb.of(q))
+            EXPECT_LE(glm::length(line[j] - queries[q]), 0.025f) << "query " << q << " index " << j;
+    }
+    const NeighborList oracle = brute_force_neighbors<3>(queries, line, 0.025f, false);
+    ASSERT_FALSE(oracle.narrow);
+    expect_same_lists(nb, oracle);
 }
 
 TEST(NeighborGrid, DenseTableAndBucketsGiveTheSameListsInTheSameOrder) {

@@ -366,13 +366,15 @@ struct CandidateBlock {
 // time: eight entries of each list, an 8 × 8 transpose in registers, one 32-byte store per row.
 // Written lane by lane instead (eight 4-byte stores to every line of the rows, each line to be
 // fetched from memory first), the rows cost half as much as building the lists.
-std::uint32_t append_group_rows(IndexBuffer& rows, const std::uint32_t* const* list,
+// Into a NarrowBuffer, each index takes 16 bits (the builder checked that every one fits).
+template <class T>
+std::uint32_t append_group_rows(Buffer<T>& rows, const std::uint32_t* const* list,
                                 const std::uint32_t* count) {
     constexpr std::size_t lanes = LaneList::stride;  // pair_lanes.hpp's width
     std::uint32_t longest = 0;
     for (std::size_t l = 0; l < lanes; ++l) longest = std::max(longest, count[l]);
     const auto first = static_cast<std::uint32_t>(rows.size() / lanes);
-    std::uint32_t* r = rows.reserve_more(lanes * std::size_t(longest));
+    T* r = rows.reserve_more(lanes * std::size_t(longest));
 #ifdef __AVX2__
     const __m256i counts = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(count));
     for (std::uint32_t k0 = 0; k0 < longest; k0 += lanes) {
@@ -405,14 +407,19 @@ std::uint32_t append_group_rows(IndexBuffer& rows, const std::uint32_t* const* l
         for (std::uint32_t k = 0; k < end; ++k) {
             // Lane l keeps its entry where k0 + k < count[l] (counts are far below 2^31).
             const __m256i live = _mm256_cmpgt_epi32(counts, _mm256_set1_epi32(int(k0 + k)));
-            _mm256_storeu_si256(reinterpret_cast<__m256i*>(r + lanes * (k0 + k)),
-                                _mm256_and_si256(t[k], live));
+            const __m256i row = _mm256_and_si256(t[k], live);
+            if constexpr (sizeof(T) == 2)
+                _mm_storeu_si128(reinterpret_cast<__m128i*>(r + lanes * (k0 + k)),
+                                 _mm_packus_epi32(_mm256_castsi256_si128(row),
+                                                  _mm256_extracti128_si256(row, 1)));
+            else
+                _mm256_storeu_si256(reinterpret_cast<__m256i*>(r + lanes * (k0 + k)), row);
         }
     }
 #else
     for (std::size_t l = 0; l < lanes; ++l) {
         std::uint32_t k = 0;
-        for (; k < count[l]; ++k) r[lanes * k + l] = list[l][k];
+        for (; k < count[l]; ++k) r[lanes * k + l] = static_cast<T>(list[l][k]);
         for (; k < longest; ++k) r[lanes * k + l] = 0;
     }
 #endif
@@ -423,7 +430,8 @@ std::uint32_t append_group_rows(IndexBuffer& rows, const std::uint32_t* const* l
 // The rows (NeighborList) of the groups that start at queries q, q + 8, … below q_end (or the
 // short last group, if q_end is the last query), from their lists in `lists` (each list after the
 // one before, from query q on; counts[i + 1] is query i's length), into `rows`.
-void append_rows(IndexBuffer& rows, const std::uint32_t* lists, std::size_t q, std::size_t q_end,
+template <class T>
+void append_rows(Buffer<T>& rows, const std::uint32_t* lists, std::size_t q, std::size_t q_end,
                  std::size_t queries, const std::uint32_t* counts, std::uint32_t* group_row) {
     constexpr std::size_t lanes = LaneList::stride;
     for (; q + lanes <= q_end || (q < q_end && q_end == queries); q += lanes) {
@@ -444,18 +452,32 @@ void append_rows(IndexBuffer& rows, const std::uint32_t* lists, std::size_t q, s
 // and writes their lengths into counts (indexed by query + 1). Each chunk collects into a buffer
 // of its thread's, which stays in the cache, and writes its groups' rows from there. A group
 // across a chunk boundary (at most one per boundary) is collected again afterwards, by the calling
-// thread.
+// thread. The lists index `targets` points: narrow rows (NeighborList) when they fit.
 template <class FirstQuery, class Collect>
-void build_chunked(std::size_t items, std::size_t queries, std::size_t chunk, NeighborList& out,
-                   FirstQuery&& first_query, Collect&& collect) {
+void build_chunked(std::size_t items, std::size_t queries, std::size_t chunk, std::size_t targets,
+                   NeighborList& out, FirstQuery&& first_query, Collect&& collect) {
     constexpr std::size_t lanes = LaneList::stride;
     const std::size_t chunks = (items + chunk - 1) / chunk;
-    if (out.chunk_rows.size() < std::max<std::size_t>(chunks, 1))
-        out.chunk_rows.resize(std::max<std::size_t>(chunks, 1));
+    const bool narrow = !out.wide_only && targets <= NeighborList::narrow_limit;
+    if (narrow != out.narrow) {  // the other width's rows are not kept
+        std::vector<IndexBuffer>().swap(out.chunk_rows);
+        std::vector<NarrowBuffer>().swap(out.chunk_rows16);
+        out.narrow = narrow;
+    }
+    const auto rows_of = [&](std::size_t c, auto&& fn) {
+        return narrow ? fn(out.chunk_rows16[c]) : fn(out.chunk_rows[c]);
+    };
+    const auto size_rows = [&](auto& all) {
+        if (all.size() < std::max<std::size_t>(chunks, 1)) all.resize(std::max<std::size_t>(chunks, 1));
+        all[0].reserve_more(lanes);  // data() is never null, even without a chunk
+    };
+    if (narrow)
+        size_rows(out.chunk_rows16);
+    else
+        size_rows(out.chunk_rows);
     out.offset.assign(queries + 1, 0);
     out.chunk_of.resize(queries);
     out.group_row.resize((queries + lanes - 1) / lanes);
-    out.chunk_rows[0].reserve_more(lanes);  // data() is never null, even without a chunk
     parallel_for(
         chunks,
         [&](std::size_t c) {
@@ -486,8 +508,6 @@ void build_chunked(std::size_t items, std::size_t queries, std::size_t chunk, Ne
             // quarter more at once: a chunk's rows (its groups' longest lists) vary more from
             // step to step than its lists, and a warm step must not allocate. The group across
             // the chunk's end (done below) comes on top.
-            IndexBuffer& rows = out.chunk_rows[c];
-            rows.clear();
             const std::uint32_t* at = lists.data();
             std::size_t q = q_begin;
             for (; q % lanes != 0 && q < q_end; ++q) at += out.offset[q + 1];
@@ -498,8 +518,11 @@ void build_chunked(std::size_t items, std::size_t queries, std::size_t chunk, Ne
                     group_longest = std::max(group_longest, out.offset[i + 1]);
                 need += lanes * group_longest;
             }
-            if (rows.capacity() < need) rows.reserve_more(need + need / 4);
-            append_rows(rows, at, q, q_end, queries, out.offset.data(), out.group_row.data());
+            rows_of(c, [&](auto& rows) {
+                rows.clear();
+                if (rows.capacity() < need) rows.reserve_more(need + need / 4);
+                append_rows(rows, at, q, q_end, queries, out.offset.data(), out.group_row.data());
+            });
         },
         2);
     // The groups across chunk boundaries, into the rows of the chunk that holds their first
@@ -520,8 +543,9 @@ void build_chunked(std::size_t items, std::size_t queries, std::size_t chunk, Ne
         again.reserve_more(lanes);
         const std::uint32_t* at = again.data();
         for (std::size_t i = from; i < first; ++i) at += out.offset[i + 1];
-        append_rows(out.chunk_rows[out.chunk_of[first]], at, first, last, queries,
-                    out.offset.data(), out.group_row.data());
+        rows_of(out.chunk_of[first], [&](auto& rows) {
+            append_rows(rows, at, first, last, queries, out.offset.data(), out.group_row.data());
+        });
     }
     std::uint32_t* offset = out.offset.data();
     for (std::size_t i = 0; i < queries; ++i) offset[i + 1] += offset[i];
@@ -533,7 +557,8 @@ template <int D>
 void build_neighbor_list(const NeighborGrid<D>& grid, std::span<const Vec<D>> queries,
                          bool exclude_self, NeighborList& out) {
     build_chunked(
-        queries.size(), queries.size(), 512, out, [](std::size_t i) { return i; },
+        queries.size(), queries.size(), 512, grid.point_count(), out,
+        [](std::size_t i) { return i; },
         [&](std::size_t i, IndexBuffer& buf, std::vector<std::uint32_t>& counts) {
             const std::size_t before = buf.size();
             grid.for_each_neighbor(queries[i], [&](std::uint32_t j) {
@@ -561,8 +586,10 @@ void build_neighbor_list_by_cell(const NeighborGrid<D>& query_grid, std::span<co
         std::size_t candidates = 0;
         bool in_block = false;
     };
+    std::size_t targets = target.point_count();
+    if (second) targets = std::max(targets, std::size_t(second_offset) + second->point_count());
     build_chunked(
-        runs.size(), queries.size(), 64, out,
+        runs.size(), queries.size(), 64, targets, out,
         [&](std::size_t r) { return std::size_t(runs[r].begin); },
         [&](std::size_t r, IndexBuffer& buf, std::vector<std::uint32_t>& counts) {
             thread_local CandidateBlock blocks[2];
@@ -676,10 +703,17 @@ NeighborList brute_force_neighbors(std::span<const Vec<D>> queries, std::span<co
     all.resize(all.size() + LaneList::stride, 0);  // append_group_rows reads past a list's end
     out.chunk_of.assign(queries.size(), 0);
     out.group_row.resize((queries.size() + LaneList::stride - 1) / LaneList::stride);
-    out.chunk_rows.resize(1);
-    out.chunk_rows[0].reserve_more(LaneList::stride);
-    append_rows(out.chunk_rows[0], all.data(), 0, queries.size(), queries.size(), counts.data(),
-                out.group_row.data());
+    const auto rows = [&](auto& all_rows) {
+        all_rows.resize(1);
+        all_rows[0].reserve_more(LaneList::stride);
+        append_rows(all_rows[0], all.data(), 0, queries.size(), queries.size(), counts.data(),
+                    out.group_row.data());
+    };
+    out.narrow = points.size() <= NeighborList::narrow_limit;
+    if (out.narrow)
+        rows(out.chunk_rows16);
+    else
+        rows(out.chunk_rows);
     out.offset = std::move(counts);
     for (std::size_t i = 0; i < queries.size(); ++i) out.offset[i + 1] += out.offset[i];
     return out;

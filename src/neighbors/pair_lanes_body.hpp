@@ -376,7 +376,10 @@ class Lists {
                 half_longest_[h] = 0;
                 continue;
             }
-            row_[h] = nb.chunk_rows[nb.chunk_of[g0]].data() + 8 * std::size_t(nb.group_row[g0 / 8]);
+            if (nb.narrow)
+                row16_[h] = nb.rows<std::uint16_t>(g0 / 8);
+            else
+                row_[h] = nb.rows<std::uint32_t>(g0 / 8);
             int longest = 0;
             for (int l = 8 * h; l < std::min(lanes, 8 * h + 8); ++l) {
                 count_[l] = static_cast<std::int32_t>(nb.offset[i0 + l + 1] - nb.offset[i0 + l]);
@@ -398,6 +401,17 @@ class Lists {
                 for (int l = 0; l < 8; ++l) out[8 * h + l] = 0;
                 continue;
             }
+            if (row16_[h]) {  // NeighborList::narrow: the same for every group of the list
+                const std::uint16_t* row = row16_[h] + 8 * std::size_t(k);
+                for (int l = 0; l < 8; ++l) {
+                    Index j = row[l];
+#if defined(__GNUC__) && defined(__x86_64__)
+                    asm("" : "+r"(j));  // as below
+#endif
+                    out[8 * h + l] = j;
+                }
+                continue;
+            }
             const std::uint32_t* row = row_[h] + 8 * std::size_t(k);
             for (int l = 0; l < 8; ++l) {
                 Index j = row[l];
@@ -413,7 +427,8 @@ class Lists {
     }
 
   private:
-    const std::uint32_t* row_[halves];
+    const std::uint32_t* row_[halves] = {};
+    const std::uint16_t* row16_[halves] = {};
     int half_longest_[halves];
     I count_{};
     int longest_ = 0;

@@ -2,7 +2,7 @@
 // (seiche::lanes, seiche::lanes16). No include guard: included once per lane width.
 
 template <int D, class K>
-inline F boundary_w_sum(const K& kernel, const FluidView<D>& f, const Points<D>& xi,
+SEICHE_LANE_INLINE F boundary_w_sum(const K& kernel, const FluidView<D>& f, const Points<D>& xi,
                         std::size_t i0, int n) {
     const Vec<D>* bx = f.bx.data();
     const float* bv = f.bvolume.data();
