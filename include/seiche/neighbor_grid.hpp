@@ -136,8 +136,8 @@ class LaneList {
 // the cache; the lists are not kept in any other form (at a million particles, a second copy
 // was 130 bytes per particle).
 // Narrow: when the lists index at most 65,536 points the rows hold 16-bit indices
-// (chunk_rows16), half the bytes that every pair pass streams through (the reference dam break's
-// PBF λ and Δx passes 12–16% faster at one thread); otherwise 32-bit ones (chunk_rows).
+// (chunk_rows16), half the bytes that every pair pass streams through (2–16% off a PBF
+// pass at one thread, none at two: docs/performance.md); otherwise 32-bit ones (chunk_rows).
 struct NeighborList {
     static constexpr std::size_t narrow_limit = std::size_t(1) << 16;  // points indexable narrow
     std::vector<std::uint32_t> offset;
