@@ -170,11 +170,6 @@ struct NeighborList {
         if (narrow) return {rows<std::uint16_t>(g) + l, n};
         return {rows<std::uint32_t>(g) + l, n};
     }
-    // Entry k of group g's lane l (0 past the lane's list).
-    std::uint32_t row_entry(std::size_t g, std::size_t k, std::size_t l) const {
-        const std::size_t at = LaneList::stride * k + l;
-        return narrow ? rows<std::uint16_t>(g)[at] : rows<std::uint32_t>(g)[at];
-    }
     std::size_t size() const { return offset.empty() ? 0 : offset.size() - 1; }
     std::size_t pairs() const { return offset.empty() ? 0 : offset.back(); }
     // n particles without neighbours.
