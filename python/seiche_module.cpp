@@ -775,7 +775,7 @@ void bind_world(py::module_& m) {
                     if (!x.tracking_boundary_forces())
                         throw std::runtime_error("wall_pressure: call track_forces() first (the "
                                                  "wall's forces are computed from then on)");
-                    return sensor.pressure(x.boundary().force, fx, x.contact_forces(),
+                    return sensor.pressure(x.boundary().face_force, fx, x.contact_forces(),
                                            x.contact_objects());
                 });
             },

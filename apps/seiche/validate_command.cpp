@@ -266,7 +266,7 @@ void hydrostatic(CaseRun& run, std::ostream& csv, std::vector<Check>& checks) {
         run.steps.add(st);
         if (st.instability || w.time() < end - window - 1e-9) return true;
         for (std::size_t k = 0; k < walls.size(); ++k)
-            wall_sum[k] += st.dt * walls[k].pressure(w.boundary().force, positions(w),
+            wall_sum[k] += st.dt * walls[k].pressure(w.boundary().face_force, positions(w),
                                                      w.contact_forces(), w.contact_objects());
         wall_time += st.dt;
         const auto& x = w.particles().x;
@@ -441,7 +441,7 @@ void spheric(CaseRun& run, std::ostream& csv, std::ostream& pressures, std::vect
         const std::span<const Vec<3>> x(w.particles().x.data(), w.particles().x.size());
         pressures << fmt::format("{},{:.6f}", solver, w.time());
         for (std::size_t k = 0; k < sensors.size(); ++k) {
-            p[k].emplace_back(w.time(), sensors[k].pressure(w.boundary().force, x,
+            p[k].emplace_back(w.time(), sensors[k].pressure(w.boundary().face_force, x,
                                                             w.contact_forces(), w.contact_objects()));
             pressures << fmt::format(",{:.1f}", p[k].back().second);
         }
@@ -589,7 +589,7 @@ void lobovsky(CaseRun& run, const std::string& name, std::ostream& csv, std::ost
     auto sample = [&] {
         std::array<double, 4> p{};
         for (std::size_t s = 0; s < sensors.size(); ++s)
-            p[s] = sensors[s].pressure(w.boundary().force, positions(),
+            p[s] = sensors[s].pressure(w.boundary().face_force, positions(),
                                        w.contact_forces(), w.contact_objects()) / unit;
         const double T = w.time() * T_of_t;
         p2.emplace_back(T, p[1]);

@@ -112,7 +112,9 @@ double contact_angle(std::span<const Vec<D>> x, float r, float plate_y, float cx
 // layers a fluid particle's support of 4r reaches), within the face's extent and within
 // `half_size` of the sensor's centre in the other coordinates (a site exactly that far counts).
 // It reads the fluid's force on them along `outward` over the patch's area: its sites per layer
-// × the lattice's pitch along each other axis (2D: per metre of depth), Pa.
+// × the lattice's pitch along each other axis (2D: per metre of depth), Pa. Pass the world's
+// Boundary::face_force: within two spacings of an edge the particles also carry the other face's
+// load (Boundary::force), which a sensor on this face must not read.
 // The object's collision (the push keeping centres off it) is a contact force too:
 // pressure(force, x, contact, contact_object) adds the contact forces of the fluid particles
 // within `reach` of the face over the patch's area (lo–hi) that this object pushed

@@ -112,6 +112,14 @@ struct Boundary {
     std::vector<float> volume;   //!< V_k = 1 / Σ_l W_kl, m^D; ψ_k = ρ0 V_k
     std::vector<Vec<D>> local;   //!< position in its object's frame, m (for moving objects)
     std::vector<Vec<D>> force;   //!< of the fluid on the particle in the last step, N (when tracked)
+    //! The same force seen from the particle's own faces (when tracked; what a wall sensor reads):
+    //! along each axis, only the push of the fluid particles on the open side of the face of its
+    //! object nearest it along that axis (face_plane, face_side). A particle along an edge of a
+    //! box carries two faces' loads in `force`; here each face's axis gets its own face's. N.
+    std::vector<Vec<D>> face_force;
+    //! Per axis, that face's plane (m) and the side of it the fluid is on (+1, −1; 0 where every
+    //! pair counts: a shape other than an unposed box).
+    std::vector<Vec<D>> face_plane, face_side;
 };
 
 // Storage indices in creation order: order[k] is where the k-th oldest particle is stored (the

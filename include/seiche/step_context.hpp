@@ -31,6 +31,9 @@ struct ReactionLists {
     std::span<const std::uint32_t> offset, fluid;  //!< CSR: fluid neighbours of boundary particle k
     std::span<const Vec<D>> x, bx;                 //!< fluid and boundary positions, m
     std::span<Vec<D>> force;                       //!< per boundary particle, N
+    //! Boundary::face_force and its planes (empty when the particles' faces are not known).
+    std::span<Vec<D>> face_force;
+    std::span<const Vec<D>> face_plane, face_side;
 };
 
 // Constants of the fluid that every solver derives its own from (set once per world).
@@ -156,11 +159,15 @@ void StepContext<D>::timed(double StageTimes::*stage, Fn&& fn) {
 
 // f_k = Σ_i term(i, k, |x_i − x_k|) (x_i − x_k) over the fluid neighbours i of boundary particle
 // k; each k gathers, in the lists' fixed order, so the forces are the same for any thread count.
+// Beside it, Boundary::face_force: per axis, the pairs whose fluid particle is on the open side
+// of the particle's face along that axis (where every pair is, the same bits as f_k).
 template <int D>
 template <class Term>
 void StepContext<D>::boundary_reaction(Term&& term) {
     if (!tracking_boundary_forces()) return;
     const ReactionLists<D> l = reaction_lists();
+    const bool faces = l.face_force.size() == l.bx.size() && l.face_plane.size() == l.bx.size() &&
+                       l.face_side.size() == l.bx.size();
     parallel_for(l.bx.size(), [&](std::size_t k) {
         Vec<D> f(0.0f);
         for (std::uint32_t e = l.offset[k]; e < l.offset[k + 1]; ++e) {
@@ -169,6 +176,25 @@ void StepContext<D>::boundary_reaction(Term&& term) {
             f += term(i, k, glm::length(r)) * r;
         }
         l.force[k] = f;
+        if (!faces) return;
+        l.face_force[k] = f;
+        const Vec<D> plane = l.face_plane[k], side = l.face_side[k];
+        bool any_cut = false;
+        for (int a = 0; a < D; ++a)
+            if (side[a] != 0.0f) any_cut = true;
+        if (!any_cut) return;
+        // A second pass, only for particles with a face: the first keeps f_k's bits untouched.
+        for (int a = 0; a < D; ++a) {
+            if (side[a] == 0.0f) continue;
+            float g = 0.0f;
+            for (std::uint32_t e = l.offset[k]; e < l.offset[k + 1]; ++e) {
+                const std::uint32_t i = l.fluid[e];
+                if (side[a] * (l.x[i][a] - plane[a]) < 0.0f) continue;
+                const Vec<D> r = l.x[i] - l.bx[k];
+                g += term(i, k, glm::length(r)) * r[a];
+            }
+            l.face_force[k][a] = g;
+        }
     });
 }
 

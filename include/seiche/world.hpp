@@ -239,6 +239,8 @@ class World {
     void derive_from_definition();
     void transpose_boundary_neighbors();
     void sum_object_forces(float dt);
+    // Boundary::face_plane and face_side of object `index`'s particles (while forces are tracked).
+    void set_face_planes(std::size_t index);
     void move_kinematic_objects(double dt);  // before the fluid step: prescribed motions
     void emit(double dt);                    // before the step: the emitters' new layers
     void drain();                            // after it: fluid in the sinks is removed

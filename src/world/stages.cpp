@@ -236,7 +236,8 @@ template <int D>
 ReactionLists<D> StepContext<D>::reaction_lists() {
     if (!w_.reaction_current_) w_.transpose_boundary_neighbors();
     w_.reaction_current_ = true;
-    return {w_.reaction_offset_, w_.reaction_fluid_, w_.p_.x, w_.b_.x, w_.b_.force};
+    return {w_.reaction_offset_, w_.reaction_fluid_, w_.p_.x,         w_.b_.x,
+            w_.b_.force,          w_.b_.face_force,  w_.b_.face_plane, w_.b_.face_side};
 }
 
 template <int D>

@@ -692,7 +692,27 @@ void World<D>::track_boundary_forces(bool on) {
     track_forces_ = on || dynamics_ != nullptr;  // dynamic bodies move by these forces
     on = track_forces_;
     b_.force.assign(on ? b_.x.size() : 0, Vec<D>(0.0f));
+    b_.face_force.assign(on ? b_.x.size() : 0, Vec<D>(0.0f));
+    b_.face_plane.assign(on ? b_.x.size() : 0, Vec<D>(0.0f));
+    b_.face_side.assign(on ? b_.x.size() : 0, Vec<D>(0.0f));
+    for (std::size_t oi = 0; on && oi < objects_.size(); ++oi) set_face_planes(oi);
     for (auto& o : objects_) o.force = Vec<D>(0.0f), o.torque = {};
+}
+
+template <int D>
+void World<D>::set_face_planes(std::size_t index) {
+    const BoundaryObject<D>& o = objects_[index];
+    if (b_.face_side.size() != b_.x.size()) return;  // forces not tracked
+    // A fixed, unposed box: along each axis, the face nearer the particle, the fluid beyond it
+    // (a solid) or before it (a container). Any other shape, a body or a moved box: every pair
+    // counts (its planes would move with it).
+    const bool box = o.kind == ShapeKind::box && !o.posed && o.motion == ObjectMotion::fixed;
+    for (std::size_t k = o.first; k < o.first + o.count && k < b_.x.size(); ++k)
+        for (int a = 0; a < D; ++a) {
+            const bool high = b_.x[k][a] - o.shape.min[a] > o.shape.max[a] - b_.x[k][a];
+            b_.face_plane[k][a] = box ? (high ? o.shape.max[a] : o.shape.min[a]) : 0.0f;
+            b_.face_side[k][a] = !box ? 0.0f : (high != o.fluid_inside) ? 1.0f : -1.0f;
+        }
 }
 
 template <int D>
@@ -788,6 +808,7 @@ void World<D>::set_object_pose(std::size_t index, const Vec<D>& position, const 
     BoundaryObject<D>& o = objects_[index];
     o.set_pose(position, rotation);
     o.moving = true;
+    set_face_planes(index);
     boundary_moves_ = true;
     if (o.count > 0 && o.first < first_moving_) fixed_moves_ = true;
     for (std::size_t k = o.first; k < o.first + o.count; ++k) b_.x[k] = o.to_world(b_.local[k]);
