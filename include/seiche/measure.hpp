@@ -203,11 +203,15 @@ WallSensor<D> wall_sensor(std::span<const Vec<D>> bx, std::span<const BoundaryOb
     s.reach = spacing;
     s.centre = centre;
     // The face's sites: the object's particles no deeper than two spacings behind the face,
-    // within its extent.
+    // within its extent, and nearer this face than the opposite one along the axis (the face
+    // whose load Boundary::face_force gives them there: in a plate thinner than four spacings
+    // the deeper sites belong to the other face).
     std::vector<std::size_t> face_sites;
     for (std::size_t k = o.first; k < o.first + o.count && k < bx.size(); ++k) {
         const float depth = outward * (bx[k][axis] - face);
         if (depth <= 0 || depth > 2.0f * spacing) continue;
+        const bool nearer_high = bx[k][axis] - o.shape.min[axis] > o.shape.max[axis] - bx[k][axis];
+        if (nearer_high != high) continue;
         bool in = true;
         for (int a = 0; a < D; ++a)
             if (a != axis) in = in && bx[k][a] >= o.shape.min[a] && bx[k][a] <= o.shape.max[a];
