@@ -118,7 +118,7 @@ struct Boundary {
     //! box carries two faces' loads in `force`; here each face's axis gets its own face's. N.
     std::vector<Vec<D>> face_force;
     //! Per axis, that face's plane (m) and the side of it the fluid is on (+1, −1; 0 where every
-    //! pair counts: a shape other than an unposed box).
+    //! pair counts: a container, a body, a moved box, any shape but a box).
     std::vector<Vec<D>> face_plane, face_side;
 };
 

@@ -703,15 +703,17 @@ template <int D>
 void World<D>::set_face_planes(std::size_t index) {
     const BoundaryObject<D>& o = objects_[index];
     if (b_.face_side.size() != b_.x.size()) return;  // forces not tracked
-    // A fixed, unposed box: along each axis, the face nearer the particle, the fluid beyond it
-    // (a solid) or before it (a container). Any other shape, a body or a moved box: every pair
-    // counts (its planes would move with it).
-    const bool box = o.kind == ShapeKind::box && !o.posed && o.motion == ObjectMotion::fixed;
+    // A fixed, unposed solid box: along each axis, the face nearer the particle, the fluid
+    // beyond it. Any other shape, a body or a moved box: every pair counts (its planes would move
+    // with it); a container too: its fluid is always on its faces' open side, nothing to leave out
+    // (and no second pass over its particles).
+    const bool box = o.kind == ShapeKind::box && !o.posed && o.motion == ObjectMotion::fixed &&
+                     !o.fluid_inside;
     for (std::size_t k = o.first; k < o.first + o.count && k < b_.x.size(); ++k)
         for (int a = 0; a < D; ++a) {
             const bool high = b_.x[k][a] - o.shape.min[a] > o.shape.max[a] - b_.x[k][a];
             b_.face_plane[k][a] = box ? (high ? o.shape.max[a] : o.shape.min[a]) : 0.0f;
-            b_.face_side[k][a] = !box ? 0.0f : (high != o.fluid_inside) ? 1.0f : -1.0f;
+            b_.face_side[k][a] = !box ? 0.0f : high ? 1.0f : -1.0f;
         }
 }
 
