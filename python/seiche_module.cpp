@@ -681,6 +681,24 @@ void bind_world(py::module_& m) {
             },
             "Boundary particles (container, obstacles, bodies), m: read-only view.")
         .def_property_readonly(
+            "boundary_forces",
+            [](py::object self) {
+                return self.cast<PyWorld&>().visit(
+                    [&](const auto& w) { return view_of(w.boundary().force, self); });
+            },
+            "The fluid's force on each boundary particle in the last step, N (N/m in 2D), rows "
+            "as boundary_positions: a read-only view, empty until track_forces() (the objects' "
+            "collision contacts are not in it).")
+        .def_property_readonly(
+            "boundary_face_forces",
+            [](py::object self) {
+                return self.cast<PyWorld&>().visit(
+                    [&](const auto& w) { return view_of(w.boundary().face_force, self); });
+            },
+            "boundary_forces seen from each particle's own faces (what wall_pressure reads): "
+            "along each axis only the fluid on the open side of the nearest face of a fixed box; "
+            "elsewhere the same as boundary_forces. N (N/m in 2D), read-only view.")
+        .def_property_readonly(
             "pressures",
             [](const PyWorld& w) {
                 // A copy: switching the solver frees the state it comes from.
@@ -730,14 +748,17 @@ void bind_world(py::module_& m) {
                         d["rotation"] = r;
                         d["velocity"] = std::vector<float>(&o.velocity[0], &o.velocity[0] + o.velocity.length());
                         d["force"] = std::vector<float>(&o.force[0], &o.force[0] + o.force.length());
+                        d["first"] = o.first;  // its rows of boundary_positions and the forces
+                        d["count"] = o.count;
                         l.append(d);
                     }
                     return l;
                 });
             },
             "The boundary objects (container, obstacles, bodies): name, position (m), rotation "
-            "(rows of the matrix), velocity (m/s) and the fluid's force in the last step (N, "
-            "N/m in 2D; bodies only, or after track_forces()).")
+            "(rows of the matrix), velocity (m/s), the fluid's force in the last step (N, "
+            "N/m in 2D; bodies only, or after track_forces()) and its boundary particles, rows "
+            "first to first + count of boundary_positions.")
         .def(
             "track_forces", [](PyWorld& w, bool on) { w.visit([&](auto& x) { x.track_boundary_forces(on); }); },
             py::arg("on") = true, "Computes the fluid's force on every boundary object each step.")

@@ -478,6 +478,38 @@ def test_wall_pressure_reads_a_settled_tank():
             assert np.mean(field) == pytest.approx(1000 * 9.81 * 0.25, rel=0.05)
 
 
+def test_boundary_forces_per_particle():
+    # A 0.1 m block held 0.1 m under water (an obstacle, a fixed box): per boundary particle the
+    # fluid's force, in the rows objects[k] names. The container's face forces are its forces to
+    # the bit (its fluid is never beyond a face); along the block's top edge the fluid beside the
+    # block, below the top's plane, pushes the particles up, which their face forces leave out.
+    w = seiche.World(seiche.Scene.from_dict(small_scene_2d(
+        container={"min": [0, 0], "max": [0.4, 0.4]},
+        fluid=[{"min": [0, 0], "max": [0.15, 0.3]}, {"min": [0.25, 0], "max": [0.4, 0.3]},
+               {"min": [0.15, 0], "max": [0.25, 0.1]}, {"min": [0.15, 0.2], "max": [0.25, 0.3]}],
+        obstacles=[{"min": [0.15, 0.1], "max": [0.25, 0.2]}])))
+    assert w.boundary_forces.shape == (0, 2) and w.boundary_face_forces.shape == (0, 2)
+    w.track_forces()
+    w.advance_to(0.3)
+    m = len(w.boundary_positions)
+    assert w.boundary_forces.shape == (m, 2) and w.boundary_face_forces.shape == (m, 2)
+    container, block = w.objects[0], w.objects[1]
+    assert block["first"] == container["first"] + container["count"]
+    assert block["first"] + block["count"] == m
+    rows = slice(container["first"], container["first"] + container["count"])
+    lift = []
+
+    def read(w):
+        assert np.array_equal(w.boundary_face_forces[rows], w.boundary_forces[rows])
+        b = slice(block["first"], block["first"] + block["count"])
+        x = w.boundary_positions[b]
+        edge = (x[:, 1] > 0.19) & ((x[:, 0] < 0.16) | (x[:, 0] > 0.24))
+        assert edge.any()
+        lift.append(np.sum(w.boundary_forces[b][edge, 1] - w.boundary_face_forces[b][edge, 1]))
+    w.advance_to(0.8, every=0.01, callback=read)
+    assert np.mean(lift) > 0, "the fluid beside the block pushes its top edge up"
+
+
 @pytest.mark.parametrize("call, error, words", [
     (lambda w: w.wall_pressure(0, 0, 1, [0.6]), ValueError, "centre needs 2"),
     (lambda w: w.wall_pressure(0, 0, 0, [0.6, 0.1]), ValueError, "side is +1"),
