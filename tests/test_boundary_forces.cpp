@@ -62,6 +62,26 @@ Averages settle_and_average(SolverType solver, double settle, double window) {
     return a;
 }
 
+// Each sensor's reading (Boundary::face_force and the contacts) averaged over the steps from
+// `settle` to `end`, s: what the obstacle and plate tests compare with ρ0 g (H − y).
+std::vector<double> mean_pressures(World<2>& w, const std::vector<WallSensor<2>>& sensors,
+                                   double settle, double end) {
+    EXPECT_EQ(w.advance_to(settle).status, AdvanceResult::Status::reached);
+    std::vector<double> sum(sensors.size(), 0.0);
+    double time = 0;
+    AdvanceOptions o;
+    o.on_step = [&](const StepStats& st) {
+        for (std::size_t i = 0; i < sensors.size(); ++i)
+            sum[i] += st.dt * sensors[i].pressure(w.boundary().face_force, w.particles().x,
+                                                  w.contact_forces(), w.contact_objects());
+        time += st.dt;
+        return true;
+    };
+    EXPECT_EQ(w.advance_to(end, o).status, AdvanceResult::Status::reached);
+    for (double& v : sum) v /= time;
+    return sum;
+}
+
 class BoundaryForces : public ::testing::TestWithParam<SolverType> {};
 
 TEST_P(BoundaryForces, ContainerCarriesTheWeightAndTheBoxFeelsBuoyancy) {
@@ -397,24 +417,13 @@ TEST_P(BoundaryForces, SensorsOnAnObstacleReadTheHydrostaticPressure) {
         ASSERT_EQ(sensors.back().particles.size(), 4u) << "two rows of two layers";
         EXPECT_NEAR(sensors.back().area, 0.02, 0.002);
     }
-    ASSERT_EQ(w.advance_to(1.0).status, AdvanceResult::Status::reached);
-    std::vector<double> sum(sensors.size(), 0.0);
-    double time = 0;
-    AdvanceOptions o;
-    o.on_step = [&](const StepStats& st) {
-        for (std::size_t i = 0; i < sensors.size(); ++i)
-            sum[i] += st.dt * sensors[i].pressure(w.boundary().face_force, w.particles().x,
-                                                  w.contact_forces(), w.contact_objects());
-        time += st.dt;
-        return true;
-    };
-    ASSERT_EQ(w.advance_to(2.0, o).status, AdvanceResult::Status::reached);
+    const std::vector<double> mean = mean_pressures(w, sensors, 1.0, 2.0);
     for (std::size_t i = 0; i < sites.size(); ++i) {
         const double expected = 1000.0 * 9.81 * (0.5 - sites[i].centre.y);
         std::printf("%s: sensor %zu (axis %d, %+g) at (%.2f, %.2f): %.3f rho0 g (H - y)\n",
                     std::string(solver_name(GetParam())).c_str(), i, sites[i].axis,
                     sites[i].outward, sites[i].centre.x, sites[i].centre.y,
-                    sum[i] / time / expected);
+                    mean[i] / expected);
         // DDR has no pressure (its wall readings are reported, not gated: gates_wall_pressure);
         // its relaxation reads a box's top 8–9% low (6.5–7.4% before its neighbours were taken
         // in creation order within a cell, which moved its rounding).
@@ -426,7 +435,7 @@ TEST_P(BoundaryForces, SensorsOnAnObstacleReadTheHydrostaticPressure) {
         const double tolerance = pbf_underside                                 ? 0.12
                                  : solver_traits(GetParam()).gates_wall_pressure ? 0.08
                                                                                  : 0.10;
-        EXPECT_NEAR(sum[i] / time / expected, 1.0, tolerance)
+        EXPECT_NEAR(mean[i] / expected, 1.0, tolerance)
             << "sensor " << i << " at (" << sites[i].centre.x << ", " << sites[i].centre.y << ")";
     }
 }
@@ -488,24 +497,13 @@ TEST_P(BoundaryForces, SensorsOnAThinPlateReadTheirOwnSide) {
         sensors.push_back(wall_sensor<2>(w.boundary().x, w.boundary_objects(), 1, 0, -1.0f,
                                          {0.22f, y}, 0.01f, 0.01f));
     }
-    ASSERT_EQ(w.advance_to(1.0).status, AdvanceResult::Status::reached);
-    std::vector<double> sum(sensors.size(), 0.0);
-    double time = 0;
-    AdvanceOptions o;
-    o.on_step = [&](const StepStats& st) {
-        for (std::size_t i = 0; i < sensors.size(); ++i)
-            sum[i] += st.dt * sensors[i].pressure(w.boundary().face_force, w.particles().x,
-                                                  w.contact_forces(), w.contact_objects());
-        time += st.dt;
-        return true;
-    };
-    ASSERT_EQ(w.advance_to(2.0, o).status, AdvanceResult::Status::reached);
+    const std::vector<double> mean = mean_pressures(w, sensors, 1.0, 2.0);
     for (std::size_t i = 0; i < sensors.size(); ++i) {
         const double expected = 1000.0 * 9.81 * (0.5 - sensors[i].centre.y);
         std::printf("%s: thin plate, sensor %zu (side %+g, y %.2f): %.3f rho0 g (H - y)\n",
                     std::string(solver_name(GetParam())).c_str(), i, sensors[i].outward,
-                    sensors[i].centre.y, sum[i] / time / expected);
-        EXPECT_NEAR(sum[i] / time / expected, 1.0,
+                    sensors[i].centre.y, mean[i] / expected);
+        EXPECT_NEAR(mean[i] / expected, 1.0,
                     solver_traits(GetParam()).gates_wall_pressure ? 0.08 : 0.10)
             << "sensor " << i;
     }
