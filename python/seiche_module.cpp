@@ -389,6 +389,15 @@ auto particle_array(Select select) {
     };
 }
 
+// A property giving a view of one of the boundary particles' arrays (never resized by a step).
+template <class Select>
+auto boundary_array(Select select) {
+    return [select](py::object self) {
+        return self.cast<PyWorld&>().visit(
+            [&](const auto& x) { return view_of(select(x.boundary()), self); });
+    };
+}
+
 // set_positions, set_velocities: an (n, D) float array in creation order, checked, then applied.
 template <class Apply>
 auto creation_order_setter(const char* what, Apply apply) {
@@ -674,27 +683,16 @@ void bind_world(py::module_& m) {
             "ids", particle_array([](const auto& p) -> const auto& { return p.id; }),
             "Creation ids: ids[i] is the creation index of the particle stored at row i.")
         .def_property_readonly(
-            "boundary_positions",
-            [](py::object self) {
-                return self.cast<PyWorld&>().visit(
-                    [&](const auto& w) { return view_of(w.boundary().x, self); });
-            },
+            "boundary_positions", boundary_array([](const auto& b) -> const auto& { return b.x; }),
             "Boundary particles (container, obstacles, bodies), m: read-only view.")
         .def_property_readonly(
-            "boundary_forces",
-            [](py::object self) {
-                return self.cast<PyWorld&>().visit(
-                    [&](const auto& w) { return view_of(w.boundary().force, self); });
-            },
+            "boundary_forces", boundary_array([](const auto& b) -> const auto& { return b.force; }),
             "The fluid's force on each boundary particle in the last step, N (N/m in 2D), rows "
             "as boundary_positions: a read-only view, empty until track_forces() (the objects' "
             "collision contacts are not in it).")
         .def_property_readonly(
             "boundary_face_forces",
-            [](py::object self) {
-                return self.cast<PyWorld&>().visit(
-                    [&](const auto& w) { return view_of(w.boundary().face_force, self); });
-            },
+            boundary_array([](const auto& b) -> const auto& { return b.face_force; }),
             "boundary_forces seen from each particle's own faces (what wall_pressure reads): "
             "along each axis only the fluid on the open side of the nearest face of a fixed box; "
             "elsewhere the same as boundary_forces. N (N/m in 2D), read-only view.")
