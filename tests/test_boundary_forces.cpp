@@ -34,6 +34,18 @@ WorldDef tank_with_box(SolverType solver) {
     return def;
 }
 
+// The same tank around a plate two spacings thick, [0.2, 0.22] × [0.1, 0.3]: water on both
+// sides, its middle 0.2 m under the surface.
+WorldDef tank_with_plate(SolverType solver) {
+    WorldDef def = tank_with_box(solver);
+    def.fluid = {{{0.0, 0.0, 0}, {0.2, 0.5, 0}, {}},
+                 {{0.22, 0.0, 0}, {0.6, 0.5, 0}, {}},
+                 {{0.2, 0.0, 0}, {0.22, 0.1, 0}, {}},
+                 {{0.2, 0.3, 0}, {0.22, 0.5, 0}, {}}};
+    def.obstacles = {{{0.2, 0.1, 0}, {0.22, 0.3, 0}}};
+    return def;
+}
+
 struct Averages {
     Vec<2> container{0.0f}, box{0.0f};
     double box_torque = 0;  // about the origin, N (N·m per metre of depth)
@@ -217,13 +229,7 @@ TEST(WallSensor, ReadsThePressureOfAForceFieldOnAnObstacle) {
 // right face's, pushing the other way. A sensor on either face reads only the sites nearer it:
 // its own face's pressure, nothing of the other side's.
 TEST(WallSensor, ReadsItsOwnFaceOfAThinPlate) {
-    WorldDef def = tank_with_box(SolverType::pbf);
-    def.fluid = {{{0.0, 0.0, 0}, {0.2, 0.5, 0}, {}},
-                 {{0.22, 0.0, 0}, {0.6, 0.5, 0}, {}},
-                 {{0.2, 0.0, 0}, {0.22, 0.1, 0}, {}},
-                 {{0.2, 0.3, 0}, {0.22, 0.5, 0}, {}}};
-    def.obstacles = {{{0.2, 0.1, 0}, {0.22, 0.3, 0}}};
-    World<2> w(def);
+    World<2> w(tank_with_plate(SolverType::pbf));
     const auto& bx = w.boundary().x;
     const BoundaryObject<2>& plate = w.boundary_objects()[1];
     const float pitch = lattice_pitch<2>(bx, plate.first, plate.count, 1);
@@ -482,13 +488,7 @@ TEST_P(BoundaryForces, ASensorAtAnEdgeReadsItsOwnFace) {
 // side (Boundary::face_force). The particles' whole forces held both sides' pushes, which cancel:
 // PBF's sensors read 0.26–0.30 of it, DFSPH's 0.00 ± 0.02. Averaged over 1 s.
 TEST_P(BoundaryForces, SensorsOnAThinPlateReadTheirOwnSide) {
-    WorldDef def = tank_with_box(GetParam());
-    def.fluid = {{{0.0, 0.0, 0}, {0.2, 0.5, 0}, {}},
-                 {{0.22, 0.0, 0}, {0.6, 0.5, 0}, {}},
-                 {{0.2, 0.0, 0}, {0.22, 0.1, 0}, {}},
-                 {{0.2, 0.3, 0}, {0.22, 0.5, 0}, {}}};
-    def.obstacles = {{{0.2, 0.1, 0}, {0.22, 0.3, 0}}};
-    World<2> w(def);
+    World<2> w(tank_with_plate(GetParam()));
     w.track_boundary_forces(true);
     std::vector<WallSensor<2>> sensors;
     for (float y : {0.15f, 0.25f}) {
