@@ -187,13 +187,17 @@ void StepContext<D>::boundary_reaction(Term&& term) {
         for (int a = 0; a < D; ++a) {
             if (side[a] == 0.0f) continue;
             float g = 0.0f;
+            bool cut = false;
             for (std::uint32_t e = l.offset[k]; e < l.offset[k + 1]; ++e) {
                 const std::uint32_t i = l.fluid[e];
-                if (side[a] * (l.x[i][a] - plane[a]) < 0.0f) continue;
+                if (side[a] * (l.x[i][a] - plane[a]) < 0.0f) {
+                    cut = true;
+                    continue;
+                }
                 const Vec<D> r = l.x[i] - l.bx[k];
                 g += term(i, k, glm::length(r)) * r[a];
             }
-            l.face_force[k][a] = g;
+            if (cut) l.face_force[k][a] = g;
         }
     });
 }
