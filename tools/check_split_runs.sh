@@ -42,7 +42,7 @@ failed=0
 # compare_runs REF DIR LABEL: REF's frames, stats.csv and bodies.csv against DIR's, byte for byte.
 compare_runs() {
   local ref=$1 dir=$2 label=$3 files=0 differ=()
-  for f in "$ref"/frames/* "$ref"/stats.csv "$ref"/bodies.csv; do
+  for f in "$ref"/frames/* "$ref"/stats.csv "$ref"/bodies.csv "$ref"/sensors.csv; do
     [ -e "$f" ] || continue
     files=$((files + 1))
     cmp -s "$f" "$dir/${f#"$ref"/}" || differ+=("${f#"$ref"/}")
@@ -81,6 +81,13 @@ same db2_peak 3 scenes/dam_break_2d.json --end-time 0.3 --set solver.pbf.warm_st
   --set solver.pbf.density_tolerance=0.0005 --set solver.pbf.peak_tolerance=0.002
 same db2_vort 3 scenes/dam_break_2d.json --end-time 0.3 --set solver.vorticity=0.05 \
   --set 'obstacles=[{"min": [0.8, 0], "max": [0.9, 0.15]}]'
+# Pressure sensors (their exact sums over processes): the far wall, the floor and an obstacle's
+# face, rows between frames.
+sensors='sensors=[{"face": "+x", "centre": [1.6, 0.05], "size": 0.05},
+  {"face": "-y", "centre": [0.6, 0], "size": 0.1}, {"object": "obstacles[0]", "face": "-x",
+  "centre": [0.8, 0.05], "size": 0.05}]'
+same sensors2 3 scenes/dam_break_2d.json --end-time 0.5 --set output.sensor_rate=700 \
+  --set 'obstacles=[{"min": [0.8, 0], "max": [0.9, 0.15]}]' --set "$sensors"
 same db3 2 scenes/dam_break_3d.json --end-time 0.1 --set particle_radius=0.015
 same db3 4 scenes/dam_break_3d.json --end-time 0.1 --set particle_radius=0.015
 # Bodies moved by the fluid (forces summed over processes, Bullet on each), surface tension
@@ -146,6 +153,7 @@ resumed resume 2 3
 resumed resume 1 2
 resumed resume 3 1
 resumed fbox_resume 2 3 scenes/floating_box_2d.json  # bodies: their poses and velocities too
+resumed sensors_resume 2 3 "$work/sensors2_1/scene.json"  # sensors: the row under way kept
 # A process killed (kill -9) after the first checkpoint: mpirun stops the others; the run
 # resumes from its checkpoint and ends as the run that was never stopped.
 killed() {

@@ -17,6 +17,7 @@
 #include "interrupt.hpp"
 #include "run/run_dir.hpp"
 #include "run/run_output.hpp"
+#include "run/sensors.hpp"
 #include "seiche/io/scene_loader.hpp"
 #include "seiche/io/writers.hpp"
 #include "seiche/neighbor_grid.hpp"
@@ -66,10 +67,19 @@ int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
         std::fprintf(stderr, "seiche: set up in %.1f s\n",
                      std::chrono::duration<double>(clock::now() - setup_start).count());
     if (!scene.bodies.empty()) world.track_boundary_forces(true);  // bodies.csv's fluid forces
+    std::optional<PressureSensors<D>> sensor_set;  // sensors.csv (tracks the forces too)
+    try {
+        sensor_set.emplace(scene, world);
+    } catch (const std::invalid_argument& e) {  // a patch off every boundary particle
+        if (launched.root()) std::fprintf(stderr, "seiche: %s\n", e.what());
+        return 2;
+    }
+    PressureSensors<D>& sensors = *sensor_set;
     std::optional<RunResume> resume;
     if (!o.resume.empty()) {
         try {
             resume = restore_run(world, dir);
+            sensors.restore(resume->state.value("sensors", nlohmann::json::object()));
         } catch (const CheckpointError& e) {
             std::fprintf(stderr, "seiche: %s\n", e.what());
             return 2;
@@ -174,13 +184,16 @@ int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
                                {"iterations", totals.iterations},
                                {"density_error_mean_sum", totals.density_error_mean_sum},
                                {"density_error_max", totals.density_error_max},
-                               {"wall_time", wall()}});
+                               {"wall_time", wall()},
+                               {"sensors", sensors.state()}});
     };
 
     AdvanceOptions advance;
     advance.every = frame_dt;
     advance.on_step = [&](const StepStats& s) {
         if (out) out->stats(s);
+        const std::string row = sensors.step(world, s.dt);
+        if (out) out->sensors(row);
         totals.add(s);
         if (s.instability) failure = {{s, *s.instability}};
         // A step that reaches a frame is shown by on_sample, with the frame.
@@ -208,6 +221,7 @@ int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
     PictureProgressLine picture_line(o.quiet);
     const std::string pictures = out->close(std::ref(picture_line));
     picture_line.finish();
+    const std::string sensor_files = out->plot_sensors();
 
     const double seconds = wall();
     const double ms_per_step = totals.steps > 0 ? 1e3 * seconds / totals.steps : 0.0;
@@ -275,6 +289,7 @@ int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
     std::printf("  containment    %zu corrections\n", totals.contained);
     std::printf("  output         %s (%s)\n", out->dir().c_str(),
                 run_files(scene.output, scene.dimension).c_str());
+    if (!sensor_files.empty()) std::printf("  sensors        %zu: %s\n", scene.sensors.size(), sensor_files.c_str());
     if (!pictures.empty()) std::printf("  pictures       %s\n", pictures.c_str());
     if (failure) {
         const StepStats& s = failure->first;

@@ -6,6 +6,7 @@
 
 #include <span>
 #include <string>
+#include <vector>
 
 #include "seiche/parameters.hpp"
 #include "seiche/surface.hpp"
@@ -32,7 +33,27 @@ struct OutputParams {
     // Particle frames in pieces, one per process, joined by a .pvtp: no process gathers the
     // whole fluid (a split run too large for one process's memory).
     bool pieces = false;
+    // sensors.csv: a row at the end of the first step at or after each multiple of
+    // 1/sensor_rate, each sensor's Δt-weighted mean over the steps since the row before.
+    double sensor_rate = 1000;  // Hz
 };
+
+// A pressure sensor on a flat face of the container or of an obstacle (docs/scene-format.md,
+// "Pressure sensors"): the fluid's normal force on the face's boundary particles within the
+// patch, over the patch's area, Pa (2D: N/m over m).
+enum class SensorFace { minus_x, plus_x, minus_y, plus_y, minus_z, plus_z };
+struct SensorDef {
+    std::string name;                // "" = sensor_N (N its index)
+    std::string object = "container";  // "container" or "obstacles[i]"
+    SensorFace face = SensorFace::minus_x;  // which of the object's faces: at its min or max along x, y, z
+    Vec3d centre{0, 0, 0};           // m: the patch's centre on the face
+    double size = 0;                 // m: the patch's width along each of the face's directions
+};
+
+// The name a sensor goes by in sensors.csv: its own, or sensor_N.
+inline std::string sensor_name(const SensorDef& s, std::size_t index) {
+    return s.name.empty() ? "sensor_" + std::to_string(index) : s.name;
+}
 
 // Pictures of frames (seiche render, run --render, previews, compare).
 struct RenderParams {
@@ -54,10 +75,13 @@ struct Scene : WorldDef {
     OutputParams output;
     SurfaceParams surface;
     RenderParams render;
+    std::vector<SensorDef> sensors;
 };
 
 // The front end's keys (name, output, surface, render), declared as the world's are.
 std::span<const Param<Scene>> scene_params();
+std::span<const Param<SensorDef>> sensor_params();
+const ParamList<Scene, SensorDef>& sensor_list();
 
 // Bytes one picture of these settings holds while it is drawn.
 double picture_bytes(const RenderParams& render);

@@ -114,6 +114,7 @@ const KeyTree& scene_keys() {
         add_key(t, body_list().key);
         add_key(t, emitter_list().key);
         add_key(t, sink_list().key);
+        add_key(t, sensor_list().key);
         return t;
     }();
     return tree;
@@ -416,6 +417,7 @@ Scene parse_scene(const json& doc, const std::string& name, const std::filesyste
     read_list(doc, body_list(), static_cast<WorldDef&>(s), s.dimension);
     read_list(doc, emitter_list(), static_cast<WorldDef&>(s), s.dimension);
     read_list(doc, sink_list(), static_cast<WorldDef&>(s), s.dimension);
+    read_list(doc, sensor_list(), s, s.dimension);
     read_table(doc, "", scene_params(), s, s.dimension);
     // An optional group is on when its object is in the file.
     if (doc.contains("render") && doc["render"].is_object() && doc["render"].contains("camera"))
@@ -659,6 +661,7 @@ json scene_to_json(const Scene& s) {
     write_list(body_list());
     write_list(emitter_list());
     write_list(sink_list());
+    write_list(sensor_list());
     write_table(j, scene_params(), s, s.dimension);
     return j;
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "seiche/scene.hpp"
+#include "../definition/problem_text.hpp"
 
 namespace seiche {
 
@@ -96,6 +97,12 @@ std::span<const Param<Scene>> scene_params() {
         boolean_param<S, &S::output, &O::preview>(
             "output.preview", "`preview_first.png` and `preview_last.png`: the first and the last "
                               "frame written"),
+        number_param<S, &S::output, &O::sensor_rate>(
+            "output.sensor_rate", "Hz", closed(1, 1e6),
+            "rows of `sensors.csv` per simulated second (with `sensors`): a row at the end of the "
+            "first step at or after each multiple of 1/rate, each sensor's mean over the steps "
+            "since the row before, weighted by their Δt (steps longer than 1/rate give a row "
+            "per step)"),
         number_param<S, &S::output, &O::checkpoint_every>(
             "output.checkpoint_every", "s", closed(0, 1e6),
             "simulated time between checkpoints (`checkpoint.bin`, written at the first frame at or "
@@ -152,6 +159,102 @@ std::span<const Param<Scene>> scene_params() {
     return table;
 }
 
+std::span<const Param<SensorDef>> sensor_params() {
+    using P = SensorDef;
+    static const std::vector<Param<P>> table = {
+        text_param<P, &P::name>("name", "its column in sensors.csv: unique, without commas, quotes "
+                                        "or control characters; default sensor_N, N its index"),
+        text_param<P, &P::object>("object", "the box it sits on: \"container\" or "
+                                            "\"obstacles[i]\" (bodies: their force is in "
+                                            "bodies.csv)"),
+        required(choice_param<P, &P::face>(
+            "face", {"-x", "+x", "-y", "+y", "-z", "+z"},
+            "which face of the object: the one at its smallest or largest x, y or z (the "
+            "container's -x is its left wall, an obstacle's +x the face looking along +x)")),
+        required(vector_param<P, &P::centre>(
+            "centre", "m", closed(-1e6, 1e6),
+            "the patch's centre; its coordinate across the face is ignored (the face's own)")),
+        required(number_param<P, &P::size>(
+            "size", "m", open(0, 1e6),
+            "the patch's width along each direction of the face: the boundary particles within "
+            "size/2 of the centre, the rows kept centred on it (at least one particle spacing 2r)")),
+    };
+    return table;
+}
+
+const ParamList<Scene, SensorDef>& sensor_list() {
+    static const ParamList<Scene, SensorDef> list{
+        "sensors", "pressure sensors",
+        "pressure sensors on faces of the container and the obstacles, read every step into "
+        "`sensors.csv` (docs/scene-format.md, \"Pressure sensors\")",
+        0, &sensor_params, [](Scene& s) -> std::vector<SensorDef>& { return s.sensors; },
+        [](const Scene& s) -> const std::vector<SensorDef>& { return s.sensors; }};
+    return list;
+}
+
+namespace {
+
+// The problems of scene.sensors[i] beyond its values' ranges: the object, the face, the centre.
+void sensor_problems(const Scene& s, const SensorDef& d, std::size_t i, const std::string& path,
+                     std::vector<Problem>& out) {
+    for (unsigned char c : d.name)
+        if (c == ',' || c == '"' || c < 0x20 || c == 0x7f) {
+            out.push_back({path + ".name", "expected a name without commas, quotes or control "
+                                           "characters (it is a column of sensors.csv), got \"" +
+                                               d.name + "\""});
+            break;
+        }
+    for (std::size_t j = 0; j < i; ++j)
+        if (sensor_name(s.sensors[j], j) == sensor_name(d, i))
+            out.push_back({path + ".name", "\"" + sensor_name(d, i) +
+                                               "\" is already the name of sensors[" +
+                                               std::to_string(j) + "]"});
+    Vec3d lo = s.container_min, hi = s.container_max;
+    bool found = d.object == "container";
+    for (std::size_t k = 0; k < s.obstacles.size() && !found; ++k)
+        if (d.object == "obstacles[" + std::to_string(k) + "]") {
+            lo = s.obstacles[k].min;
+            hi = s.obstacles[k].max;
+            found = true;
+        }
+    if (!found) {
+        std::string names = "\"container\"";
+        if (!s.obstacles.empty())
+            names += s.obstacles.size() == 1
+                         ? " or \"obstacles[0]\""
+                         : ", or \"obstacles[0]\" to \"obstacles[" +
+                               std::to_string(s.obstacles.size() - 1) + "]\"";
+        std::string body;
+        for (std::size_t b = 0; b < s.bodies.size(); ++b)
+            if (body_name(s.bodies[b], b) == d.object)
+                body = " (bodies[" + std::to_string(b) + "] is a body: its force and torque are in "
+                       "bodies.csv; sensors read fixed boxes)";
+        out.push_back({path + ".object", "expected " + names + ", got \"" + d.object + "\"" + body});
+        return;
+    }
+    const int axis = int(d.face) / 2;
+    if (axis >= s.dimension) {
+        out.push_back({path + ".face", "a 2D scene's faces are -x, +x, -y and +y"});
+        return;
+    }
+    const char* const axes = problem_text::axis_name;
+    for (int a = 0; a < s.dimension; ++a) {
+        if (a == axis) continue;
+        if (d.centre[a] < lo[a] || d.centre[a] > hi[a])
+            out.push_back({path + ".centre",
+                           std::string("its ") + axes[a] + " (" + problem_text::num(d.centre[a]) +
+                               " m) is off the face, which spans " + problem_text::num(lo[a]) + " to " +
+                               problem_text::num(hi[a]) + " m along " + axes[a]});
+    }
+    if (d.size < 2 * s.particle_radius)
+        out.push_back({path + ".size", "expected at least one particle spacing (2r = " +
+                                           problem_text::num(2 * s.particle_radius) + " m), got " +
+                                           problem_text::num(d.size) + " m: a smaller patch holds no "
+                                           "boundary particle"});
+}
+
+}  // namespace
+
 double picture_bytes(const RenderParams& r) {
     return 16.0 * r.width * r.height * r.supersample * r.supersample;
 }
@@ -162,6 +265,14 @@ std::vector<Problem> validate_scene(const Scene& s) {
         if (p.written && !p.written(s)) continue;  // an absent group: nothing to check
         if (std::string m = check_value(p, s, s.dimension); !m.empty())
             out.push_back({std::string(p.key), m});
+    }
+    for (std::size_t i = 0; i < s.sensors.size(); ++i) {
+        const std::string path = "sensors[" + std::to_string(i) + "]";
+        const std::size_t before = out.size();
+        for (const auto& p : sensor_params())
+            if (std::string m = check_value(p, s.sensors[i], s.dimension); !m.empty())
+                out.push_back({path + "." + std::string(p.key), m});
+        if (out.size() == before) sensor_problems(s, s.sensors[i], i, path, out);
     }
     const RenderParams& r = s.render;
     // A picture is drawn at supersample² samples per pixel, 16 bytes each (colour and depth).

@@ -250,6 +250,7 @@ json scene_schema() {
     add_list(root, body_list());
     add_list(root, emitter_list());
     add_list(root, sink_list());
+    add_list(root, sensor_list());
     add_table(root, scene_params());
     return root;
 }
@@ -263,6 +264,7 @@ std::string parameter_tables_markdown() {
     add_rows(sections, order, body_params(), "bodies[i]");
     add_rows(sections, order, emitter_params(), "emitters[i]");
     add_rows(sections, order, sink_params(), "sinks[i]");
+    add_rows(sections, order, sensor_params(), "sensors[i]");
     add_rows(sections, order, scene_params(), "");
     std::string out;
     for (const std::string& object : order) {
@@ -279,6 +281,8 @@ std::string parameter_tables_markdown() {
                                escape(std::string(emitter_list().meaning)));
             out += fmt::format("| `sinks` | array of objects | `[]` | | {} |\n",
                                escape(std::string(sink_list().meaning)));
+            out += fmt::format("| `sensors` | array of objects | `[]` | | {} |\n",
+                               escape(std::string(sensor_list().meaning)));
         }
         out += sections[object] + "\n";
     }

@@ -12,6 +12,7 @@
 
 
 #include "body_frames.hpp"
+#include "external_tools.hpp"
 #include "vdb_output.hpp"
 #include "seiche/bodies.hpp"
 #include "seiche/io/scene_loader.hpp"
@@ -29,7 +30,7 @@ namespace {
 bool only_seiche_files(const fs::path& dir) {
     static const std::regex top(
         R"((\.seiche-run|scene\.json|summary\.json|stats\.csv|particles\.pvd|surface\.pvd|)"
-        R"(bodies\.csv|bodies\.pvd|)"
+        R"(bodies\.csv|bodies\.pvd|sensors\.csv|sensors\.png|)"
         R"(checkpoint\.bin|preview_first\.png|preview_last\.png|frames|render|.*\.part))");
     static const std::regex frames(R"((frame|surface|bodies)_[0-9]+(_[0-9]+)?\.(vtp|pvtp|ply|obj|vdb)|.*\.part)");
     static const std::regex render(R"(frame_[0-9]+\.png|movie\.mp4|.*\.part)");
@@ -59,7 +60,8 @@ void remove_temporaries(const fs::path& dir) {
 // never claims a frame that is gone.
 void clear_in_place(const fs::path& dir) {
     for (const char* index : {"summary.json", "particles.pvd", "surface.pvd", "stats.csv",
-                              "bodies.csv", "bodies.pvd", checkpoint_file})
+                              "bodies.csv", "bodies.pvd", "sensors.csv", "sensors.png",
+                              checkpoint_file})
         fs::remove(dir / index);
     if (fs::is_directory(dir / "frames"))
         for (const auto& e : fs::directory_iterator(dir / "frames")) {
@@ -155,6 +157,14 @@ std::vector<io::PvdEntry> listed_frames(const fs::path& dir, const nlohmann::jso
     return out;
 }
 
+// sensors.csv's header: time and the scene's sensors' names ("" without sensors).
+std::string sensors_header(const Scene& s) {
+    if (s.sensors.empty()) return "";
+    std::string h = "time";
+    for (std::size_t i = 0; i < s.sensors.size(); ++i) h += "," + sensor_name(s.sensors[i], i);
+    return h;
+}
+
 // Where a fresh run writes until it has frame 0, having made room there.
 fs::path prepare_staging(const fs::path& dir, const RunResume* resume) {
     if (resume || !fs::exists(dir) || fs::is_empty(dir)) return dir;
@@ -209,6 +219,7 @@ RunOutput::RunOutput(const Scene& s, fs::path dir, const RunResume* resume)
       pictures_(s, staging_, resume != nullptr) {
     fs::create_directories(staging_ / "frames");
     mark_seiche_dir(staging_);
+    sensor_header_ = sensors_header(s);
     if (resume) {
         // Read before anything in the run is touched: a damaged stats.csv refuses the resume.
         stats_rows_ = stats_rows_until(dir_ / "stats.csv", resume->steps);
@@ -226,6 +237,23 @@ RunOutput::RunOutput(const Scene& s, fs::path dir, const RunResume* resume)
                     (dir_ / "bodies.csv").string(), k, resume->body_rows));
         }
         body_row_count_ = resume->body_rows;
+        if (!sensor_header_.empty()) {
+            // sensors.csv: the rows up to the checkpoint, under the scene's sensors' header.
+            std::ifstream in =
+                io::open_input(dir_ / "sensors.csv", "the run's sensors.csv", 4096 * io::MiB);
+            std::string line;
+            if (!std::getline(in, line) || line != sensor_header_)
+                throw CheckpointError(fmt::format(
+                    "{} does not start with the scene's sensors' header \"{}\"",
+                    (dir_ / "sensors.csv").string(), sensor_header_));
+            std::int64_t k = 0;
+            for (; k < resume->sensor_rows && std::getline(in, line); ++k) sensor_rows_ += line + "\n";
+            if (k < resume->sensor_rows)
+                throw CheckpointError(fmt::format(
+                    "{} has {} of the {} rows the checkpoint's steps wrote: resuming would lose the rest",
+                    (dir_ / "sensors.csv").string(), k, resume->sensor_rows));
+            sensor_row_count_ = resume->sensor_rows;
+        }
         remove_temporaries(dir_);
         fs::remove(dir_ / "summary.json");  // written again at the end: no summary = running
         remove_frames_from(dir_, resume->next_frame);
@@ -343,6 +371,7 @@ void RunOutput::frame(const World<D>& w, const ParticleSet<D>& particles, int in
     // Eight particles per voxel in a resting fluid: Houdini's usual density for points grids.
     if (scene_.output.vdb)
         write_vdb_points(dir / "frames" / (stem + ".vdb"), f, 4.0 * scene_.particle_radius);
+    write_sensors(dir);
     pictures_.frame(f, index, w.time());
     if (surface_) {
         // In creation order: the mesh then depends on the particles alone, not on how a process
@@ -380,6 +409,7 @@ void RunOutput::frame_of_pieces(const World<D>& w, int index, int pieces) {
     io::FrameData outlines;  // the bodies' outlines, for pictures (none are drawn from pieces)
     outlines.time = w.time();
     bodies(w, index, dir, outlines);
+    write_sensors(dir);
     std::vector<std::string> files;
     for (int k = 0; k < pieces; ++k) files.push_back(piece_name(index, k));
     const std::string stem = fmt::format("frame_{:06}", index);
@@ -396,12 +426,34 @@ void RunOutput::checkpoint(const World<D>& w, nlohmann::json state) {
     state["surfaces"] = entries_json(surface_ ? surface_->entries() : std::vector<io::PvdEntry>{});
     state["bodies"] = entries_json(body_frames_);
     state["body_rows"] = body_row_count_;
+    state["sensor_rows"] = sensor_row_count_;
     const std::string extra = state.dump();
     io::write_file_atomic(dir_ / checkpoint_file,
                           [&](std::ostream& out) { w.save(out, extra); });
 }
 
+void RunOutput::write_sensors(const fs::path& dir) {
+    if (sensor_header_.empty()) return;
+    io::write_file_atomic(dir / "sensors.csv", [&](std::ostream& out) {
+        out << sensor_header_ << "\n" << sensor_rows_;
+    });
+}
+
+std::string RunOutput::plot_sensors() {
+    if (sensor_header_.empty()) return "";
+    const std::string rows = fmt::format("{} row{}", sensor_row_count_, sensor_row_count_ == 1 ? "" : "s");
+    if (sensor_row_count_ == 0) return "sensors.csv (" + rows + ")";
+    bool drawn = false;
+    try {
+        drawn = run_python_tool("plot_sensors.py", {dir_.string()});
+    } catch (const std::exception&) {  // no data directory: no tools
+    }
+    return drawn ? "sensors.csv (" + rows + "), sensors.png"
+                 : "sensors.csv (" + rows + "; sensors.png not drawn: python3-matplotlib?)";
+}
+
 std::string RunOutput::close(const PictureProgress& progress) {
+    if (published_) write_sensors(dir_);
     stats_.close();
     return pictures_.finish(progress);
 }
@@ -452,6 +504,10 @@ RunResume restore_run(World<D>& w, const fs::path& dir) {
                 "its bodies.csv row count ({}) is not one row per body ({}) for each of its {} "
                 "frames; the file was damaged or edited", rows, n_bodies, r.next_frame));
         r.body_rows = int(rows);
+        const auto sensor_rows = r.state.value("sensor_rows", std::int64_t(0));
+        if (sensor_rows < 0)
+            throw CheckpointError("its sensors.csv row count is damaged; the file was damaged or edited");
+        r.sensor_rows = sensor_rows;
         // The run's totals for its summary.
         for (const char* key : {"iterations", "density_error_mean_sum", "density_error_max", "wall_time"})
             if (r.state.contains(key) &&

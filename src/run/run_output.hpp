@@ -28,6 +28,7 @@ struct RunResume {
     std::int64_t steps = 0;  //!< stats.csv rows to keep
     std::vector<io::PvdEntry> frames, surfaces, bodies;
     int body_rows = 0;       //!< bodies.csv rows to keep
+    std::int64_t sensor_rows = 0;  //!< sensors.csv rows to keep
     nlohmann::json state;    //!< the run's own totals, as given to RunOutput::checkpoint
     std::vector<std::string> changed;  //!< live keys the scene now sets differently
 };
@@ -69,6 +70,15 @@ class RunOutput {
     // Where frame files go now (a fresh run's staging directory until its first frame).
     std::filesystem::path frames_dir() const { return (published_ ? dir_ : staging_) / "frames"; }
     void stats(const StepStats& s) { stats_.append(s); }
+    // A row of sensors.csv (PressureSensors::step), written with the next frame.
+    void sensors(const std::string& row) {
+        if (row.empty()) return;
+        sensor_rows_ += row;
+        ++sensor_row_count_;
+    }
+    // sensors.png from sensors.csv (tools/plot_sensors.py, python3 with matplotlib) after the
+    // run; returns what the summary says of the sensors ("" without any).
+    std::string plot_sensors();
     // checkpoint.bin: w, the frame lists and `state` (the caller's totals and next frame), with
     // stats.csv published up to this step.
     template <int D>
@@ -91,6 +101,9 @@ class RunOutput {
     std::string stats_rows_;  //!< a resumed run's rows up to its checkpoint
     std::vector<io::PvdEntry> pvd_, body_frames_;
     std::string body_rows_;  //!< bodies.csv without its header
+    std::string sensor_header_, sensor_rows_;  //!< sensors.csv's header ("" without sensors), rows
+    std::int64_t sensor_row_count_ = 0;
+    void write_sensors(const std::filesystem::path& dir);
     int body_row_count_ = 0;
     std::optional<SurfaceOutput> surface_;
     PictureOutput pictures_;
