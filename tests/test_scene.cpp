@@ -136,12 +136,55 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"zero frame rate", "time.frame_rate=0", "", "time.frame_rate",
                 "expected a number in (0, 10000]"},
         BadCase{"absurd particle count", "particle_radius=0.00001", "", "fluid",
-                "more than this build supports"}),
+                "more than this build supports"},
+        // Pressure sensors (scene.sensors): on a face of the container or an obstacle.
+        BadCase{"sensor on an unknown object",
+                R"(sensors=[{"object": "box", "face": "-x", "centre": [0, 0.1], "size": 0.05}])",
+                "", "sensors[0].object", "expected \"container\", got \"box\""},
+        BadCase{"sensor on a z face in 2D",
+                R"(sensors=[{"face": "+z", "centre": [0, 0.1], "size": 0.05}])", "",
+                "sensors[0].face", "a 2D scene's faces are -x, +x, -y and +y"},
+        BadCase{"sensor off its face",
+                R"(sensors=[{"face": "-x", "centre": [0, 1.5], "size": 0.05}])", "",
+                "sensors[0].centre", "its y (1.5 m) is off the face, which spans 0 to 1 m"},
+        BadCase{"sensor smaller than a spacing",
+                R"(sensors=[{"face": "-x", "centre": [0, 0.1], "size": 0.01}])", "",
+                "sensors[0].size", "expected at least one particle spacing (2r = 0.02 m)"},
+        BadCase{"sensor without a face", R"(sensors=[{"centre": [0, 0.1], "size": 0.05}])", "",
+                "sensors[0].face", "missing"},
+        BadCase{"sensor with an unknown face",
+                R"(sensors=[{"face": "left", "centre": [0, 0.1], "size": 0.05}])", "",
+                "sensors[0].face", "expected one of"},
+        BadCase{"two sensors of one name",
+                R"(sensors=[{"name": "p", "face": "-x", "centre": [0, 0.1], "size": 0.05},)"
+                R"({"name": "p", "face": "+x", "centre": [1, 0.1], "size": 0.05}])",
+                "", "sensors[1].name", "\"p\" is already the name of sensors[0]"},
+        BadCase{"sensor name with a comma",
+                R"(sensors=[{"name": "a,b", "face": "-x", "centre": [0, 0.1], "size": 0.05}])", "",
+                "sensors[0].name", "without commas"},
+        BadCase{"sensor rate of zero", "output.sensor_rate=0", "", "output.sensor_rate",
+                "expected a number in [1, 1000000]"}),
     [](const ::testing::TestParamInfo<BadCase>& info) {
         std::string name;
         for (const char* c = info.param.what; *c; ++c) name += std::isalnum(*c) ? *c : '_';
         return name;
     });
+
+TEST(Scene, ASensorOnABodySaysWhereItsForceIs) {
+    json j = minimal_2d();
+    io::apply_override(j, R"(bodies=[{"name": "float", "size": [0.1, 0.1], "position": [0.6, 0.8]}])");
+    io::apply_override(j, R"(sensors=[{"object": "float", "face": "-x", "centre": [0, 0.1], "size": 0.05}])");
+    try {
+        io::parse_scene(j, "bad");
+        FAIL() << "accepted";
+    } catch (const io::SceneError& e) {
+        EXPECT_EQ(e.path(), "sensors[0].object");
+        EXPECT_NE(std::string(e.what()).find("bodies[0] is a body: its force and torque are in "
+                                             "bodies.csv"),
+                  std::string::npos)
+            << e.what();
+    }
+}
 
 // ---- the command line ----
 

@@ -56,12 +56,17 @@ std::string PressureSensors<D>::step(const World<D>& w, double dt) {
     const auto x = w.particles().x;
     const auto contact = w.contact_forces();
     const auto contact_object = w.contact_objects();
+    // The fluid particles an object pushed this step (few: those at a wall).
+    touching_.clear();
+    for (std::size_t i = 0; i < contact.size() && i < x.size(); ++i)
+        if (contact_object[i] != World<D>::no_object && contact[i] != Vec<D>(0.0f))
+            touching_.push_back(i);
     std::vector<ExactSum> f(sensors_.size());
     for (std::size_t s = 0; s < sensors_.size(); ++s) {
         const WallSensor<D>& q = sensors_[s];
         for (std::size_t k : q.particles)
             if (!domain || domain->owns(bx[k])) f[s].add(force[k][q.axis]);
-        for (std::size_t i = 0; i < contact.size() && i < x.size(); ++i) {
+        for (std::size_t i : touching_) {
             if (contact_object[i] != q.object || contact[i][q.axis] == 0.0f) continue;
             // On the fluid's side of this face, within a spacing of it, over the patch.
             const float gap = q.outward * (q.face - x[i][q.axis]);

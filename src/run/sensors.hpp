@@ -42,6 +42,7 @@ class PressureSensors {
     std::vector<double> sum_, last_;  //!< Σ p·Δt of the row under way, per sensor; the last step's p
     double time_ = 0;                 //!< Σ Δt of the row under way
     std::int64_t next_ = 1;           //!< the next row is due at next_/rate
+    std::vector<std::size_t> touching_;  //!< scratch: the fluid particles with a contact force
 };
 
 }  // namespace seiche::run
