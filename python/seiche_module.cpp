@@ -20,6 +20,7 @@
 #include "run/body_frames.hpp"
 #include "run/run_dir.hpp"
 #include "run/run_output.hpp"
+#include "run/sensors.hpp"
 #include "seiche/io/readers.hpp"
 #include "seiche/io/scene_loader.hpp"
 #include "seiche/io/writers.hpp"
@@ -236,10 +237,12 @@ class PyWorld {
         } catch (const DefinitionError& e) {
             throw scene_error_of(e);
         }
-        // As `seiche run`: the bodies' fluid forces (the densities at t = 0 the world has).
+        // As `seiche run`: the bodies' fluid forces (the densities at t = 0 the world has), the
+        // scene's pressure sensors (a patch with no boundary particle: ValueError).
         std::visit(
             [&](auto& w) {
                 if (!scene.bodies.empty()) w->track_boundary_forces(true);
+                sensors_ = make_sensors(scene, *w);
             },
             world_);
     }
@@ -365,15 +368,40 @@ class PyWorld {
     Scene& scene() { return scene_; }
     const Scene& scene() const { return scene_; }
 
+    // The scene's sensors' pressures in the last step, Pa, by name.
+    py::dict sensor_pressures() const {
+        py::dict d;
+        visit([&](const auto& w) {
+            const auto& p = sensors_of(w).last();
+            for (std::size_t i = 0; i < p.size(); ++i)
+                d[py::str(sensor_name(scene_.sensors[i], i))] = p[i];
+        });
+        return d;
+    }
+
   private:
+    template <int D>
+    static std::shared_ptr<void> make_sensors(const Scene& scene, World<D>& w) {
+        return std::make_shared<run::PressureSensors<D>>(scene, w);
+    }
+    template <int D>
+    run::PressureSensors<D>& sensors_of(const World<D>&) const {
+        return *std::static_pointer_cast<run::PressureSensors<D>>(sensors_);
+    }
     void record(const StepStats& s) {
         last_ = s;
         if (out_) out_->stats(s);
+        // Every step, as `seiche run` reads them: the rows of sensors.csv when frames are written.
+        visit([&](const auto& w) {
+            const std::string row = sensors_of(w).step(w, s.dt);
+            if (out_) out_->sensors(row);
+        });
     }
 
     Scene scene_;
     std::variant<std::unique_ptr<World<2>>, std::unique_ptr<World<3>>> world_;
     StepStats last_;
+    std::shared_ptr<void> sensors_;  //!< run::PressureSensors<D> of the world's D
     std::unique_ptr<run::RunOutput> out_;
     fs::path out_dir_;
     int next_frame_ = 0;
@@ -690,6 +718,10 @@ void bind_world(py::module_& m) {
             "The fluid's force on each boundary particle in the last step, N (N/m in 2D), rows "
             "as boundary_positions: a read-only view, empty until track_forces() (the objects' "
             "collision contacts are not in it).")
+        .def_property_readonly(
+            "sensor_pressures", &PyWorld::sensor_pressures,
+            "The scene's pressure sensors (its \"sensors\") in the last step: {name: Pa}, empty "
+            "without sensors. write_frame() writes their rows to sensors.csv, as seiche run does.")
         .def_property_readonly(
             "boundary_face_forces",
             boundary_array([](const auto& b) -> const auto& { return b.face_force; }),

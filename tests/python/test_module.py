@@ -546,3 +546,32 @@ def test_bad_calls_raise_clear_errors(call, error, words):
     with pytest.raises(error, match=words):
         call(scene, w)
     w.step()  # the world is still usable
+
+
+def test_scene_sensors_read_as_seiche_run_reads_them(tmp_path):
+    # A scene's sensors ("sensors"): World.sensor_pressures holds the last step's readings, the
+    # same as wall_pressure on the same patch (their sums differ only in order), and write_frame
+    # writes their rows into sensors.csv as seiche run does.
+    w = seiche.World(seiche.Scene.from_dict(small_scene_2d(
+        container={"min": [0, 0], "max": [0.4, 0.4]},
+        fluid=[{"min": [0, 0], "max": [0.4, 0.2]}],
+        sensors=[{"name": "floor", "face": "-y", "centre": [0.2, 0], "size": 0.04},
+                 {"name": "wall", "face": "+x", "centre": [0.4, 0.05], "size": 0.02}],
+        output={"sensor_rate": 100})))
+    assert w.sensor_pressures == {"floor": 0.0, "wall": 0.0}
+    run = tmp_path / "run"
+    w.write_frame(str(run))
+    w.advance_to(0.5, every=0.1, callback=lambda w: w.write_frame(str(run)))
+    p = w.sensor_pressures
+    assert list(p) == ["floor", "wall"]
+    assert p["floor"] == pytest.approx(w.wall_pressure(0, 1, -1, [0.2, 0.0], half_size=0.02), rel=1e-5)
+    assert p["wall"] == pytest.approx(w.wall_pressure(0, 0, 1, [0.4, 0.05], half_size=0.01), rel=1e-5)
+    # About rho0 g H on the floor, H = 0.2 m (a single step's reading, 0.5 s after the start).
+    assert 0.8 * 1962 < p["floor"] < 1.2 * 1962
+    w.close_output()
+    rows = np.loadtxt(run / "sensors.csv", delimiter=",", skiprows=1)
+    assert open(run / "sensors.csv").readline().strip() == "time,floor,wall"
+    assert rows.shape == (50, 3)
+    assert np.allclose(rows[:, 0], np.arange(1, 51) / 100, atol=2e-3)
+    # Without sensors: none.
+    assert seiche.World(seiche.Scene.from_dict(small_scene_2d())).sensor_pressures == {}
