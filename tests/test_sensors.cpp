@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "checkpoint_bytes.hpp"
 #include "cli_helpers.hpp"
 #include "seiche/solver_list.hpp"
 
@@ -194,6 +195,63 @@ TEST(Sensors, AResumedRunWritesTheRowsOfTheWholeRun) {
               2);
     EXPECT_NE(slurp(dir / "log").find("the scene's are none"), std::string::npos) << slurp(dir / "log");
     EXPECT_TRUE(slurp(dir / "again" / "sensors.csv") == before);
+    fs::remove_all(dir);
+}
+
+// A checkpoint whose sensor state is forged (its checksum redone), or a sensors.csv cut short or
+// with another header: refused by name, the run left as it was.
+TEST(Sensors, ForgedSensorStateIsRefusedAndTheRunKept) {
+    const fs::path dir = fresh_dir("seiche_test_sensors_forged");
+    const fs::path run = dir / "run", log = dir / "log";
+    ASSERT_EQ(run_cli("run " + write_tank(dir).string() + " -o " + run.string() +
+                          " -q --end-time 0.2 --solver pbf --set output.sensor_rate=7 "
+                          "--set output.checkpoint_every=0.1",
+                      log),
+              0)
+        << slurp(log);
+    const std::string pristine = slurp(run / "checkpoint.bin");
+    const test::StateText at = test::find_state(pristine);
+    ASSERT_GT(at.size, 0u);
+    const auto state = nlohmann::json::parse(pristine.substr(at.start, at.size));
+    ASSERT_EQ(state.at("sensor_rows").get<int>(), 1);  // t = 1/7 s
+    ASSERT_EQ(state.at("sensors").at("sum").size(), 4u);
+    auto forged = [&](auto edit) {
+        nlohmann::json s = state;
+        edit(s);
+        return test::with_state(pristine, s.dump());
+    };
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {forged([](auto& s) { s["sensor_rows"] = -1; }), "sensors.csv row count is damaged"},
+        {forged([](auto& s) { s["sensor_rows"] = 5; }), "sensors.csv has 1 of the 5 rows"},
+        {forged([](auto& s) { s["sensors"]["sum"].erase(0); }), "3 sums for 4 sensors"},
+        {forged([](auto& s) { s["sensors"]["sum"][0] = "x"; }), "sensor sums are damaged"},
+        {forged([](auto& s) { s["sensors"]["next"] = 0; }), "row counter is out of range"},
+        {forged([](auto& s) { s["sensors"] = 3; }), "sensor sums are damaged"},
+        {forged([](auto& s) { s["sensors"]["header"] = "time,a,b"; }), "the run's sensors were \"a,b\""},
+    };
+    auto files = [&] {
+        std::map<std::string, std::string> out;
+        for (const auto& e : fs::recursive_directory_iterator(run))
+            if (e.is_regular_file()) out[fs::relative(e.path(), run).string()] = slurp(e.path());
+        return out;
+    };
+    for (const auto& [bytes, message] : cases) {
+        SCOPED_TRACE(message);
+        std::ofstream(run / "checkpoint.bin", std::ios::binary | std::ios::trunc) << bytes;
+        const auto before = files();
+        EXPECT_EQ(run_cli("run --resume " + run.string() + " -q --end-time 0.3", log), 2) << slurp(log);
+        EXPECT_NE(slurp(log).find(message), std::string::npos) << slurp(log);
+        EXPECT_TRUE(files() == before) << "the refused resume changed the run directory";
+    }
+    std::ofstream(run / "checkpoint.bin", std::ios::binary | std::ios::trunc) << pristine;
+    const std::string csv = slurp(run / "sensors.csv");
+    std::ofstream(run / "sensors.csv", std::ios::trunc) << "time,left,floor,right\n";
+    EXPECT_EQ(run_cli("run --resume " + run.string() + " -q --end-time 0.3", log), 2);
+    EXPECT_NE(slurp(log).find("does not start with the scene's sensors' header"), std::string::npos)
+        << slurp(log);
+    std::ofstream(run / "sensors.csv", std::ios::trunc) << csv;
+    EXPECT_EQ(run_cli("run --resume " + run.string() + " -q --end-time 0.3", log), 0) << slurp(log);
+    EXPECT_EQ(read_rows(run / "sensors.csv").rows.size(), 2u);
     fs::remove_all(dir);
 }
 
