@@ -7,6 +7,7 @@ RUN_DIR/sensors.png: every sensor's pressure against time, in kPa, one panel per
 eight; more share panels eight by eight).
 """
 import csv
+import json
 import math
 import os
 import sys
@@ -46,14 +47,23 @@ def main(run_dir):
             ax.legend(loc="upper right", fontsize=8)
             ax.grid(alpha=0.3)
         axes[lines - 1][j].set_xlabel("t (s)")
-    fig.suptitle(f"pressure sensors: {os.path.basename(os.path.abspath(run_dir))} "
-                 "(each row the mean since the one before)", fontsize=10)
+    name = os.path.basename(os.path.abspath(run_dir))
+    try:
+        with open(os.path.join(run_dir, "scene.json")) as f:
+            name = json.load(f).get("name", name)
+    except (OSError, ValueError):
+        pass
+    fig.suptitle(f"{name}: pressure sensors (each point the mean since the one before)",
+                 fontsize=10)
     fig.tight_layout()
     # Written beside and renamed: a run directory never holds half a picture.
     fd, tmp = tempfile.mkstemp(suffix=".png.part", dir=run_dir)
     os.close(fd)
     try:
         fig.savefig(tmp, format="png", dpi=100)
+        mask = os.umask(0)  # mkstemp makes the file private; a picture is as any file written
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)
         os.replace(tmp, os.path.join(run_dir, "sensors.png"))
     finally:
         if os.path.exists(tmp):

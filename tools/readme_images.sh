@@ -25,4 +25,8 @@ picture bodies_floating_box_2d floating_box_2d 3.0
 picture bodies_dam_break_gate_2d dam_break_gate_2d 0.4
 picture bodies_hull_and_breakwater_2d hull_and_breakwater_2d 0.734
 picture bodies_sloshing_tank_3d sloshing_tank_3d 1.2
+# The gate scene's pressure sensors over its whole run (sensors.png, docs/scene-format.md).
+echo "readme-images: sensors_dam_break_gate_2d (dam_break_gate_2d to t = 2 s)"
+"$build/seiche" run scenes/dam_break_gate_2d.json -o "$out/dam_break_gate_2d_whole" -q --overwrite > /dev/null
+cp "$out/dam_break_gate_2d_whole/sensors.png" docs/images/sensors_dam_break_gate_2d.png
 echo "readme-images: done (docs/images)"
