@@ -77,7 +77,7 @@ class Run:
         import numpy as np
 
         self.times = np.array([t for t, _ in self._frames])
-        self._stats = self._bodies = None
+        self._stats = self._bodies = self._sensors = None
 
     def __len__(self):
         return len(self._frames)
@@ -128,6 +128,14 @@ class Run:
         if self._bodies is None:
             self._bodies = self._table(self.directory / "bodies.csv")
         return self._bodies
+
+    @property
+    def sensors(self):
+        """sensors.csv as {column: NumPy array}: time and each pressure sensor's reading (Pa),
+        a row per 1/output.sensor_rate s; None if the scene had no sensors."""
+        if self._sensors is None:
+            self._sensors = self._table(self.directory / "sensors.csv")
+        return self._sensors
 
 
 def read_run(directory):

@@ -573,5 +573,8 @@ def test_scene_sensors_read_as_seiche_run_reads_them(tmp_path):
     assert open(run / "sensors.csv").readline().strip() == "time,floor,wall"
     assert rows.shape == (50, 3)
     assert np.allclose(rows[:, 0], np.arange(1, 51) / 100, atol=2e-3)
+    read = seiche.read_run(run).sensors
+    assert list(read) == ["time", "floor", "wall"] and np.array_equal(read["wall"], rows[:, 2])
+    assert seiche.read_run(run).bodies is None
     # Without sensors: none.
     assert seiche.World(seiche.Scene.from_dict(small_scene_2d())).sensor_pressures == {}
