@@ -393,7 +393,7 @@ class PyWorld {
         if (out_) out_->stats(s);
         // Every step, as `seiche run` reads them: the rows of sensors.csv when frames are written.
         visit([&](const auto& w) {
-            const std::string row = sensors_of(w).step(w, s.dt);
+            const std::string row = sensors_of(w).after_step(w, s.dt);
             if (out_) out_->sensors(row);
         });
     }

@@ -192,7 +192,7 @@ int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
     advance.every = frame_dt;
     advance.on_step = [&](const StepStats& s) {
         if (out) out->stats(s);
-        const std::string row = sensors.step(world, s.dt);
+        const std::string row = sensors.after_step(world, s.dt);
         if (out) out->sensors(row);
         totals.add(s);
         if (s.instability) failure = {{s, *s.instability}};

@@ -70,7 +70,7 @@ class RunOutput {
     // Where frame files go now (a fresh run's staging directory until its first frame).
     std::filesystem::path frames_dir() const { return (published_ ? dir_ : staging_) / "frames"; }
     void stats(const StepStats& s) { stats_.append(s); }
-    // A row of sensors.csv (PressureSensors::step), written with the next frame.
+    // A row of sensors.csv (PressureSensors::after_step), written with the next frame.
     void sensors(const std::string& row) {
         if (row.empty()) return;
         sensor_rows_ += row;

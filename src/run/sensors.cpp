@@ -46,7 +46,7 @@ PressureSensors<D>::PressureSensors(const Scene& scene, World<D>& w) : rate_(sce
 }
 
 template <int D>
-std::string PressureSensors<D>::step(const World<D>& w, double dt) {
+std::string PressureSensors<D>::after_step(const World<D>& w, double dt) {
     if (sensors_.empty()) return "";
     // Split over processes: each boundary particle counts on the process that owns it, each
     // fluid particle's contact where it is not a halo copy (World::contact_forces is zero there).
