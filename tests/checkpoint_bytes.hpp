@@ -3,9 +3,16 @@
 // the values themselves are what a restore has to refuse.
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <string>
+
+#include "cli_helpers.hpp"
 
 namespace seiche::test {
 
@@ -45,6 +52,36 @@ inline std::string with_state(const std::string& bytes, const std::string& text)
     out += text;
     out += bytes.substr(s.start + s.size);
     return with_checksum(out);
+}
+
+// A run's checkpoint and the front end's state in it, to forge copies of.
+struct ForgeableCheckpoint {
+    std::string pristine;
+    nlohmann::json state;
+    explicit ForgeableCheckpoint(const std::filesystem::path& file) : pristine(slurp(file)) {
+        const StateText at = find_state(pristine);
+        EXPECT_GT(at.size, 0u) << file << " has no front-end state";
+        if (at.size > 0) state = nlohmann::json::parse(pristine.substr(at.start, at.size));
+    }
+    // The checkpoint with its state changed by edit(json&).
+    template <class F>
+    std::string forged(F edit) const {
+        nlohmann::json s = state;
+        edit(s);
+        return with_state(pristine, s.dump());
+    }
+};
+
+// `seiche run --resume RUN ARGS` from CHECKPOINT (written into RUN): refused with exit code 2, a
+// message holding MESSAGE, and the run directory left exactly as it was.
+inline void expect_refused_resume(const std::filesystem::path& run, const std::string& checkpoint,
+                                  const std::string& message, const std::string& args,
+                                  const std::filesystem::path& log) {
+    std::ofstream(run / "checkpoint.bin", std::ios::binary | std::ios::trunc) << checkpoint;
+    const auto before = run_files(run);
+    EXPECT_EQ(run_cli("run --resume " + run.string() + " " + args, log), 2) << slurp(log);
+    EXPECT_NE(slurp(log).find(message), std::string::npos) << slurp(log);
+    EXPECT_TRUE(run_files(run) == before) << "the refused resume changed the run directory";
 }
 
 }  // namespace seiche::test

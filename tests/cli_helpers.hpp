@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <iterator>
 #include <string>
 
@@ -30,6 +31,15 @@ inline int run_cli(const std::string& args, const std::filesystem::path& log) {
 inline std::string slurp(const std::filesystem::path& p) {
     std::ifstream in(p, std::ios::binary);
     return {std::istreambuf_iterator<char>(in), {}};
+}
+
+// Every file of a run directory and its bytes.
+inline std::map<std::string, std::string> run_files(const std::filesystem::path& dir) {
+    std::map<std::string, std::string> out;
+    for (const auto& e : std::filesystem::recursive_directory_iterator(dir))
+        if (e.is_regular_file())
+            out[std::filesystem::relative(e.path(), dir).string()] = slurp(e.path());
+    return out;
 }
 
 // An empty directory under the system's temporary directory.

@@ -185,14 +185,6 @@ TEST(Resume, AFrameCounterThatDisagreesWithTheTimeIsRefused) {
     fs::remove_all(dir);
 }
 
-// Every file of a run directory and its bytes.
-std::map<std::string, std::string> run_files(const fs::path& dir) {
-    std::map<std::string, std::string> out;
-    for (const auto& e : fs::recursive_directory_iterator(dir))
-        if (e.is_regular_file()) out[fs::relative(e.path(), dir).string()] = slurp(e.path());
-    return out;
-}
-
 // Checkpoints whose checksum passes but whose front-end state is forged (issue 45): the lists
 // that become particles.pvd and bodies.pvd, the bodies.csv row count, the run's totals, the step
 // count. Each was accepted: the resume rewrote the .pvd without the earlier frames or naming a
@@ -207,18 +199,13 @@ TEST(Resume, ForgedListsRowCountsAndTotalsAreRefusedAndTheRunKept) {
                       log),
               0)
         << slurp(log);
-    const std::string pristine = slurp(run / "checkpoint.bin");
+    const test::ForgeableCheckpoint checkpoint(run / "checkpoint.bin");
+    const std::string& pristine = checkpoint.pristine;
     const test::StateText at = test::find_state(pristine);
     ASSERT_GT(at.size, 0u);
-    const auto state = nlohmann::json::parse(pristine.substr(at.start, at.size));
-    ASSERT_EQ(state.at("body_rows").get<int>(), 4);  // 1 body, frames 0..3
-    ASSERT_EQ(state.at("bodies").size(), 4u);
-
-    auto forged = [&](auto edit) {
-        nlohmann::json s = state;
-        edit(s);
-        return test::with_state(pristine, s.dump());
-    };
+    ASSERT_EQ(checkpoint.state.at("body_rows").get<int>(), 4);  // 1 body, frames 0..3
+    ASSERT_EQ(checkpoint.state.at("bodies").size(), 4u);
+    auto forged = [&](auto edit) { return checkpoint.forged(edit); };
     std::string zero_steps = pristine;
     std::memset(zero_steps.data() + at.start + at.size + 8, 0, 8);  // the step count, after the time
     zero_steps = test::with_checksum(zero_steps);
@@ -236,21 +223,14 @@ TEST(Resume, ForgedListsRowCountsAndTotalsAreRefusedAndTheRunKept) {
     };
     for (const auto& [bytes, message] : cases) {
         SCOPED_TRACE(message);
-        std::ofstream(run / "checkpoint.bin", std::ios::binary | std::ios::trunc) << bytes;
-        const auto before = run_files(run);
-        EXPECT_EQ(run_cli("run --resume " + run.string() + " -q --end-time 0.2", log), 2) << slurp(log);
-        EXPECT_NE(slurp(log).find(message), std::string::npos) << slurp(log);
-        EXPECT_TRUE(run_files(run) == before) << "the refused resume changed the run directory";
+        test::expect_refused_resume(run, bytes, message, "-q --end-time 0.2", log);
     }
     // bodies.csv shorter than the checkpoint's frames wrote (a user's edit): resuming would have
     // dropped the missing rows for good.
     std::ofstream(run / "checkpoint.bin", std::ios::binary | std::ios::trunc) << pristine;
     const std::string csv = slurp(run / "bodies.csv");
     std::ofstream(run / "bodies.csv", std::ios::trunc) << csv.substr(0, csv.find('\n', csv.find('\n') + 1) + 1);
-    const auto before = run_files(run);
-    EXPECT_EQ(run_cli("run --resume " + run.string() + " -q --end-time 0.2", log), 2) << slurp(log);
-    EXPECT_NE(slurp(log).find("bodies.csv has 1 of the 4 rows"), std::string::npos) << slurp(log);
-    EXPECT_TRUE(run_files(run) == before);
+    test::expect_refused_resume(run, pristine, "bodies.csv has 1 of the 4 rows", "-q --end-time 0.2", log);
     // The pristine checkpoint and bodies.csv resume.
     std::ofstream(run / "bodies.csv", std::ios::trunc) << csv;
     EXPECT_EQ(run_cli("run --resume " + run.string() + " -q --end-time 0.2", log), 0) << slurp(log);

@@ -209,17 +209,10 @@ TEST(Sensors, ForgedSensorStateIsRefusedAndTheRunKept) {
                       log),
               0)
         << slurp(log);
-    const std::string pristine = slurp(run / "checkpoint.bin");
-    const test::StateText at = test::find_state(pristine);
-    ASSERT_GT(at.size, 0u);
-    const auto state = nlohmann::json::parse(pristine.substr(at.start, at.size));
-    ASSERT_EQ(state.at("sensor_rows").get<int>(), 1);  // t = 1/7 s
-    ASSERT_EQ(state.at("sensors").at("sum").size(), 4u);
-    auto forged = [&](auto edit) {
-        nlohmann::json s = state;
-        edit(s);
-        return test::with_state(pristine, s.dump());
-    };
+    const test::ForgeableCheckpoint checkpoint(run / "checkpoint.bin");
+    ASSERT_EQ(checkpoint.state.at("sensor_rows").get<int>(), 1);  // t = 1/7 s
+    ASSERT_EQ(checkpoint.state.at("sensors").at("sum").size(), 4u);
+    auto forged = [&](auto edit) { return checkpoint.forged(edit); };
     const std::vector<std::pair<std::string, std::string>> cases = {
         {forged([](auto& s) { s["sensor_rows"] = -1; }), "sensors.csv row count is damaged"},
         {forged([](auto& s) { s["sensor_rows"] = 5; }), "sensors.csv has 1 of the 5 rows"},
@@ -229,26 +222,15 @@ TEST(Sensors, ForgedSensorStateIsRefusedAndTheRunKept) {
         {forged([](auto& s) { s["sensors"] = 3; }), "sensor sums are damaged"},
         {forged([](auto& s) { s["sensors"]["header"] = "time,a,b"; }), "the run's sensors were \"a,b\""},
     };
-    auto files = [&] {
-        std::map<std::string, std::string> out;
-        for (const auto& e : fs::recursive_directory_iterator(run))
-            if (e.is_regular_file()) out[fs::relative(e.path(), run).string()] = slurp(e.path());
-        return out;
-    };
     for (const auto& [bytes, message] : cases) {
         SCOPED_TRACE(message);
-        std::ofstream(run / "checkpoint.bin", std::ios::binary | std::ios::trunc) << bytes;
-        const auto before = files();
-        EXPECT_EQ(run_cli("run --resume " + run.string() + " -q --end-time 0.3", log), 2) << slurp(log);
-        EXPECT_NE(slurp(log).find(message), std::string::npos) << slurp(log);
-        EXPECT_TRUE(files() == before) << "the refused resume changed the run directory";
+        test::expect_refused_resume(run, bytes, message, "-q --end-time 0.3", log);
     }
-    std::ofstream(run / "checkpoint.bin", std::ios::binary | std::ios::trunc) << pristine;
     const std::string csv = slurp(run / "sensors.csv");
     std::ofstream(run / "sensors.csv", std::ios::trunc) << "time,left,floor,right\n";
-    EXPECT_EQ(run_cli("run --resume " + run.string() + " -q --end-time 0.3", log), 2);
-    EXPECT_NE(slurp(log).find("does not start with the scene's sensors' header"), std::string::npos)
-        << slurp(log);
+    test::expect_refused_resume(run, checkpoint.pristine,
+                                "does not start with the scene's header \"time,left,floor,right,top\"",
+                                "-q --end-time 0.3", log);
     std::ofstream(run / "sensors.csv", std::ios::trunc) << csv;
     EXPECT_EQ(run_cli("run --resume " + run.string() + " -q --end-time 0.3", log), 0) << slurp(log);
     EXPECT_EQ(read_rows(run / "sensors.csv").rows.size(), 2u);

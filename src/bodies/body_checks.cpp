@@ -48,13 +48,10 @@ void body_problems(const BodyDef& b, std::size_t index, const WorldDef& w, const
     const double d = 2.0 * w.particle_radius;
     // The name is a column of bodies.csv, which `seiche render` reads back to draw the bodies'
     // outlines: a comma, a quote or a line break would split it.
-    for (unsigned char c : b.name)
-        if (c == ',' || c == '"' || c < 0x20 || c == 0x7f) {
-            out.push_back({path + ".name", "expected a name without commas, quotes or control "
-                                           "characters (it is a column of bodies.csv), got \"" +
-                                               b.name + "\""});
-            return;
-        }
+    if (std::string why = problem_text::csv_name_problem(b.name, "bodies.csv"); !why.empty()) {
+        out.push_back({path + ".name", why});
+        return;
+    }
     for (std::size_t j = 0; j < index; ++j)
         if (body_name(w.bodies[j], j) == body_name(b, index)) {
             out.push_back({path + ".name", format("\"%s\" is already the name of bodies[%zu] "

@@ -25,4 +25,14 @@ std::string format(const char* fmt, A... a) {
 
 inline constexpr const char* axis_name = "xyz";
 
+// The problem of a name that is a column of a CSV file (bodies.csv, sensors.csv), "" when it is
+// fine: a comma, a quote or a line break would split the file's rows.
+inline std::string csv_name_problem(const std::string& name, const char* file) {
+    for (unsigned char c : name)
+        if (c == ',' || c == '"' || c < 0x20 || c == 0x7f)
+            return std::string("expected a name without commas, quotes or control characters "
+                               "(it is a column of ") + file + "), got \"" + name + "\"";
+    return "";
+}
+
 }  // namespace seiche::problem_text

@@ -197,13 +197,8 @@ namespace {
 // The problems of scene.sensors[i] beyond its values' ranges: the object, the face, the centre.
 void sensor_problems(const Scene& s, const SensorDef& d, std::size_t i, const std::string& path,
                      std::vector<Problem>& out) {
-    for (unsigned char c : d.name)
-        if (c == ',' || c == '"' || c < 0x20 || c == 0x7f) {
-            out.push_back({path + ".name", "expected a name without commas, quotes or control "
-                                           "characters (it is a column of sensors.csv), got \"" +
-                                               d.name + "\""});
-            break;
-        }
+    if (std::string why = problem_text::csv_name_problem(d.name, "sensors.csv"); !why.empty())
+        out.push_back({path + ".name", why});
     for (std::size_t j = 0; j < i; ++j)
         if (sensor_name(s.sensors[j], j) == sensor_name(d, i))
             out.push_back({path + ".name", "\"" + sensor_name(d, i) +

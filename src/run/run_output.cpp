@@ -157,6 +157,24 @@ std::vector<io::PvdEntry> listed_frames(const fs::path& dir, const nlohmann::jso
     return out;
 }
 
+// The first `rows` rows of a run's CSV file after its header (which must be `header` unless that
+// is ""), all of them there: a file cut shorter is refused, as resuming would lose the rest.
+std::string kept_rows(const fs::path& file, const std::string& header, std::int64_t rows,
+                      const char* written_by) {
+    std::ifstream in = io::open_input(file, "the run's " + file.filename().string(), 4096 * io::MiB);
+    std::string line, out;
+    if (!std::getline(in, line) || (!header.empty() && line != header))
+        throw CheckpointError(fmt::format("{} does not start with the scene's header \"{}\"",
+                                          file.string(), header));
+    std::int64_t k = 0;
+    for (; k < rows && std::getline(in, line); ++k) out += line + "\n";
+    if (k < rows)
+        throw CheckpointError(fmt::format(
+            "{} has {} of the {} rows the checkpoint's {} wrote: resuming would lose the rest",
+            file.string(), k, rows, written_by));
+    return out;
+}
+
 // sensors.csv's header: time and the scene's sensors' names ("" without sensors).
 std::string sensors_header(const Scene& s) {
     if (s.sensors.empty()) return "";
@@ -224,34 +242,12 @@ RunOutput::RunOutput(const Scene& s, fs::path dir, const RunResume* resume)
         // Read before anything in the run is touched: a damaged stats.csv refuses the resume.
         stats_rows_ = stats_rows_until(dir_ / "stats.csv", resume->steps);
         // bodies.csv: the rows of the frames up to the checkpoint, all of them there.
-        if (resume->body_rows > 0) {
-            std::ifstream in =
-                io::open_input(dir_ / "bodies.csv", "the run's bodies.csv", 1024 * io::MiB);
-            std::string line;
-            std::getline(in, line);
-            int k = 0;
-            for (; k < resume->body_rows && std::getline(in, line); ++k) body_rows_ += line + "\n";
-            if (k < resume->body_rows)
-                throw CheckpointError(fmt::format(
-                    "{} has {} of the {} rows the checkpoint's frames wrote: resuming would lose the rest",
-                    (dir_ / "bodies.csv").string(), k, resume->body_rows));
-        }
+        if (resume->body_rows > 0)
+            body_rows_ = kept_rows(dir_ / "bodies.csv", "", resume->body_rows, "frames");
         body_row_count_ = resume->body_rows;
         if (!sensor_header_.empty()) {
             // sensors.csv: the rows up to the checkpoint, under the scene's sensors' header.
-            std::ifstream in =
-                io::open_input(dir_ / "sensors.csv", "the run's sensors.csv", 4096 * io::MiB);
-            std::string line;
-            if (!std::getline(in, line) || line != sensor_header_)
-                throw CheckpointError(fmt::format(
-                    "{} does not start with the scene's sensors' header \"{}\"",
-                    (dir_ / "sensors.csv").string(), sensor_header_));
-            std::int64_t k = 0;
-            for (; k < resume->sensor_rows && std::getline(in, line); ++k) sensor_rows_ += line + "\n";
-            if (k < resume->sensor_rows)
-                throw CheckpointError(fmt::format(
-                    "{} has {} of the {} rows the checkpoint's steps wrote: resuming would lose the rest",
-                    (dir_ / "sensors.csv").string(), k, resume->sensor_rows));
+            sensor_rows_ = kept_rows(dir_ / "sensors.csv", sensor_header_, resume->sensor_rows, "steps");
             sensor_row_count_ = resume->sensor_rows;
         }
         remove_temporaries(dir_);
