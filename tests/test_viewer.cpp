@@ -233,3 +233,29 @@ TEST(Viewer, ScriptedRecordingWritesAPictureSequence) {
 }
 
 }  // namespace
+
+// The scene's pressure sensors in the live view: read every step (the overlay draws their
+// traces), their last readings printed at the end. A tank at rest: about ρ0·g·(H − y).
+TEST(Viewer, SensorsAreReadLive) {
+    REQUIRE_XVFB();
+    const fs::path dir = fresh_dir("seiche_view_sensors");
+    std::ofstream(dir / "tank.json") << R"({
+  "name": "view_tank", "dimension": 2, "particle_radius": 0.005, "gravity": [0, -9.81],
+  "container": { "min": [0, 0], "max": [0.3, 0.3] },
+  "fluid": [ { "min": [0, 0], "max": [0.3, 0.15] } ],
+  "sensors": [ { "name": "floor", "face": "-y", "centre": [0.15, 0], "size": 0.1 },
+               { "name": "wall", "face": "+x", "centre": [0.3, 0.05], "size": 0.04 } ]
+})";
+    ASSERT_EQ(view((dir / "tank.json").string() + " --frames 300 --width 320 --height 240",
+                   dir / "log"),
+              0)
+        << slurp(dir / "log");
+    std::smatch m;
+    const std::string log = slurp(dir / "log");
+    ASSERT_TRUE(std::regex_search(log, m, std::regex(R"(sensors +floor (\S+) Pa, wall (\S+) Pa)")))
+        << log;
+    // 900 particles of (2r)² over the tank's width: H = 0.15 m.
+    EXPECT_NEAR(std::stod(m[1]) / (1000 * 9.81 * 0.15), 1.0, 0.15) << log;
+    EXPECT_NEAR(std::stod(m[2]) / (1000 * 9.81 * 0.10), 1.0, 0.15) << log;
+    fs::remove_all(dir);
+}

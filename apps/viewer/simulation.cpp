@@ -4,6 +4,7 @@
 #include <cmath>
 #include <variant>
 
+#include "run/sensors.hpp"
 #include "seiche/bodies.hpp"
 #include "seiche/surface.hpp"
 #include "seiche/world.hpp"
@@ -38,6 +39,16 @@ struct Simulation::State {
     int surface_every = 0;
     double surface_cell = 2.0;
     SurfaceMesh surface;
+    std::shared_ptr<void> sensors;  //!< run::PressureSensors<D> of the world's D
+
+    template <int D>
+    run::PressureSensors<D>& sensors_of(const World<D>&) {
+        return *std::static_pointer_cast<run::PressureSensors<D>>(sensors);
+    }
+    template <int D>
+    void make_sensors(World<D>& w) {
+        sensors = std::make_shared<run::PressureSensors<D>>(scene, w);
+    }
 
     template <class F>
     void visit(F&& f) {
@@ -55,6 +66,8 @@ struct Simulation::State {
             world = std::make_unique<World<2>>(scene);
         else
             world = std::make_unique<World<3>>(scene);
+        // The scene's pressure sensors, read every step as `seiche run` reads them.
+        visit([&](auto& w) { make_sensors(w); });
     }
 };
 
@@ -251,6 +264,11 @@ void Simulation::publish(State& s) {
         // Obstacles and bodies: every object after the container.
         for (std::size_t k = 1; k < w.boundary_objects().size(); ++k)
             append_surface<D>(w.boundary_objects()[k], b.solids);
+        const auto& readings = s.sensors_of(w).last();
+        b.sensors.assign(readings.begin(), readings.end());
+        b.sensor_names.clear();
+        for (std::size_t i = 0; i < s.scene.sensors.size(); ++i)
+            b.sensor_names.push_back(sensor_name(s.scene.sensors[i], i));
         b.drag_radius = 0;
         if (drag_body_ >= 0) {
             const auto& o = w.boundary_objects()[w.body_object(std::size_t(drag_body_))];
@@ -309,6 +327,7 @@ void Simulation::run() {
                 const auto t0 = std::chrono::steady_clock::now();
                 s.last = w.step(dt);
                 s.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+                s.sensors_of(w).after_step(w, s.last.dt);
                 if (s.last.instability)
                     s.status = "unstable at step " + std::to_string(s.last.step) + ": particle " +
                                std::to_string(s.last.instability->particle) + " " +

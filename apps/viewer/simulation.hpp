@@ -42,6 +42,8 @@ struct Snapshot {
     std::array<float, 3> drag{};  //!< the interaction sphere's centre, m (when there is one)
     float drag_radius = 0;        //!< its radius, m (0: the scene has none)
     bool has_vorticity = false;   //!< the window's copy: vorticity was there to colour by
+    std::vector<std::string> sensor_names;  //!< the scene's pressure sensors (its "sensors")
+    std::vector<float> sensors;   //!< their readings in the last step, Pa
     long long serial = 0;        //!< counts the snapshots published
 };
 

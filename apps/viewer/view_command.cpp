@@ -13,6 +13,7 @@
 #include <imstb_truetype.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -450,6 +451,15 @@ class Session {
         shown.drag = s.drag;
         shown.drag_radius = s.drag_radius;
         shown.has_vorticity = !s.vorticity.empty();
+        // The sensors' recent readings, for the overlay's traces (a new scene starts them anew).
+        if (shown.sensor_names != s.sensor_names) sensor_history.assign(s.sensors.size(), {});
+        shown.sensor_names = s.sensor_names;
+        shown.sensors = s.sensors;
+        for (std::size_t k = 0; k < s.sensors.size(); ++k) {
+            auto& h = sensor_history[k];
+            h.push_back(s.sensors[k] / 1000.0f);
+            if (h.size() > 300) h.erase(h.begin());
+        }
         shown.x.resize(s.x.size());
         const std::vector<float>& v = values_of(s);
         if (ui.auto_range && !v.empty() && ui.color_by == 0) {
@@ -487,6 +497,15 @@ class Session {
                         shown.x.size() / 3, shown.last.iterations,
                         shown.last.capped ? " (the cap: above the tolerance)" : "",
                         100 * shown.last.density_error_mean, 100 * shown.last.density_error_max);
+            // The scene's pressure sensors: the last step's reading and the recent ones.
+            for (std::size_t k = 0; k < shown.sensors.size() && k < sensor_history.size(); ++k) {
+                const auto& h = sensor_history[k];
+                char label[128];
+                std::snprintf(label, sizeof label, "%s %.2f kPa", shown.sensor_names[k].c_str(),
+                              shown.sensors[k] / 1000.0f);
+                ImGui::PlotLines(("##sensor" + std::to_string(k)).c_str(), h.data(), int(h.size()),
+                                 0, label, FLT_MAX, FLT_MAX, ImVec2(300, 36));
+            }
             if (!shown.status.empty()) ImGui::TextColored(ImVec4(0.8f, 0.1f, 0.1f, 1), "%s", shown.status.c_str());
             const std::string m = sim->message();
             if (!m.empty()) ImGui::TextColored(ImVec4(0.8f, 0.1f, 0.1f, 1), "%s", m.c_str());
@@ -710,9 +729,16 @@ class Session {
         const double wall = ms_since(run_start_) / 1000.0;
         if (status == 0 && play)
             std::printf("playback: frame %d of %d, t = %.4f s\n", play_frame + 1, play->count(), shown.time);
-        if (status == 0 && sim)
+        if (status == 0 && sim) {
             std::printf("view: %s, %s, t = %.4f s after %lld steps, %zu particles\n", scene.name.c_str(),
                         shown.solver.c_str(), shown.time, shown.steps, shown.x.size() / 3);
+            if (!shown.sensors.empty()) {
+                std::printf("sensors       ");
+                for (std::size_t k = 0; k < shown.sensors.size(); ++k)
+                    std::printf(" %s %.4g Pa%s", shown.sensor_names[k].c_str(), shown.sensors[k],
+                                k + 1 < shown.sensors.size() ? "," : "\n");
+            }
+        }
         if (o.benchmark && bench.frames > 0) {
             const double n = bench.frames;
             std::printf("frames         %d in %.2f s: %.1f frames per second\n", bench.frames, wall, n / wall);
@@ -751,6 +777,7 @@ class Session {
     Ui ui;
     float gravity = 0;  //!< |g|, m/s² (the panel turns its direction)
     Snapshot shown;     //!< the snapshot on screen (its arrays: a copy for the overlay)
+    std::vector<std::vector<float>> sensor_history;  //!< kPa, the last 300 snapshots' readings
     int frame = 0;
     int play_frame = 0;
     bool play_running = true;
