@@ -170,6 +170,21 @@ INSTANTIATE_TEST_SUITE_P(
         return name;
     });
 
+TEST(Scene, TooManySensorsAreRefusedBeforeTheyAreSetUp) {
+    json j = minimal_2d();
+    json sensor = {{"face", "-x"}, {"centre", {0, 0.1}}, {"size", 0.05}};
+    j["sensors"] = json::array();
+    for (int k = 0; k < 10001; ++k) j["sensors"].push_back(sensor);
+    try {
+        io::parse_scene(j, "bad");
+        FAIL() << "accepted";
+    } catch (const io::SceneError& e) {
+        EXPECT_EQ(e.path(), "sensors");
+        EXPECT_NE(std::string(e.what()).find("at most 10000 sensors, got 10001"), std::string::npos)
+            << e.what();
+    }
+}
+
 TEST(Scene, ASensorOnABodySaysWhereItsForceIs) {
     json j = minimal_2d();
     io::apply_override(j, R"(bodies=[{"name": "float", "size": [0.1, 0.1], "position": [0.6, 0.8]}])");

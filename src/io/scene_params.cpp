@@ -261,7 +261,13 @@ std::vector<Problem> validate_scene(const Scene& s) {
         if (std::string m = check_value(p, s, s.dimension); !m.empty())
             out.push_back({std::string(p.key), m});
     }
-    for (std::size_t i = 0; i < s.sensors.size(); ++i) {
+    // Each sensor looks through its object's boundary particles once, and its name through the
+    // others': a list of a million would take hours to set up.
+    constexpr std::size_t max_sensors = 10000;
+    if (s.sensors.size() > max_sensors)
+        out.push_back({"sensors", "at most " + std::to_string(max_sensors) + " sensors, got " +
+                                      std::to_string(s.sensors.size())});
+    for (std::size_t i = 0; i < s.sensors.size() && i < max_sensors; ++i) {
         const std::string path = "sensors[" + std::to_string(i) + "]";
         const std::size_t before = out.size();
         for (const auto& p : sensor_params())
