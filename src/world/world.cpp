@@ -751,15 +751,16 @@ void World<D>::sum_object_forces(float dt) {
         std::array<ExactSum, D> f;
         std::array<ExactSum, torque_components> t;
     };
+    const std::size_t n_objects = objects_.size();
     thread_local std::vector<Sums> sums;
-    sums.assign(objects_.size(), Sums{});
-    auto add = [&](std::size_t o, const Vec<D>& r, const Vec<D>& f) {
-        for (int a = 0; a < D; ++a) sums[o].f[a].add(f[a]);
+    sums.assign(n_objects, Sums{});
+    auto add_to = [](Sums& s, const Vec<D>& r, const Vec<D>& f) {
+        for (int a = 0; a < D; ++a) s.f[a].add(f[a]);
         if constexpr (D == 3) {
             const Vec<3> t = glm::cross(r, f);
-            for (int a = 0; a < 3; ++a) sums[o].t[a].add(t[a]);
+            for (int a = 0; a < 3; ++a) s.t[a].add(t[a]);
         } else {
-            sums[o].t[0].add(r.x * f.y - r.y * f.x);
+            s.t[0].add(r.x * f.y - r.y * f.x);
         }
     };
     // The reactions of the forces besides pressure (adhesion, wall friction) this step.
@@ -767,17 +768,42 @@ void World<D>::sum_object_forces(float dt) {
     std::size_t n_reactions = 0;
     forces_.for_each_boundary_force(
         [&](const std::vector<Vec<D>>& f) { reactions.at(n_reactions++) = &f; });
-    for (std::size_t oi = 0; oi < objects_.size(); ++oi) {
-        const BoundaryObject<D>& o = objects_[oi];
-        for (std::size_t k = o.first; k < o.first + o.count; ++k) {
-            // Split over processes, each boundary particle counts on the process that owns its
-            // cell (which holds every fluid neighbour it gathered from).
-            if (domain_ && !domain_->owns(b_.x[k])) continue;
-            Vec<D> fk = b_.force[k];
-            for (std::size_t r = 0; r < n_reactions; ++r) fk += (*reactions[r])[k];
-            add(oi, b_.x[k] - o.position, fk);
+    // The boundary particles in a fixed number of chunks, each summed on its own by whichever
+    // thread takes it, then the chunks added up: the sums are exact, so the same bits for any
+    // split. A particle with no force adds nothing to them and is passed over (most of a tank's
+    // wall is dry).
+    constexpr std::size_t chunks = 8;
+    thread_local std::vector<Sums> chunk_store;
+    chunk_store.assign(chunks * n_objects, Sums{});
+    // This thread's store, by reference: inside the loop the name would be each thread's own.
+    std::vector<Sums>& chunk_sums = chunk_store;
+    const std::size_t nb = b_.x.size();
+    parallel_for(
+        chunks,
+        [&](std::size_t c) {
+            const std::size_t lo = nb * c / chunks, hi = nb * (c + 1) / chunks;
+            for (std::size_t oi = 0; oi < n_objects; ++oi) {
+                const BoundaryObject<D>& o = objects_[oi];
+                const std::size_t end = std::min(hi, o.first + o.count);
+                for (std::size_t k = std::max(lo, o.first); k < end; ++k) {
+                    // Split over processes, each boundary particle counts on the process that
+                    // owns its cell (which holds every fluid neighbour it gathered from).
+                    if (domain_ && !domain_->owns(b_.x[k])) continue;
+                    Vec<D> fk = b_.force[k];
+                    for (std::size_t r = 0; r < n_reactions; ++r) fk += (*reactions[r])[k];
+                    if (fk == Vec<D>(0.0f)) continue;
+                    add_to(chunk_sums[c * n_objects + oi], b_.x[k] - o.position, fk);
+                }
+            }
+        },
+        1);
+    for (std::size_t c = 0; c < chunks; ++c)
+        for (std::size_t oi = 0; oi < n_objects; ++oi) {
+            const Sums& part = chunk_sums[c * n_objects + oi];
+            for (int a = 0; a < D; ++a) sums[oi].f[a] += part.f[a];
+            for (int a = 0; a < torque_components; ++a) sums[oi].t[a] += part.t[a];
         }
-    }
+    auto add = [&](std::size_t o, const Vec<D>& r, const Vec<D>& f) { add_to(sums[o], r, f); };
     const float scale = -p_.mass / (dt * dt);
     contact_.assign(p_.size(), Vec<D>(0.0f));
     contact_object_.assign(collision_object_.begin(), collision_object_.end());
