@@ -3,6 +3,7 @@
 // every plot.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <map>
 #include <sstream>
 
@@ -174,6 +175,56 @@ TEST(CompareCli, BadSweepsAreRefusedBeforeAnythingRuns) {
               2);
     EXPECT_NE(slurp(dir / "log").find("--accuracy"), std::string::npos);
     EXPECT_FALSE(fs::exists(dir / "r" / "runs.csv"));
+    fs::remove_all(dir);
+}
+
+// A scene with pressure sensors: sensors.csv holds every run's readings (their names as columns)
+// and the report plots them; a sweep that renames them is refused before anything runs.
+TEST(CompareCli, ReadsTheScenesSensorsForEveryRun) {
+    const fs::path dir = fresh_dir("seiche_test_compare_sensors");
+    std::ofstream(dir / "tank.json") << R"({
+  "name": "compare_tank", "dimension": 2, "particle_radius": 0.005, "gravity": [0, -9.81],
+  "container": { "min": [0, 0], "max": [0.3, 0.3] },
+  "fluid": [ { "min": [0, 0], "max": [0.3, 0.15] } ],
+  "time": { "end_time": 0.6 },
+  "sensors": [ { "name": "floor", "face": "-y", "centre": [0.15, 0], "size": 0.1 },
+               { "name": "wall", "face": "+x", "centre": [0.3, 0.05], "size": 0.04 } ],
+  "output": { "sensor_rate": 100 }
+})";
+    const std::string common = " --no-scaling --no-stability --no-accuracy -q -o " + (dir / "r").string();
+    ASSERT_EQ(run_cli("compare " + (dir / "tank.json").string() + " --solvers pbf,wcsph" + common,
+                      dir / "log"),
+              0)
+        << slurp(dir / "log");
+    const auto rows = csv_rows(dir / "r" / "sensors.csv");
+    std::map<std::string, std::vector<std::pair<double, double>>> floor;  // run: (t, Pa)
+    for (const auto& row : rows) {
+        ASSERT_EQ(row.size(), 4u);  // run, time, floor, wall
+        floor[row.at("run")].emplace_back(std::stod(row.at("time")), std::stod(row.at("floor")));
+    }
+    ASSERT_EQ(floor.size(), 2u);
+    for (const auto& [run, readings] : floor) {
+        EXPECT_EQ(readings.size(), 60u) << run;  // 0.6 s at 100 Hz
+        // The tank settles: over the last 0.3 s the floor carries ρ0·g·H, H = 0.15 m.
+        double sum = 0;
+        int n = 0;
+        for (const auto& [t, p] : readings)
+            if (t > 0.3) sum += p, ++n;
+        EXPECT_NEAR(sum / n / (1000 * 9.81 * 0.15), 1.0, 0.05) << run;
+    }
+    if (fs::exists(dir / "r" / "index.html")) {  // plots: python3-matplotlib
+        EXPECT_TRUE(fs::exists(dir / "r" / "sensors.png"));
+        EXPECT_NE(slurp(dir / "r" / "index.html").find("pressure sensors under each run"),
+                  std::string::npos);
+    }
+    EXPECT_EQ(run_cli("compare " + (dir / "tank.json").string() +
+                          " --solvers pbf --sweep sensors[1].name=a,b -o " + (dir / "s").string(),
+                      dir / "log"),
+              2);
+    EXPECT_NE(slurp(dir / "log").find("the sweep changes the sensors' names or number"),
+              std::string::npos)
+        << slurp(dir / "log");
+    EXPECT_FALSE(fs::exists(dir / "s" / "runs.csv"));
     fs::remove_all(dir);
 }
 

@@ -2,7 +2,8 @@
 """Plots and the HTML report of `seiche compare`.
 
 Usage: plot_compare.py REPORT_DIR  (called by seiche compare)
-Reads REPORT_DIR/{runs,timeseries,scaling,stability,stable_dt,accuracy}.csv and settings.json;
+Reads REPORT_DIR/{runs,timeseries,scaling,stability,stable_dt,accuracy}.csv (and sensors.csv when
+the scene has pressure sensors: sensors.png) and settings.json;
 writes density_error.png, kinetic_energy.png, run_time.png, ms_per_step.png, stable_dt.png,
 accuracy.png and index.html, a single file with every picture inlined, so it can be mailed or
 archived as it is.
@@ -57,6 +58,35 @@ def time_plot(out, runs, series, column, scale, ylabel, title, name, log=False, 
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(os.path.join(out, name))
+    plt.close(fig)
+
+
+def sensors_plot(out, runs, sensors):
+    """sensors.png: each pressure sensor of the scene (a panel, up to eight) under every run."""
+    names = [k for k in sensors[0] if k not in ("run", "time")][:8]
+    styles = run_styles(runs)
+    cols = 1 if len(names) <= 2 else 2
+    lines = (len(names) + cols - 1) // cols
+    fig, axes = plt.subplots(lines, cols, figsize=(7 * cols, 2.6 * lines + 0.6), dpi=110,
+                             sharex=True, squeeze=False)
+    for k, name in enumerate(names):
+        ax = axes[k // cols][k % cols]
+        for run in styles:
+            pts = [(float(s["time"]), float(s[name]) / 1000) for s in sensors if s["run"] == run]
+            if pts:
+                color, style = styles[run]
+                ax.plot(*zip(*pts), color=color, linestyle=style, linewidth=0.9,
+                        label=run.upper() if run in COLORS else run)
+        ax.axhline(0, color="0.7", linewidth=0.5)
+        ax.set(ylabel="p (kPa)", title=name)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
+    for k in range(len(names), lines * cols):
+        axes[k // cols][k % cols].set_visible(False)
+    for ax in axes[-1]:
+        ax.set_xlabel("simulated time t (s)")
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "sensors.png"))
     plt.close(fig)
 
 
@@ -291,6 +321,9 @@ def report(out, settings, runs, best, acc):
             f"corrections: a flat PBF curve at that line is its stopping rule, not a limit of the "
             f"method." if tolerance is not None else "")),
         ("kinetic_energy.png", "Kinetic energy over time (dissipation)."),
+        ("sensors.png", "The scene's pressure sensors under each run (sensors.csv: each point the "
+                        "mean since the one before, at output.sensor_rate). Reading them tracks the "
+                        "boundary forces, which the main runs' times include."),
         ("run_time.png", "Wall time per simulated second of each run: what a user waits for. "
                          "Time per step alone misleads between solvers whose steps differ in size."),
         ("accuracy.png", "Wall time per simulated second against the mean density error of "
@@ -356,7 +389,7 @@ when the mean density error passes 10%, beyond which the fluid is no longer inco
 <pre>{html.escape(json.dumps(shown, indent=2))}</pre>
 <details><summary>Resolved scene</summary>
 <pre>{html.escape(json.dumps(settings['scene_settings'], indent=2))}</pre></details>
-<p>Data: runs.csv, timeseries.csv, scaling.csv, stability.csv, stable_dt.csv, accuracy.csv next to
+<p>Data: runs.csv, timeseries.csv, sensors.csv (with sensors), scaling.csv, stability.csv, stable_dt.csv, accuracy.csv next to
 this file.</p>
 <script>
 // For headless checks: how many pictures decoded.
@@ -388,6 +421,9 @@ def main():
     time_plot(out, runs, series, "kinetic_energy", 1, "kinetic energy (J, per metre in 2D)"
               if settings["dimension"] == 2 else "kinetic energy (J)",
               "Kinetic energy", "kinetic_energy.png")
+    sensors = rows(os.path.join(out, "sensors.csv"))
+    if sensors:
+        sensors_plot(out, runs, sensors)
     scaling_plot(out, rows(os.path.join(out, "scaling.csv")), runs)
     run_time_plot(out, runs)
     trials = rows(os.path.join(out, "stability.csv"))

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <optional>
 #include <sstream>
 
 #include "commands.hpp"
@@ -17,6 +18,7 @@
 #include "run/external_tools.hpp"
 #include "progress.hpp"
 #include "run/run_dir.hpp"
+#include "run/sensors.hpp"
 #include "seiche/io/scene_loader.hpp"
 #include "seiche/parallel.hpp"
 #include "seiche/render.hpp"
@@ -94,6 +96,9 @@ struct RunLimits {
     double picture_time = -1;
     std::ostream* series = nullptr;  //!< timeseries rows (run id first), every ~1/200 of the run
     std::string series_id;
+    //! The scene's pressure sensors, their rows (run id first) at output.sensor_rate; nullptr:
+    //! not read (the boundary forces they need are not tracked, so the timings stay the solver's)
+    std::ostream* sensors = nullptr;
     double error_limit = INFINITY;  //!< stop as unstable above this mean density error
     std::function<void(double time, long steps, double wall)> progress;
 };
@@ -101,6 +106,8 @@ struct RunLimits {
 template <int D>
 RunResult simulate(const Scene& scene, const RunLimits& lim) {
     World<D> w(scene);
+    std::optional<run::PressureSensors<D>> sensors;
+    if (lim.sensors && !scene.sensors.empty()) sensors.emplace(scene, w);
     RunResult r;
     r.fluid = w.particles().size();
     r.boundary = w.boundary().x.size();
@@ -128,6 +135,9 @@ RunResult simulate(const Scene& scene, const RunLimits& lim) {
                                    s.instability->particle, s.instability->reason);
             return false;
         }
+        if (sensors)
+            if (const std::string row = sensors->after_step(w, s.dt); !row.empty())
+                *lim.sensors << lim.series_id << "," << row;
         error_sum += s.density_error_mean;
         r.error_worst = std::max(r.error_worst, s.density_error_mean);
         r.error_max = std::max(r.error_max, s.density_error_max);
@@ -212,11 +222,19 @@ std::string compare_runs(const std::vector<Case>& cases, std::size_t columns, do
                          const fs::path& dir, bool quiet, const Say& say,
                          std::vector<RunResult>& results) {
     Progress progress(quiet);
-    std::ostringstream runs, series;
+    std::ostringstream runs, series, sensor_rows;
     runs << "run,solver,params,fluid_particles,boundary_particles,steps,simulated_time,"
             "ms_per_step,wall_s,wall_s_per_simulated_s,density_error_mean,"
             "density_error_worst_step,density_error_max,kinetic_energy_final,status,detail\n";
     series << "run,t,dt,density_error_mean,density_error_max,kinetic_energy,ms_per_step\n";
+    // The scene's pressure sensors (the same in every case: a sweep does not change them).
+    const std::vector<SensorDef>& sensor_defs = cases.front().scene.sensors;
+    if (!sensor_defs.empty()) {
+        sensor_rows << "run,time";
+        for (std::size_t i = 0; i < sensor_defs.size(); ++i)
+            sensor_rows << "," << sensor_name(sensor_defs[i], i);
+        sensor_rows << "\n";
+    }
     std::vector<render::Image> pictures;
     for (std::size_t k = 0; k < cases.size(); ++k) {
         const std::string& solver = cases[k].solver;
@@ -226,6 +244,7 @@ std::string compare_runs(const std::vector<Case>& cases, std::size_t columns, do
         lim.picture_time = picture_time;
         lim.series = &series;
         lim.series_id = csv_field(cases[k].label);
+        lim.sensors = &sensor_rows;
         lim.progress = [&](double t, long steps, double wall) {
             progress.step({0, 0, t, scene.time.end_time, steps, wall});
         };
@@ -262,6 +281,9 @@ std::string compare_runs(const std::vector<Case>& cases, std::size_t columns, do
     io::write_file_atomic(dir / "runs.csv", [&](std::ostream& out) { out << runs.str(); });
     io::write_file_atomic(dir / "timeseries.csv",
                           [&](std::ostream& out) { out << series.str(); });
+    if (!sensor_defs.empty())
+        io::write_file_atomic(dir / "sensors.csv",
+                              [&](std::ostream& out) { out << sensor_rows.str(); });
     // One row of pictures per sweep combination, one column per solver.
     std::vector<render::Image> rows;
     for (std::size_t c = 0; c < cases.size() / columns; ++c)
@@ -478,6 +500,20 @@ int compare_command(const CompareOptions& o) {
                              o.scene.c_str(), c.solver.c_str(), target, e.what());
                 return 2;
             }
+        }
+    // sensors.csv has a column per sensor for every run: a sweep may move them, not rename them.
+    auto sensor_names = [](const Scene& s) {
+        std::string names;
+        for (std::size_t i = 0; i < s.sensors.size(); ++i) names += sensor_name(s.sensors[i], i) + ",";
+        return names;
+    };
+    for (const Case& c : cases)
+        if (sensor_names(c.scene) != sensor_names(cases.front().scene)) {
+            std::fprintf(stderr,
+                         "seiche compare: %s (%s): the sweep changes the sensors' names or "
+                         "number; sensors.csv holds one set of columns for every run\n",
+                         o.scene.c_str(), c.label.c_str());
+            return 2;
         }
     set_thread_count(o.threads);
     const Scene& base = cases.front().scene;

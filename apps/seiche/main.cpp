@@ -266,7 +266,9 @@ Command compare_cli(CLI::App& app) {
         "Writes DIR/index.html (open it in a browser), runs.csv, timeseries.csv, scaling.csv, "
         "stability.csv, stable_dt.csv, accuracy.csv, settings.json, side_by_side.png and the "
         "plots density_error.png, kinetic_energy.png, run_time.png, ms_per_step.png, "
-        "stable_dt.png, accuracy.png.");
+        "stable_dt.png, accuracy.png; with the scene's pressure sensors (its sensors) sensors.csv and "
+        "sensors.png, every run's readings (the main runs then track the boundary forces, which "
+        "their times include).");
     return {ccmd, [cmp] { return seiche::app::compare_command(*cmp); }};
 }
 
