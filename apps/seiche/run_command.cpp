@@ -159,6 +159,9 @@ int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
                      launched.split() ? fmt::format(", {} processes", launched.size).c_str() : "",
                      out->dir().c_str(),
                      resume ? fmt::format(", resumed at t = {:.4f} s", world.time()).c_str() : "");
+    if (!quiet)
+        for (const std::string& line : sensors.describe(scene))
+            std::fprintf(stderr, "seiche: %s\n", line.c_str());
     if (!quiet && out && launched.split() && !scene.output.pieces && fluid_particles > 20'000'000)
         std::fprintf(stderr,
                      "seiche: note: process 0 gathers all %zu particles for each frame; "

@@ -46,6 +46,27 @@ PressureSensors<D>::PressureSensors(const Scene& scene, World<D>& w) : rate_(sce
 }
 
 template <int D>
+std::vector<std::string> PressureSensors<D>::describe(const Scene& scene) const {
+    static const char* const faces[] = {"-x", "+x", "-y", "+y", "-z", "+z"};
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < sensors_.size(); ++i) {
+        const SensorDef& d = scene.sensors[i];
+        const WallSensor<D>& q = sensors_[i];
+        std::string extent;
+        for (int a = 0; a < D; ++a)
+            if (a != q.axis)
+                extent += fmt::format("{}{} {:.4g} to {:.4g} m", extent.empty() ? "" : ", ",
+                                      "xyz"[a], q.lo[a], q.hi[a]);
+        out.push_back(fmt::format("sensor {}: {}'s {} face at {} = {:.4g} m, {} boundary "
+                                  "particles over {}, {:.4g} {}",
+                                  sensor_name(d, i), d.object, faces[int(d.face)], "xyz"[q.axis],
+                                  q.face, q.particles.size(), extent, q.area,
+                                  D == 2 ? "m (per metre of depth)" : "m²"));
+    }
+    return out;
+}
+
+template <int D>
 std::string PressureSensors<D>::after_step(const World<D>& w, double dt) {
     if (sensors_.empty()) return "";
     // Split over processes: each boundary particle counts on the process that owns it, each

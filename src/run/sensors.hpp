@@ -28,6 +28,8 @@ class PressureSensors {
     // Every process, after every step of dt: each sensor's pressure now (collective when split),
     // added to the means of the row under way. Returns the row it completed ("" when none is due).
     std::string after_step(const World<D>& w, double dt);
+    // A line per sensor saying where it reads: its face, its boundary particles, its patch.
+    std::vector<std::string> describe(const Scene& scene) const;
     // The pressures of the last step, Pa, in the scene's order.
     const std::vector<double>& last() const { return last_; }
     // What a checkpoint keeps of the row under way, and taking it back on a resume (throws
