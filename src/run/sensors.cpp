@@ -47,7 +47,10 @@ PressureSensors<D>::PressureSensors(const Scene& scene, World<D>& w) : rate_(sce
 
 template <int D>
 std::vector<std::string> PressureSensors<D>::describe(const Scene& scene) const {
-    static const char* const faces[] = {"-x", "+x", "-y", "+y", "-z", "+z"};
+    // The faces' names as the scene declares them.
+    std::span<const std::string_view> faces;
+    for (const Param<SensorDef>& p : sensor_params())
+        if (p.key == "face") faces = p.choices;
     std::vector<std::string> out;
     for (std::size_t i = 0; i < sensors_.size(); ++i) {
         const SensorDef& d = scene.sensors[i];
@@ -59,7 +62,7 @@ std::vector<std::string> PressureSensors<D>::describe(const Scene& scene) const 
                                       "xyz"[a], q.lo[a], q.hi[a]);
         out.push_back(fmt::format("sensor {}: {}'s {} face at {} = {:.4g} m, {} boundary "
                                   "particles over {}, {:.4g} {}",
-                                  sensor_name(d, i), d.object, faces[int(d.face)], "xyz"[q.axis],
+                                  sensor_name(d, i), d.object, faces[std::size_t(d.face)], "xyz"[q.axis],
                                   q.face, q.particles.size(), extent, q.area,
                                   D == 2 ? "m (per metre of depth)" : "m²"));
     }
