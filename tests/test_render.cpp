@@ -232,6 +232,35 @@ TEST(Render, ParticlesShowTheColourOfTheirSpeed) {
     EXPECT_GT(bg[2], 200);
 }
 
+// A scene's pressure sensors are marked red on their faces: in 2D across the patch on the wall,
+// in 3D its outline; nowhere without sensors.
+TEST(Render, SensorsAreMarkedOnTheirFaces) {
+    auto red = [](const std::array<std::uint8_t, 3>& c) { return c[0] > 150 && c[1] < 90 && c[2] < 90; };
+    auto reds_near = [&](const Image& img, std::array<int, 2> at, int reach) {
+        int n = 0;
+        for (int y = at[1] - reach; y <= at[1] + reach; ++y)
+            for (int x = at[0] - reach; x <= at[0] + reach; ++x)
+                if (x >= 0 && y >= 0 && x < img.width && y < img.height && red(img.at(x, y))) ++n;
+        return n;
+    };
+    auto reds = [&](const Image& img) { return reds_near(img, {img.width / 2, img.height / 2}, 1000); };
+    for (int dim : {2, 3}) {
+        Scene s = small_scene(dim);
+        const io::FrameData none = particles({{0.2f, 0.2f, 0.2f}}, {0.0f});
+        EXPECT_EQ(reds(render::render_frame(none, s, "no sensors")), 0) << dim << "D";
+        SensorDef wall;
+        wall.face = SensorFace::plus_x;  // the right wall, 0.5 m up
+        wall.centre = {2, 0.5, 0.5};
+        wall.size = 0.3;
+        s.sensors = {wall};
+        const Image img = render::render_frame(none, s, "a sensor");
+        EXPECT_GT(reds_near(img, pixel_of(s, {2, dim == 3 ? 0.35 : 0.5, 0.5}), 3), 0) << dim << "D";
+        // Nowhere else: not at the left wall, nor on the right wall far from the patch.
+        EXPECT_EQ(reds_near(img, pixel_of(s, {0, 0.5, 0.5}), 4), 0) << dim << "D";
+        EXPECT_EQ(reds_near(img, pixel_of(s, {2, 0.05, 0.5}), 3), 0) << dim << "D";
+    }
+}
+
 TEST(Render, LongCaptionsStayInsideThePicture) {
     Scene s = small_scene(2);
     s.render.width = 640;  // text at twice the font size

@@ -314,10 +314,11 @@ Image render_frame(const io::FrameData& f, const Scene& s, const std::string& ca
         const float* e = &f.solid_edges[k];
         edges.push_back({V3{e[0], e[1], e[2]}, V3{e[3], e[4], e[5]}});
     }
-    const double thick = 0.75 * ss;
-    for (const auto& [a, b] : edges) {
+    // A line from a to b, `thick` pixels of the supersampled picture either side, hidden where
+    // the fluid is in front of it.
+    auto draw_line = [&](const V3& a, const V3& b, double thick, std::array<float, 3> rgb) {
         const auto pa = cam.project(a), pb = cam.project(b);
-        if (pa[2] <= 0 || pb[2] <= 0) continue;
+        if (pa[2] <= 0 || pb[2] <= 0) return;
         const double len = std::hypot(pb[0] - pa[0], pb[1] - pa[1]);
         const int steps = std::max(1, int(2 * len));
         for (int k = 0; k <= steps; ++k) {
@@ -330,9 +331,42 @@ Image render_frame(const io::FrameData& f, const Scene& s, const std::string& ca
                     if (std::hypot(px + 0.5 - x, py + 0.5 - y) > thick) continue;
                     const std::size_t q = std::size_t(py) * W + px;
                     if (d > depth[q]) continue;
-                    color[3 * q] = 70, color[3 * q + 1] = 76, color[3 * q + 2] = 88;
+                    for (int c = 0; c < 3; ++c) color[3 * q + c] = rgb[c];
                 }
         }
+    };
+    for (const auto& [a, b] : edges) draw_line(a, b, 0.75 * ss, {70, 76, 88});
+    // The scene's pressure sensors, red on their faces: a segment across the patch in 2D, its
+    // outline in 3D (the patch as declared; `seiche run` says which particles it holds).
+    for (const SensorDef& d : s.sensors) {
+        V3 lo = s.container_min, hi = s.container_max;
+        for (std::size_t k = 0; k < s.obstacles.size(); ++k)
+            if (d.object == "obstacles[" + std::to_string(k) + "]") lo = s.obstacles[k].min, hi = s.obstacles[k].max;
+        const int axis = int(d.face) / 2;
+        if (axis >= s.dimension) continue;
+        V3 a = d.centre, b = d.centre;
+        a[axis] = b[axis] = int(d.face) % 2 ? hi[axis] : lo[axis];
+        std::array<int, 2> across{};
+        int n = 0;
+        for (int c = 0; c < s.dimension; ++c)
+            if (c != axis) across[std::size_t(n++)] = c;
+        auto span = [&](int c, double sign) {
+            return std::clamp(d.centre[c] + sign * 0.5 * d.size, lo[c], hi[c]);
+        };
+        const std::array<float, 3> red{205, 40, 40};
+        if (s.dimension == 2) {
+            a[across[0]] = span(across[0], -1), b[across[0]] = span(across[0], 1);
+            draw_line(a, b, 2.2 * ss, red);
+            continue;
+        }
+        const int u = across[0], v = across[1];
+        V3 c00 = a, c10 = a, c11 = a, c01 = a;
+        c00[u] = c01[u] = span(u, -1), c10[u] = c11[u] = span(u, 1);
+        c00[v] = c10[v] = span(v, -1), c01[v] = c11[v] = span(v, 1);
+        draw_line(c00, c10, 1.2 * ss, red);
+        draw_line(c10, c11, 1.2 * ss, red);
+        draw_line(c11, c01, 1.2 * ss, red);
+        draw_line(c01, c00, 1.2 * ss, red);
     }
 
     Image out(rp.width, rp.height);
