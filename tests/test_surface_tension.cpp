@@ -564,6 +564,22 @@ TEST(Adhesion, PbfStickyContactKeepsMomentum) {
     EXPECT_LT(std::abs(body + fluid), 0.1);
 }
 
+// The calibration's drop at another size: the drop holds the lattice's innermost sites of the
+// volume asked for, so its radius is within a spacing of it, in a box large enough (6R) that it
+// rings away from the walls; a drop under five particle radii is refused, not run.
+TEST(SurfaceTension, CalibrationDropTakesTheRadiusAskedFor) {
+    const double r = 0.0025;
+    for (double R : {0.025, 0.1}) {
+        const DropOscillation o = oscillating_drop<2>(SolverType::pbf, 1.0, r, 0.3, 0, R);
+        EXPECT_NEAR(o.radius, R, 2 * r) << R;
+        EXPECT_GE(o.half_periods, 1) << R;
+        EXPECT_TRUE(std::isfinite(o.sigma)) << R;
+    }
+    EXPECT_THROW(oscillating_drop<2>(SolverType::pbf, 1.0, r, 0.3, 0, 4 * r), std::invalid_argument);
+    EXPECT_THROW(oscillating_drop<2>(SolverType::pbf, 1.0, r, 0.3, 0, -0.05), std::invalid_argument);
+    EXPECT_THROW(oscillating_drop<2>(SolverType::pbf, 1.0, r, 0.3, 0, NAN), std::invalid_argument);
+}
+
 TEST(SurfaceTension, BadValuesAreRefusedWithTheirPath) {
     using test::scene_error;
     EXPECT_EQ(scene_error("scenes/dam_break_2d.json", "solver.surface_tension=-1"),

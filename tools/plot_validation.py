@@ -283,6 +283,16 @@ def surface_tension(out, table):
             d.plot([r * 1000 * offset for r in radii],
                    [statistics.median(float(e["sigma_eff"]) for e in at if float(e["r"]) == r) for r in radii],
                    style, color=COLORS.get(solver), ms=6, label=f"{solver.upper()} {dim}D median")
+        # The drop's size: 2D drops of twice the radius at γ = 1, r = 1.25 mm (a surface tension
+        # would give them the same σ_eff as the sweep's drops beside them).
+        large = [e for e in drops if e["solver"] == solver and e.get("set") == "size" and e["sigma_eff"] != "nan"]
+        if large:
+            x = float(large[0]["r"]) * 1000 * offset * 1.08
+            d.plot([x] * len(large), [float(e["sigma_eff"]) for e in large], ".", color=COLORS.get(solver),
+                   alpha=0.35)
+            d.plot([x], [statistics.median(float(e["sigma_eff"]) for e in large)], "^", mfc="none",
+                   color=COLORS.get(solver), ms=8,
+                   label=f"{solver.upper()} 2D, R {float(large[0]['R']) * 100:.0f} cm median")
     a.set(xlabel="t after release (s)", ylabel="(Ixx - Iyy) / (Ixx + Iyy)",
           title="round drop kicked into its l = 2 mode")
     a.grid(alpha=0.3)
@@ -292,8 +302,8 @@ def surface_tension(out, table):
     b.grid(alpha=0.3)
     b.legend(fontsize=7)
     d.set(xlabel="particle radius r (mm)", ylabel="sigma_eff (N/m) at gamma 1", xscale="log", yscale="log",
-          title="resolution (independent: flat; dots: single drops)")
-    radii = sorted({float(e["r"]) * 1000 for e in drops if float(e["gamma"]) == 1.0})
+          title="resolution and drop size (a surface tension: flat; triangles: R twice as large)")
+    radii = sorted({float(e["r"]) * 1000 for e in drops if float(e["gamma"]) == 1.0 and e.get("set") != "size"})
     if len(radii) > 1:
         # Guides: what σ_eff ∝ r would look like, through the middle of the plot.
         lo, hi = d.get_ylim()

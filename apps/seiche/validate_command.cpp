@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <atomic>
 #include <mutex>
+#include <tuple>
 
 #include <unistd.h>
 
@@ -757,10 +758,13 @@ void lobovsky(CaseRun& run, const std::string& name, std::ostream& csv, std::ost
 }
 
 // The ensembles of the surface-tension case: the γ sweep, the same starts at 4γ (the exact
-// similarity) and the resolution rows.
-enum class DropSet { sweep, similarity, resolution };
+// similarity), the resolution rows and the drop twice as large (size).
+enum class DropSet { sweep, similarity, resolution, size };
 const char* set_name(DropSet s) {
-    return s == DropSet::sweep ? "sweep" : s == DropSet::similarity ? "similarity" : "resolution";
+    return s == DropSet::sweep        ? "sweep"
+           : s == DropSet::similarity ? "similarity"
+           : s == DropSet::resolution ? "resolution"
+                                      : "size";
 }
 
 struct DropRun {
@@ -778,6 +782,7 @@ struct DropTask {
     double gamma, r;
     unsigned seed;
     bool signal;  // its deformation over time goes to the case's CSV (one drop per run)
+    double R = 0.05;  // the drop's radius asked for, m
 };
 
 // Runs the drops side by side, one per thread: a 2D drop of the sweep has about 1,300 particles,
@@ -798,12 +803,13 @@ std::vector<DropRun> run_drops(const std::string& solver, const std::vector<Drop
         [&](std::size_t k) {
             const DropTask& t = tasks[k];
             try {
-                const DropOscillation o = t.dim == 2 ? oscillating_drop<2>(type, t.gamma, t.r, 0.3, t.seed)
-                                                     : oscillating_drop<3>(type, t.gamma, t.r, 0.3, t.seed);
+                const DropOscillation o = t.dim == 2 ? oscillating_drop<2>(type, t.gamma, t.r, 0.3, t.seed, t.R)
+                                                     : oscillating_drop<3>(type, t.gamma, t.r, 0.3, t.seed, t.R);
                 runs[k] = {t.set, t.dim, t.gamma, t.r, o.radius, o.period, o.sigma, o.decay, o.half_periods, t.seed};
                 if (t.signal)
                     for (const auto& [time, s] : o.signal)
-                        signals[k] += fmt::format("{},{},{},{},{:.4f},{:.6f}\n", solver, t.dim, t.gamma, t.r, time, s);
+                        signals[k] += fmt::format("{},{},{},{},{:.4f},{:.6f}\n", solver, t.dim, t.gamma,
+                                                  t.r, time, s);
             } catch (const std::exception& e) {
                 errors[k] = e.what();
             }
@@ -886,8 +892,10 @@ void surface_tension(const CaseRun& run, std::ostream& csv, std::ostream& table,
     // σ_eff the median. The γ sweep at R/d = 20 (r = 1.25 mm): an ensemble per γ, with seeds of
     // its own so that the three are independent samples; then the same starts at γ = 0.5 and 2
     // for the exact similarity; then γ = 1 at r = 2.5 mm (2D) and at two radii in 3D for the
-    // resolution.
-    constexpr unsigned sweep_drops = 64, similar_drops = 4, resolution_drops = 8;
+    // resolution; then γ = 1 in 2D with R twice as large (10 cm at r = 1.25 mm): a capillary
+    // oscillation's σ_eff does not depend on R (ω² ∝ σ/R³), a packing's elastic ringing does
+    // (ω² ∝ G/R², σ_eff ∝ R).
+    constexpr unsigned sweep_drops = 64, similar_drops = 4, resolution_drops = 8, size_drops = 8;
     std::vector<DropTask> tasks;
     const double gammas[3] = {0.5, 1.0, 2.0};
     for (int g = 0; g < 3; ++g)
@@ -899,9 +907,11 @@ void surface_tension(const CaseRun& run, std::ostream& csv, std::ostream& table,
         tasks.push_back({DropSet::resolution, 3, 1.0, 0.005, k, k == 1});
         tasks.push_back({DropSet::resolution, 3, 1.0, 0.0025, k, k == 1});
     }
-    // The slowest first (3D at r = 2.5 mm, then 3D), so that no thread is left with one at the end.
+    for (unsigned k = 1; k <= size_drops; ++k) tasks.push_back({DropSet::size, 2, 1.0, 0.00125, k, false, 0.10});
+    // The slowest first (3D at r = 2.5 mm, then 3D, then the large 2D drops), so that no thread
+    // is left with one at the end.
     std::stable_sort(tasks.begin(), tasks.end(), [](const DropTask& a, const DropTask& b) {
-        return std::pair(-a.dim, a.r) < std::pair(-b.dim, b.r);
+        return std::tuple(-a.dim, a.r, -a.R) < std::tuple(-b.dim, b.r, -b.R);
     });
     std::vector<DropRun> runs = run_drops(solver, tasks, csv, label, quiet);
     // The l = 2 mode of the analytic file (Rayleigh 1879, Lamb 1932): ω² = c_ω σ/(ρR³) and the
@@ -960,6 +970,22 @@ void surface_tension(const CaseRun& run, std::ostream& csv, std::ostream& table,
     };
     resolution(2, 0.0025, 0.00125, "sigma at r and r/2 (2D)");
     resolution(3, 0.005, 0.0025, "sigma at r and r/2 (3D)");
+    // The drop's size: the same σ_eff at R and 2R, if what rings is the surface tension.
+    {
+        double a_lo = 0, a_hi = 0, b_lo = 0, b_hi = 0;
+        const double a = median_sigma(runs, DropSet::sweep, 2, 1.0, 0.00125, false, &a_lo, &a_hi),
+                     b = median_sigma(runs, DropSet::size, 2, 1.0, 0.00125, false, &b_lo, &b_hi);
+        double R_small = NAN, R_large = NAN;
+        for (const DropRun& k : runs) {
+            if (k.set == DropSet::sweep && k.gamma == 1.0) R_small = k.R;
+            if (k.set == DropSet::size) R_large = k.R;
+        }
+        checks.push_back({"surface", solver, "sigma at R and 2R (2D)", std::abs(b / a - 1), 0.20,
+                          fmt::format("median sigma_eff {:.4g} (IQR {:.3g}-{:.3g}) at R = {:.3f} m, "
+                                      "{:.4g} ({:.3g}-{:.3g}) at R = {:.3f} m (gamma 1, r = 0.00125 m)",
+                                      a, a_lo, a_hi, R_small, b, b_lo, b_hi, R_large),
+                          false});
+    }
 }
 
 }  // namespace

@@ -22,15 +22,16 @@ struct DropOscillation {
     std::vector<std::pair<double, double>> signal;  //!< (t after the kick, (I_xx − I_yy)/(I_xx + I_yy))
 };
 
-// A drop of R ≈ 5 cm at particle radius r (m) and surface tension γ in a 0.3 m box, relaxed round
-// for 0.5 s/√γ, kicked with v = A(x, −y) (3D: A(x, −y/2, −z/2)), A = kick·√γ 1/s, and followed
+// A drop of R ≈ drop_radius (5 cm) at particle radius r (m) and surface tension γ in a box of
+// 6R (0.3 m at least), relaxed round for 0.5 s/√γ, kicked with v = A(x, −y) (3D: A(x, −y/2, −z/2)), A = kick·√γ 1/s, and followed
 // for 2 s/√γ, sampled every 2 ms/√γ: every time of the protocol is in the surface forces' own
 // time scale, as the step is (World::suggested_dt), so the same start moves the same way at
 // every γ. seed ≠ 0 moves every starting site by up to ±1 µm at random (a generator seeded with
 // it): a drop's period depends on the packing it relaxes to, and an ensemble of such starts
-// gives its spread. Throws std::runtime_error when the solver goes unstable.
+// gives its spread. Throws std::runtime_error when the solver goes unstable, and
+// std::invalid_argument for a drop smaller than 5 particle radii.
 template <int D>
 DropOscillation oscillating_drop(SolverType solver, double gamma, double r, double kick = 0.3,
-                                 unsigned seed = 0);
+                                 unsigned seed = 0, double drop_radius = 0.05);
 
 }  // namespace seiche

@@ -14,22 +14,26 @@ namespace seiche {
 
 template <int D>
 DropOscillation oscillating_drop(SolverType solver, double gamma, double r, double kick,
-                                 unsigned seed) {
-    const double R = 0.05, d = 2 * r, rho0 = 1000;
+                                 unsigned seed, double drop_radius) {
+    if (!(drop_radius > 0.0) || !(r > 0.0) || !(drop_radius >= 5 * r))
+        throw std::invalid_argument("oscillating_drop: the drop's radius must be at least 5 particle radii");
+    const double R = drop_radius, d = 2 * r, rho0 = 1000;
     const double time_scale = 1.0 / std::sqrt(gamma);  // s per "second at γ = 1"
     WorldDef def;
     def.dimension = D;
     def.particle_radius = r;
     def.gravity = {0, 0, 0};
+    // A box of 6R, 0.3 m at least: room for the kicked drop, three radii from each wall.
+    const double box = std::max(0.3, 6 * R), centre = box / 2;
     def.container_min = {0, 0, 0};
-    def.container_max = {0.3, 0.3, D == 3 ? 0.3 : 0};
+    def.container_max = {box, box, D == 3 ? box : 0};
     // A block holding as many particles as the drop: its lattice sites are then moved onto the
     // innermost sites of the stretched shape.
     const double side = D == 2 ? std::sqrt(std::numbers::pi) * R : std::cbrt(4.0 / 3.0 * std::numbers::pi) * R;
     const int n_side = std::max(2, int(std::lround(side / d)));
     const double a = n_side * d;
-    def.fluid = {{{0.15 - a / 2, 0.15 - a / 2, D == 3 ? 0.15 - a / 2 : 0},
-                  {0.15 + a / 2, 0.15 + a / 2, D == 3 ? 0.15 + a / 2 : 0}, {}}};
+    def.fluid = {{{centre - a / 2, centre - a / 2, D == 3 ? centre - a / 2 : 0},
+                  {centre + a / 2, centre + a / 2, D == 3 ? centre + a / 2 : 0}, {}}};
     def.solver.type = solver;
     def.solver.surface_tension = gamma;
     World<D> w(def);
@@ -58,7 +62,7 @@ DropOscillation oscillating_drop(SolverType solver, double gamma, double r, doub
         return seed ? (float(state >> 8) / float(1u << 24) - 0.5f) * 2.0e-6f : 0.0f;
     };
     for (std::size_t k = 0; k < n; ++k) {
-        x[k] = sites[k].second + Vec<D>(0.15f);
+        x[k] = sites[k].second + Vec<D>(float(centre));
         for (int q = 0; q < D; ++q) x[k][q] += jitter();
     }
     w.set_positions(x);
@@ -150,8 +154,8 @@ DropOscillation oscillating_drop(SolverType solver, double gamma, double r, doub
     return run;
 }
 
-template DropOscillation oscillating_drop<2>(SolverType, double, double, double, unsigned);
-template DropOscillation oscillating_drop<3>(SolverType, double, double, double, unsigned);
+template DropOscillation oscillating_drop<2>(SolverType, double, double, double, unsigned, double);
+template DropOscillation oscillating_drop<3>(SolverType, double, double, double, unsigned, double);
 
 
 }  // namespace seiche
