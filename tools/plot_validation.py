@@ -302,7 +302,7 @@ def surface_tension(out, table):
     b.grid(alpha=0.3)
     b.legend(fontsize=7)
     d.set(xlabel="particle radius r (mm)", ylabel="sigma_eff (N/m) at gamma 1", xscale="log", yscale="log",
-          title="resolution and drop size (a surface tension: flat; triangles: R twice as large)")
+          title="resolution and size (flat: a surface tension; triangles: R 10 cm)")
     radii = sorted({float(e["r"]) * 1000 for e in drops if float(e["gamma"]) == 1.0 and e.get("set") != "size"})
     if len(radii) > 1:
         # Guides: what σ_eff ∝ r would look like, through the middle of the plot.
