@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "seiche/boundary_object.hpp"
+#include "seiche/exact_sum.hpp"
 #include "seiche/vec.hpp"
 
 namespace seiche {
@@ -134,19 +135,37 @@ struct WallSensor {
     double pressure(std::span<const Vec<D>> force, std::span<const Vec<D>> fluid_x = {},
                     std::span<const Vec<D>> contact = {},
                     std::span<const std::uint32_t> contact_object = {}) const {
-        double f = 0;
-        for (std::size_t k : particles) f += double(force[k][axis]);
-        for (std::size_t i = 0; i < contact.size(); ++i) {
+        return area > 0 ? outward * force_along_axis(force, fluid_x, contact, contact_object).value() / area
+                        : NAN;
+    }
+    // The sum behind pressure(), exact (ExactSum: the same bits in any order, and partial sums
+    // merge, so a run split over processes adds its parts): the boundary particles' forces
+    // along `axis` (those `counts(k)` keeps: in a split run, the ones this process owns) and the
+    // contacts of the fluid particles `touching` lists (null: every fluid particle), N (2D: N/m).
+    template <class Counts = bool (*)(std::size_t)>
+    ExactSum force_along_axis(std::span<const Vec<D>> force, std::span<const Vec<D>> fluid_x,
+                              std::span<const Vec<D>> contact,
+                              std::span<const std::uint32_t> contact_object,
+                              Counts counts = [](std::size_t) { return true; },
+                              const std::vector<std::size_t>* touching = nullptr) const {
+        ExactSum f;
+        for (std::size_t k : particles)
+            if (counts(k)) f.add(force[k][axis]);
+        const auto contact_of = [&](std::size_t i) {
             // On the fluid's side of this face (a solid has fluid beyond its other faces too).
             const float gap = outward * (face - fluid_x[i][axis]);
             if (contact[i][axis] == 0.0f || contact_object[i] != object || gap < 0 || gap > reach)
-                continue;
+                return;
             bool in = true;
             for (int a = 0; a < D; ++a)
                 if (a != axis) in = in && fluid_x[i][a] >= lo[a] && fluid_x[i][a] < hi[a];
-            if (in) f += double(contact[i][axis]);
-        }
-        return area > 0 ? outward * f / area : NAN;
+            if (in) f.add(contact[i][axis]);
+        };
+        if (!touching)
+            for (std::size_t i = 0; i < contact.size(); ++i) contact_of(i);
+        else
+            for (std::size_t i : *touching) contact_of(i);
+        return f;
     }
     // The same sensor read from a pressure field instead (the particles' pressures, Pa: WCSPH,
     // DFSPH): the Shepard mean Σ_j p_j W(y − x_j) / Σ_j W(y − x_j) at y, half a spacing

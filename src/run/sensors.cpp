@@ -86,21 +86,9 @@ std::string PressureSensors<D>::after_step(const World<D>& w, double dt) {
         if (contact_object[i] != World<D>::no_object && contact[i] != Vec<D>(0.0f))
             touching_.push_back(i);
     std::vector<ExactSum> f(sensors_.size());
-    for (std::size_t s = 0; s < sensors_.size(); ++s) {
-        const WallSensor<D>& q = sensors_[s];
-        for (std::size_t k : q.particles)
-            if (!domain || domain->owns(bx[k])) f[s].add(force[k][q.axis]);
-        for (std::size_t i : touching_) {
-            if (contact_object[i] != q.object || contact[i][q.axis] == 0.0f) continue;
-            // On the fluid's side of this face, within a spacing of it, over the patch.
-            const float gap = q.outward * (q.face - x[i][q.axis]);
-            if (gap < 0 || gap > q.reach) continue;
-            bool in = true;
-            for (int a = 0; a < D; ++a)
-                if (a != q.axis) in = in && x[i][a] >= q.lo[a] && x[i][a] < q.hi[a];
-            if (in) f[s].add(contact[i][q.axis]);
-        }
-    }
+    const auto own = [&](std::size_t k) { return !domain || domain->owns(bx[k]); };
+    for (std::size_t s = 0; s < sensors_.size(); ++s)
+        f[s] = sensors_[s].force_along_axis(force, x, contact, contact_object, own, &touching_);
     if (Processes* pr = w.processes())
         for (ExactSum& e : f) pr->sum(e);
     for (std::size_t s = 0; s < sensors_.size(); ++s) {
