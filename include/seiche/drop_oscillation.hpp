@@ -23,13 +23,14 @@ struct DropOscillation {
 };
 
 // A drop of R ≈ drop_radius (5 cm) at particle radius r (m) and surface tension γ in a box of
-// 6R (0.3 m at least), relaxed round for 0.5 s/√γ, kicked with v = A(x, −y) (3D: A(x, −y/2, −z/2)), A = kick·√γ 1/s, and followed
-// for 2 s/√γ, sampled every 2 ms/√γ: every time of the protocol is in the surface forces' own
-// time scale, as the step is (World::suggested_dt), so the same start moves the same way at
-// every γ. seed ≠ 0 moves every starting site by up to ±1 µm at random (a generator seeded with
-// it): a drop's period depends on the packing it relaxes to, and an ensemble of such starts
-// gives its spread. Throws std::runtime_error when the solver goes unstable, and
-// std::invalid_argument for a drop smaller than 5 particle radii.
+// 6R (0.3 m at least), relaxed round for 0.5 s/√γ, kicked with v = A(x, −y) (3D: A(x, −y/2,
+// −z/2)), A = kick·√γ 1/s, and followed for 2 s/√γ, sampled every 2 ms/√γ: every time of the
+// protocol is in the surface forces' own time scale, as the step is (World::suggested_dt), so the
+// same start moves the same way at every γ. A drop of another size relaxes and is followed
+// (R/5 cm)^1.5 times as long: its capillary period's scale. seed ≠ 0 moves every starting site by
+// up to ±1 µm at random (a generator seeded with it): a drop's period depends on the packing it
+// relaxes to, and an ensemble of such starts gives its spread. Throws std::runtime_error when the
+// solver goes unstable, and std::invalid_argument for a drop smaller than 5 particle radii.
 template <int D>
 DropOscillation oscillating_drop(SolverType solver, double gamma, double r, double kick = 0.3,
                                  unsigned seed = 0, double drop_radius = 0.05);

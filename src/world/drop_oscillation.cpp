@@ -19,6 +19,9 @@ DropOscillation oscillating_drop(SolverType solver, double gamma, double r, doub
         throw std::invalid_argument("oscillating_drop: the drop's radius must be at least 5 particle radii");
     const double R = drop_radius, d = 2 * r, rho0 = 1000;
     const double time_scale = 1.0 / std::sqrt(gamma);  // s per "second at γ = 1"
+    // The relaxation and the time followed in the drop's capillary time √(ρR³/σ): a drop of
+    // another size than 5 cm gets as many periods, if what rings is its surface (1 at 5 cm).
+    const double size_scale = R == 0.05 ? 1.0 : std::pow(R / 0.05, 1.5);
     WorldDef def;
     def.dimension = D;
     def.particle_radius = r;
@@ -66,7 +69,7 @@ DropOscillation oscillating_drop(SolverType solver, double gamma, double r, doub
         for (int q = 0; q < D; ++q) x[k][q] += jitter();
     }
     w.set_positions(x);
-    const double relax = 0.5 * time_scale;
+    const double relax = 0.5 * time_scale * size_scale;
     w.set_xsph(0.2);
     if (w.advance_to(relax).status != AdvanceResult::Status::reached)
         throw std::runtime_error(std::string(solver_name(solver)) + " went unstable while relaxing the drop");
@@ -112,7 +115,7 @@ DropOscillation oscillating_drop(SolverType solver, double gamma, double r, doub
         return true;
     };
     signal.emplace_back(0.0, deformation());
-    const double end = relax + 2.0 * time_scale;
+    const double end = relax + 2.0 * time_scale * size_scale;
     if (w.advance_to(end, every).status != AdvanceResult::Status::reached)
         throw std::runtime_error(std::string(solver_name(solver)) + " went unstable in the drop");
     // The drop oscillates about a shape that still drifts slowly (its packing settles), so the
