@@ -21,7 +21,7 @@ DropOscillation oscillating_drop(SolverType solver, double gamma, double r, doub
     const double time_scale = 1.0 / std::sqrt(gamma);  // s per "second at γ = 1"
     // The relaxation and the time followed in the drop's capillary time √(ρR³/σ): a drop of
     // another size than 5 cm gets as many periods, if what rings is its surface (1 at 5 cm).
-    const double size_scale = R == 0.05 ? 1.0 : std::pow(R / 0.05, 1.5);
+    const double size_scale = std::pow(R / 0.05, 1.5);  // exactly 1 at 5 cm
     WorldDef def;
     def.dimension = D;
     def.particle_radius = r;
