@@ -31,8 +31,9 @@ std::size_t nearest(const World<D>& w, Vec<D> p) {
 TEST(Density, InteriorParticleAtRest3D) {
     // Block far from every wall: only fluid neighbours.
     Scene s = block_scene(3, 0.01, {-1, -1, -1}, {1, 1, 1}, {0, 0, 0}, {0.2, 0.2, 0.2});
-    for (KernelType k : {KernelType::cubic_spline, KernelType::poly6_spiky}) {
+    for (KernelType k : {KernelType::cubic_spline, KernelType::poly6_spiky, KernelType::wendland_c2}) {
         s.kernel = k;
+        s.support_factor = k == KernelType::wendland_c2 ? 5 : 4;
         World<3> w(s);
         w.refresh_density();
         const std::size_t i = nearest<3>(w, Vec<3>(0.1f));
@@ -48,8 +49,9 @@ TEST(Density, InteriorParticleAtRest3D) {
 TEST(Density, InteriorParticleAtRest2D) {
     Scene s = block_scene(2, 0.01, {-1, -1, 0}, {1, 1, 0}, {0, 0, 0}, {0.3, 0.3, 0});
     s.gravity = {0, -9.81, 0};
-    for (KernelType k : {KernelType::cubic_spline, KernelType::poly6_spiky}) {
+    for (KernelType k : {KernelType::cubic_spline, KernelType::poly6_spiky, KernelType::wendland_c2}) {
         s.kernel = k;
+        s.support_factor = k == KernelType::wendland_c2 ? 5 : 4;
         World<2> w(s);
         w.refresh_density();
         EXPECT_NEAR(w.particles().rho[nearest<2>(w, Vec<2>(0.15f))] / 1000.0, 1.0, 0.01);
@@ -68,16 +70,19 @@ void check_wall(const Scene& s, Vec<D> probe, double tolerance) {
 
 TEST(Density, NextToWallWithBoundaryParticles) {
     // Fluid fills the bottom of the container: the first row rests half a spacing above the floor.
-    for (KernelType k : {KernelType::cubic_spline, KernelType::poly6_spiky}) {
+    for (KernelType k : {KernelType::cubic_spline, KernelType::poly6_spiky, KernelType::wendland_c2}) {
+        const double support = k == KernelType::wendland_c2 ? 5 : 4;
         Scene s3 = block_scene(3, 0.01, {0, 0, 0}, {0.3, 0.3, 0.3}, {0, 0, 0}, {0.3, 0.2, 0.3});
         s3.gravity = {0, -9.81, 0};
         s3.kernel = k;
+        s3.support_factor = support;
         // 3% next to a wall, and along an edge where two walls meet.
         const double wall = 0.03;
         check_wall<3>(s3, Vec<3>(0.15f, 0.0f, 0.15f), wall);
         check_wall<3>(s3, Vec<3>(0.0f, 0.0f, 0.15f), wall);
         Scene s2 = block_scene(2, 0.01, {0, 0, 0}, {0.4, 0.4, 0}, {0, 0, 0}, {0.4, 0.2, 0});
         s2.kernel = k;
+        s2.support_factor = support;
         check_wall<2>(s2, Vec<2>(0.2f, 0.0f), wall);
         check_wall<2>(s2, Vec<2>(0.0f, 0.0f), wall);
     }

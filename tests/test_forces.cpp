@@ -172,6 +172,32 @@ std::vector<Vec<3>> jittered_cube(int n, Jitter& jitter) {
     return x;
 }
 
+// The lane versions of the kernels (pair_lanes_body.hpp) are the scalar ones of kernels.hpp, for
+// every kernel, from near the centre to past the support.
+template <class K>
+void check_lane_kernel(const K& k) {
+    using namespace lanes;
+    const float h = k.support();
+    for (float start : {0.02f, 0.07f}) {
+        Points<3> xi{F{}, F{}, F{}}, pj{F{}, F{}, F{}};
+        for (int l = 0; l < width; ++l) pj.y[l] = h * (start + 0.13f * float(l));
+        const Separation r = separation<3>(xi, pj);
+        const F w = W(k, r), g = grad_factor(k, r);
+        const float w_scale = k.W(0.0f), g_scale = std::abs(k.grad_factor(0.3f * h));
+        for (int l = 0; l < width; ++l) {
+            const float len = pj.y[l];
+            EXPECT_NEAR(w[l], k.W(len), 2e-6f * w_scale) << "q = " << len / h;
+            EXPECT_NEAR(g[l], k.grad_factor(len), 2e-5f * g_scale) << "q = " << len / h;
+        }
+    }
+}
+
+TEST(PairLanes, LaneKernelsAreTheScalarOnes) {
+    check_lane_kernel(CubicSpline<3>(0.02f));
+    check_lane_kernel(Poly6Spiky<3>(0.02f));
+    check_lane_kernel(WendlandC2<3>(0.025f));
+}
+
 TEST(PairLanes, WhatARowHoldsPastAListsEndDoesNotCountAndTheSumsAreThoseOfAPlainLoop) {
     const float d = 0.01f;
     Jitter jitter{12345, d};

@@ -43,19 +43,23 @@ void check_all_kernels() {
     const float h = 0.1f;
     CubicSpline<D> cs(h);
     Poly6Spiky<D> ps(h);
+    WendlandC2<D> wc(h);
     auto cubic = [&](float r) { return cs.W(r); };
+    auto wendland = [&](float r) { return wc.W(r); };
     auto poly6 = [&](float r) { return ps.W(r); };
     auto spiky = [&](float r) { return ps.W_spiky(r); };
     // At a lattice site, with 3 spacings per support radius (seiche uses 2).
     const float spacing = h / 3.0f;
     check_unity<D>(cs, cubic, spacing, Vec<D>(0.0f));
     check_unity<D>(ps, poly6, spacing, Vec<D>(0.0f));
+    check_unity<D>(wc, wendland, spacing, Vec<D>(0.0f));
     check_unity<D>(ps, spiky, h / 8.0f, Vec<D>(0.0f));  // its cusp at r = 0 needs more
     // Between lattice sites the sums converge with resolution; 8 spacings per support.
     for (float off : {0.3f, 0.5f}) {
         const float fine = h / 8.0f;
         check_unity<D>(cs, cubic, fine, Vec<D>(off * fine));
         check_unity<D>(ps, poly6, fine, Vec<D>(off * fine));
+        check_unity<D>(wc, wendland, fine, Vec<D>(off * fine));
     }
 }
 
@@ -86,6 +90,8 @@ TEST(Kernels, CompactSupport) {
     check_support<3>(CubicSpline<3>(0.2f));
     check_support<2>(Poly6Spiky<2>(0.2f));
     check_support<3>(Poly6Spiky<3>(0.2f));
+    check_support<2>(WendlandC2<2>(0.2f));
+    check_support<3>(WendlandC2<3>(0.2f));
 }
 
 // The gradient is the derivative of W: compare with a central difference.
@@ -104,6 +110,11 @@ void check_gradient_matches_derivative(const K& k) {
 TEST(Kernels, CubicGradientIsDerivative) {
     check_gradient_matches_derivative<2>(CubicSpline<2>(0.1f));
     check_gradient_matches_derivative<3>(CubicSpline<3>(0.1f));
+}
+
+TEST(Kernels, WendlandGradientIsDerivative) {
+    check_gradient_matches_derivative<2>(WendlandC2<2>(0.1f));
+    check_gradient_matches_derivative<3>(WendlandC2<3>(0.1f));
 }
 
 TEST(Kernels, SpikyGradientIsDerivativeOfSpiky) {

@@ -120,6 +120,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"unknown solver", "solver.type=sph", "", "solver.type", "expected one of \"pbf\""},
         BadCase{"unknown kernel", "kernel=gaussian", "", "kernel",
                 "expected one of \"cubic_spline\", \"poly6_spiky\""},
+        BadCase{"support too wide for the kernel", "support_factor=5", "", "support_factor",
+                "must be at most 4.5 with the cubic_spline kernel"},
         BadCase{"min above max iterations", "solver.pbf.min_iterations=50", "",
                 "solver.pbf.min_iterations", "must not exceed max_iterations"},
         BadCase{"impossible dimension", "dimension=4", "", "dimension",

@@ -75,7 +75,7 @@ def set_at(doc, path, value):
     return doc
 
 
-CHOICES = {"type": ["pbf", "wcsph", "ddr"], "kernel": ["cubic_spline", "poly6_spiky"],
+CHOICES = {"type": ["pbf", "wcsph", "ddr"], "kernel": ["cubic_spline", "poly6_spiky", "wendland_c2"],
            "dt_mode": ["cfl", "fixed"], "equation_of_state": ["tait", "linear"],
            "color_by": ["speed", "density"]}
 

@@ -28,9 +28,13 @@ struct WallSampling {
     // and needs 0.56·d for the same (3D about 1.007 everywhere, 2D 1.02). Measured alternatives
     // (3D cubic, wall / edge / corner): d/2 spacing and offset: 0.987 / 0.970 / 0.953, particles
     // escaped at corners; spacing d, offset d/2: 1.026 / 1.041 / 1.047; one layer: 1.064 /
-    // 1.111 / 1.148.
+    // 1.111 / 1.148. Wendland C2 at the support it is meant for (h = 2.5d) needs 0.575·d for the
+    // same (0.525·d: 1.036 / 1.048 in 3D); at h = 2d that reads about 0.98.
     static WallSampling for_kernel(KernelType kernel, float d) {
-        return {d, (kernel == KernelType::poly6_spiky ? 0.56f : 0.525f) * d, 2};
+        const float offset = kernel == KernelType::poly6_spiky   ? 0.56f
+                             : kernel == KernelType::wendland_c2 ? 0.575f
+                                                                 : 0.525f;
+        return {d, offset * d, 2};
     }
 };
 

@@ -1,7 +1,8 @@
 // SPH smoothing kernels with support radius h (W = 0 for r >= h), 2D and 3D normalisation.
 // Cubic spline: Monaghan 1992 in the form of Koschier et al. 2019 (Eurographics SPH tutorial,
 // eq. 4); poly6 and spiky: Müller, Charypar & Gross 2003, eqs. (20) and (21), as PBF uses them
-// (Macklin & Müller 2013, sec. 3: poly6 for density, spiky for gradients).
+// (Macklin & Müller 2013, sec. 3: poly6 for density, spiky for gradients); Wendland C2: Wendland
+// 1995, as Dehnen & Aly 2012 give it (eq. 5 and table 1).
 #pragma once
 
 #include <cmath>
@@ -13,7 +14,7 @@
 
 namespace seiche {
 
-enum class KernelType { cubic_spline, poly6_spiky };
+enum class KernelType { cubic_spline, poly6_spiky, wendland_c2 };
 
 // Units: h in m; W in 1/m^D; grad W in 1/m^(D+1).
 template <int D>
@@ -99,21 +100,64 @@ class Poly6Spiky {
     float h_, h2_, poly6_, spiky_;
 };
 
+// Wendland C2, W = k (1 − q)⁴ (1 + 4q): its Fourier transform is positive, so particles do not
+// pair however wide its support (Dehnen & Aly 2012, sec. 3). Meant for a wider support than the
+// cubic spline's (`support_factor` 5, h = 2.5 spacings), where a drop held by Akinci's surface
+// tension rings about its round shape instead of holding a shape of its own (docs/solvers.md).
 template <int D>
-using AnyKernel = std::variant<CubicSpline<D>, Poly6Spiky<D>>;
+class WendlandC2 {
+  public:
+    explicit WendlandC2(float h) : h_(h), inv_h_(1.0f / h) {
+        constexpr double pi = std::numbers::pi;
+        const double norm = D == 3 ? 21.0 / (2.0 * pi) : 7.0 / pi;
+        k_ = static_cast<float>(norm / std::pow(double(h), D));
+        l_ = static_cast<float>(20.0 * norm / std::pow(double(h), D + 2));
+    }
+    float support() const { return h_; }
+    // W = w_norm · (1 − q)⁴ (1 + 4q) and ∇W = −grad_norm · (1 − q)³ · r_ij, for the lane versions.
+    float inv_h() const { return inv_h_; }
+    float w_norm() const { return k_; }
+    float grad_norm() const { return l_; }
+
+    float W(float r) const {
+        const float q = r * inv_h_;
+        if (q >= 1.0f) return 0.0f;
+        const float a = 1.0f - q;
+        return k_ * (a * a) * (a * a) * (1.0f + 4.0f * q);
+    }
+
+    Vec<D> grad_W(const Vec<D>& r_ij, float r) const { return grad_factor(r) * r_ij; }
+
+    // (dW/dr) / r = −20 k (1 − q)³ / h²: no division, finite at r = 0.
+    float grad_factor(float r) const {
+        const float q = r * inv_h_;
+        const float a = 1.0f - q;
+        return q >= 1.0f ? 0.0f : -l_ * a * a * a;
+    }
+
+  private:
+    float h_, inv_h_, k_, l_;
+};
+
+template <int D>
+using AnyKernel = std::variant<CubicSpline<D>, Poly6Spiky<D>, WendlandC2<D>>;
 
 // M(D, K) for every dimension and kernel template: the explicit instantiations of the passes
 // that take a kernel.
-#define SEICHE_FOR_EACH_KERNEL(M) M(2, CubicSpline) M(3, CubicSpline) M(2, Poly6Spiky) M(3, Poly6Spiky)
+#define SEICHE_FOR_EACH_KERNEL(M) \
+    M(2, CubicSpline) M(3, CubicSpline) M(2, Poly6Spiky) M(3, Poly6Spiky) M(2, WendlandC2) M(3, WendlandC2)
 
 template <int D>
 AnyKernel<D> make_kernel(KernelType type, float h) {
     if (type == KernelType::poly6_spiky) return Poly6Spiky<D>(h);
+    if (type == KernelType::wendland_c2) return WendlandC2<D>(h);
     return CubicSpline<D>(h);
 }
 
 inline std::string_view kernel_name(KernelType t) {
-    return t == KernelType::poly6_spiky ? "poly6_spiky" : "cubic_spline";
+    return t == KernelType::poly6_spiky   ? "poly6_spiky"
+           : t == KernelType::wendland_c2 ? "wendland_c2"
+                                          : "cubic_spline";
 }
 
 }  // namespace seiche

@@ -76,14 +76,17 @@ std::span<const Param<WorldDef>> world_params() {
         number_param<W, &W::particle_radius>(
             "particle_radius", "m", positive(10),
             "r; particles are seeded on a lattice of spacing 2r"),
-        choice_param<W, &W::kernel>("kernel", {"cubic_spline", "poly6_spiky"},
+        choice_param<W, &W::kernel>("kernel", {"cubic_spline", "poly6_spiky", "wendland_c2"},
                                     "SPH kernel; poly6_spiky uses poly6 for W and spiky for ∇W, "
-                                    "as the PBF paper"),
+                                    "as the PBF paper; wendland_c2 is for wider supports "
+                                    "(support_factor 5), where a drop's surface tension acts as "
+                                    "one (docs/solvers.md)"),
         number_param<W, &W::support_factor>(
-            "support_factor", "", closed(3, 4.5),
-            "support radius h = factor · r (4 means two spacings). At most 4.5: the walls are "
-            "sampled for h near 2d, and beyond 4.5 r they over-count a wall particle's density "
-            "by 6–12%, which PBF's Jacobi iterations turn into a blow-up at the first step"),
+            "support_factor", "", closed(3, 5),
+            "support radius h = factor · r (4 means two spacings). At most 4.5 with the cubic "
+            "spline and poly6: the walls are sampled for h near 2d, and beyond 4.5 r they "
+            "over-count a wall particle's density by 6–12%, which PBF's Jacobi iterations turn "
+            "into a blow-up at the first step; up to 5 with wendland_c2"),
         number_param<W, &W::rest_density>("rest_density", "kg/m³", closed(1e-3, 1e5),
                                           "ρ0"),
         with_default_note(
@@ -576,6 +579,12 @@ std::vector<Problem> validate(const WorldDef& w) {
         if (std::string m = check_value(p, w, dim); !m.empty()) out.push_back({std::string(p.key), m});
     if (!out.empty()) return out;  // the checks below assume every value in its range
 
+    if (w.support_factor > 4.5 && w.kernel != KernelType::wendland_c2)
+        out.push_back({"support_factor",
+                       format("must be at most 4.5 with the %s kernel (beyond, its walls over-count "
+                              "a wall particle's density; wendland_c2 takes up to 5), got %s",
+                              std::string(kernel_name(w.kernel)).c_str(),
+                              num(w.support_factor).c_str())});
     const PbfParams& pbf = w.solver.pbf;
     if (pbf.min_iterations > pbf.max_iterations)
         out.push_back({"solver.pbf.min_iterations",

@@ -133,6 +133,12 @@ template void vorticity_confinement<2, Poly6Spiky<2>>(const FluidView<2>&, const
 template void vorticity_confinement<3, Poly6Spiky<3>>(const FluidView<3>&, const Poly6Spiky<3>&,
                                                       float, float, std::span<const float>,
                                                       std::span<Vec<3>>, std::vector<Vec<3>>&);
+template void vorticity_confinement<2, WendlandC2<2>>(const FluidView<2>&, const WendlandC2<2>&,
+                                                      float, float, std::span<const float>,
+                                                      std::span<Vec<2>>, std::vector<float>&);
+template void vorticity_confinement<3, WendlandC2<3>>(const FluidView<3>&, const WendlandC2<3>&,
+                                                      float, float, std::span<const float>,
+                                                      std::span<Vec<3>>, std::vector<Vec<3>>&);
 
 // ---- as a force of the list ----
 

@@ -348,6 +348,18 @@ SEICHE_LANE_INLINE F grad_factor(const CubicSpline<D>& k, const Separation& s) {
     return keep(q < 1.0f, select(q <= 0.5f, inner, outer));
 }
 template <int D>
+SEICHE_LANE_INLINE F W(const WendlandC2<D>& k, const Separation& s) {
+    const F q = s.len * k.inv_h();
+    const F a = 1.0f - q;
+    const float n = k.w_norm();
+    return keep(q < 1.0f, (a * a) * (a * a) * ((4.0f * n) * q + n));
+}
+template <int D>
+SEICHE_LANE_INLINE F grad_factor(const WendlandC2<D>& k, const Separation& s) {
+    const F a = 1.0f - s.len * k.inv_h();
+    return keep(a > 0.0f, (a * a) * (a * -k.grad_norm()));
+}
+template <int D>
 SEICHE_LANE_INLINE F W(const Poly6Spiky<D>& k, const Separation& s) {
     const F h = splat(k.support());
     const F a = h * h - s.len2;
