@@ -31,8 +31,19 @@ struct DropOscillation {
 // up to ±1 µm at random (a generator seeded with it): a drop's period depends on the packing it
 // relaxes to, and an ensemble of such starts gives its spread. Throws std::runtime_error when the
 // solver goes unstable, and std::invalid_argument for a drop smaller than 5 particle radii.
+//
+// `fluid` picks the drop's kernel and support, and stretches the protocol's relaxation and the
+// time followed by `time_factor`: a drop whose σ_eff is k times smaller rings √k times slower
+// (the Wendland kernel at support_factor 5: 3, docs/solvers.md).
+struct DropFluid {
+    KernelType kernel = KernelType::cubic_spline;
+    double support_factor = 4.0;
+    double time_factor = 1.0;
+};
+
 template <int D>
 DropOscillation oscillating_drop(SolverType solver, double gamma, double r, double kick = 0.3,
-                                 unsigned seed = 0, double drop_radius = 0.05);
+                                 unsigned seed = 0, double drop_radius = 0.05,
+                                 const DropFluid& fluid = {});
 
 }  // namespace seiche

@@ -14,14 +14,16 @@ namespace seiche {
 
 template <int D>
 DropOscillation oscillating_drop(SolverType solver, double gamma, double r, double kick,
-                                 unsigned seed, double drop_radius) {
+                                 unsigned seed, double drop_radius, const DropFluid& fluid) {
     if (!(drop_radius > 0.0) || !(r > 0.0) || !(drop_radius >= 5 * r))
         throw std::invalid_argument("oscillating_drop: the drop's radius must be at least 5 particle radii");
+    if (!(fluid.time_factor > 0.0) || !(fluid.time_factor <= 100.0))
+        throw std::invalid_argument("oscillating_drop: the time factor must be in (0, 100]");
     const double R = drop_radius, d = 2 * r, rho0 = 1000;
     const double time_scale = 1.0 / std::sqrt(gamma);  // s per "second at γ = 1"
     // The relaxation and the time followed in the drop's capillary time √(ρR³/σ): a drop of
     // another size than 5 cm gets as many periods, if what rings is its surface (1 at 5 cm).
-    const double size_scale = std::pow(R / 0.05, 1.5);  // exactly 1 at 5 cm
+    const double size_scale = std::pow(R / 0.05, 1.5) * fluid.time_factor;  // exactly 1 at 5 cm
     WorldDef def;
     def.dimension = D;
     def.particle_radius = r;
@@ -39,6 +41,8 @@ DropOscillation oscillating_drop(SolverType solver, double gamma, double r, doub
                   {centre + a / 2, centre + a / 2, D == 3 ? centre + a / 2 : 0}, {}}};
     def.solver.type = solver;
     def.solver.surface_tension = gamma;
+    def.kernel = fluid.kernel;
+    def.support_factor = fluid.support_factor;
     World<D> w(def);
     const std::size_t n = w.particles().size();
     const double R_drop = D == 2 ? std::sqrt(double(n) * d * d / std::numbers::pi)
@@ -157,8 +161,10 @@ DropOscillation oscillating_drop(SolverType solver, double gamma, double r, doub
     return run;
 }
 
-template DropOscillation oscillating_drop<2>(SolverType, double, double, double, unsigned, double);
-template DropOscillation oscillating_drop<3>(SolverType, double, double, double, unsigned, double);
+template DropOscillation oscillating_drop<2>(SolverType, double, double, double, unsigned, double,
+                                             const DropFluid&);
+template DropOscillation oscillating_drop<3>(SolverType, double, double, double, unsigned, double,
+                                             const DropFluid&);
 
 
 }  // namespace seiche
