@@ -623,6 +623,8 @@ TEST(SurfaceTension, AWendlandDropRingsAsASurfaceNotAPacking) {
     EXPECT_GT(wendland[1] / wendland_bond, 0.5) << wendland[1] << " against " << wendland_bond;
     EXPECT_LT(wendland[1] / wendland_bond, 2.5) << wendland[1] << " against " << wendland_bond;
     EXPECT_GT(swing, 0.3);
+    // The library's bond energy (the validation's) is this one.
+    EXPECT_NEAR(bond_surface_tension_2d(1.0, float(5 * r), 1000.0) / wendland_bond, 1.0, 1e-4);
 }
 
 TEST(SurfaceTension, BadValuesAreRefusedWithTheirPath) {

@@ -293,6 +293,17 @@ def surface_tension(out, table):
             d.plot([x], [statistics.median(float(e["sigma_eff"]) for e in large)], "^", mfc="none",
                    color=COLORS.get(solver), ms=8,
                    label=f"{solver.upper()} 2D, R {float(large[0]['R']) * 100:.0f} cm median")
+        # The Wendland kernel at h = 2.5 spacings (2D, gamma 1, r = 1.25 mm), R 5 cm (diamonds) and
+        # 2.5 cm (thin diamonds), left of the cubic spline's drops: a surface rings alike at both.
+        for wset, marker, shift in (("wendland", "D", 0.86), ("wendland_small", "d", 0.80)):
+            wend = [e for e in drops if e["solver"] == solver and e.get("set") == wset and e["sigma_eff"] != "nan"]
+            if wend:
+                x = float(wend[0]["r"]) * 1000 * offset * shift
+                d.plot([x] * len(wend), [float(e["sigma_eff"]) for e in wend], ".", color=COLORS.get(solver),
+                       alpha=0.35)
+                d.plot([x], [statistics.median(float(e["sigma_eff"]) for e in wend)], marker, mfc="none",
+                       color=COLORS.get(solver), ms=7,
+                       label=f"{solver.upper()} Wendland, R {float(wend[0]['R']) * 100:.1f} cm median")
     a.set(xlabel="t after release (s)", ylabel="(Ixx - Iyy) / (Ixx + Iyy)",
           title="round drop kicked into its l = 2 mode")
     a.grid(alpha=0.3)
@@ -302,8 +313,9 @@ def surface_tension(out, table):
     b.grid(alpha=0.3)
     b.legend(fontsize=7)
     d.set(xlabel="particle radius r (mm)", ylabel="sigma_eff (N/m) at gamma 1", xscale="log", yscale="log",
-          title="resolution and size (flat: a surface tension; triangles: R 10 cm)")
-    radii = sorted({float(e["r"]) * 1000 for e in drops if float(e["gamma"]) == 1.0 and e.get("set") != "size"})
+          title="resolution, size (triangles: R 10 cm), Wendland (diamonds)")
+    radii = sorted({float(e["r"]) * 1000 for e in drops
+                    if float(e["gamma"]) == 1.0 and e.get("set", "sweep") in ("sweep", "resolution")})
     if len(radii) > 1:
         # Guides: what σ_eff ∝ r would look like, through the middle of the plot.
         lo, hi = d.get_ylim()

@@ -30,6 +30,7 @@
 #include "seiche/io/scene_loader.hpp"
 #include "seiche/io/writers.hpp"
 #include "seiche/drop_oscillation.hpp"
+#include "seiche/surface_tension.hpp"
 #include "seiche/measure.hpp"
 #include "seiche/parallel.hpp"
 #include "seiche/world.hpp"
@@ -758,14 +759,21 @@ void lobovsky(CaseRun& run, const std::string& name, std::ostream& csv, std::ost
 }
 
 // The ensembles of the surface-tension case: the γ sweep, the same starts at 4γ (the exact
-// similarity), the resolution rows and the drop twice as large (size).
-enum class DropSet { sweep, similarity, resolution, size };
+// similarity), the resolution rows, the drop twice as large (size), and the drops of the Wendland
+// kernel at R and R/2 (wendland, wendland_small).
+enum class DropSet { sweep, similarity, resolution, size, wendland, wendland_small };
 const char* set_name(DropSet s) {
-    return s == DropSet::sweep        ? "sweep"
-           : s == DropSet::similarity ? "similarity"
-           : s == DropSet::resolution ? "resolution"
-                                      : "size";
+    return s == DropSet::sweep            ? "sweep"
+           : s == DropSet::similarity     ? "similarity"
+           : s == DropSet::resolution     ? "resolution"
+           : s == DropSet::size           ? "size"
+           : s == DropSet::wendland       ? "wendland"
+                                          : "wendland_small";
 }
+// The Wendland drops' fluid: the kernel at the support it is meant for, relaxed and followed
+// three times as long (their σ_eff is about a tenth of the cubic spline's: periods √10 longer).
+const DropFluid wendland_fluid{KernelType::wendland_c2, 5.0, 3.0};
+bool is_wendland(DropSet s) { return s == DropSet::wendland || s == DropSet::wendland_small; }
 
 struct DropRun {
     DropSet set;
@@ -803,8 +811,9 @@ std::vector<DropRun> run_drops(const std::string& solver, const std::vector<Drop
         [&](std::size_t k) {
             const DropTask& t = tasks[k];
             try {
-                const DropOscillation o = t.dim == 2 ? oscillating_drop<2>(type, t.gamma, t.r, 0.3, t.seed, t.R)
-                                                     : oscillating_drop<3>(type, t.gamma, t.r, 0.3, t.seed, t.R);
+                const DropFluid fluid = is_wendland(t.set) ? wendland_fluid : DropFluid{};
+                const DropOscillation o = t.dim == 2 ? oscillating_drop<2>(type, t.gamma, t.r, 0.3, t.seed, t.R, fluid)
+                                                     : oscillating_drop<3>(type, t.gamma, t.r, 0.3, t.seed, t.R, fluid);
                 runs[k] = {t.set, t.dim, t.gamma, t.r, o.radius, o.period, o.sigma, o.decay, o.half_periods, t.seed};
                 if (t.signal)
                     for (const auto& [time, s] : o.signal)
@@ -894,8 +903,10 @@ void surface_tension(const CaseRun& run, std::ostream& csv, std::ostream& table,
     // for the exact similarity; then γ = 1 at r = 2.5 mm (2D) and at two radii in 3D for the
     // resolution; then γ = 1 in 2D with R twice as large (10 cm at r = 1.25 mm): a capillary
     // oscillation's σ_eff does not depend on R (ω² ∝ σ/R³), a packing's elastic ringing does
-    // (ω² ∝ G/R², σ_eff ∝ R).
-    constexpr unsigned sweep_drops = 64, similar_drops = 4, resolution_drops = 8, size_drops = 8;
+    // (ω² ∝ G/R², σ_eff ∝ R); then the Wendland kernel at h = 2.5 spacings, 2D, γ = 1, at R and
+    // R/2: its drops ring about their round shape as a fluid's do.
+    constexpr unsigned sweep_drops = 64, similar_drops = 4, resolution_drops = 8, size_drops = 8,
+                       wendland_drops = 16, wendland_small_drops = 8;
     std::vector<DropTask> tasks;
     const double gammas[3] = {0.5, 1.0, 2.0};
     for (int g = 0; g < 3; ++g)
@@ -908,6 +919,9 @@ void surface_tension(const CaseRun& run, std::ostream& csv, std::ostream& table,
         tasks.push_back({DropSet::resolution, 3, 1.0, 0.0025, k, k == 1});
     }
     for (unsigned k = 1; k <= size_drops; ++k) tasks.push_back({DropSet::size, 2, 1.0, 0.00125, k, false, 0.10});
+    for (unsigned k = 1; k <= wendland_drops; ++k) tasks.push_back({DropSet::wendland, 2, 1.0, 0.00125, k, false});
+    for (unsigned k = 1; k <= wendland_small_drops; ++k)
+        tasks.push_back({DropSet::wendland_small, 2, 1.0, 0.00125, k, false, 0.025});
     // The slowest first (3D at r = 2.5 mm, then 3D, then the large 2D drops), so that no thread
     // is left with one at the end.
     std::stable_sort(tasks.begin(), tasks.end(), [](const DropTask& a, const DropTask& b) {
@@ -984,6 +998,25 @@ void surface_tension(const CaseRun& run, std::ostream& csv, std::ostream& table,
                           fmt::format("median sigma_eff {:.4g} (IQR {:.3g}-{:.3g}) at R = {:.3f} m, "
                                       "{:.4g} ({:.3g}-{:.3g}) at R = {:.3f} m (gamma 1, r = 0.00125 m)",
                                       a, a_lo, a_hi, R_small, b, b_lo, b_hi, R_large),
+                          false});
+    }
+    // The Wendland kernel: the same σ_eff at R/2 and R, and near the cohesion's bond energy
+    // σ_b = γ ρ0² ∫ C(r) r³/3 dr (2D; docs/solvers.md), if what rings is a surface.
+    {
+        double a_lo = 0, a_hi = 0, b_lo = 0, b_hi = 0;
+        const double a = median_sigma(runs, DropSet::wendland_small, 2, 1.0, 0.00125, false, &a_lo, &a_hi),
+                     b = median_sigma(runs, DropSet::wendland, 2, 1.0, 0.00125, false, &b_lo, &b_hi);
+        int within = 0, n = 0;
+        for (const DropRun& k : runs)
+            if (k.set == DropSet::wendland && std::isfinite(k.sigma)) ++n, within += std::abs(k.sigma / b - 1) <= 0.05;
+        const float h = float(wendland_fluid.support_factor * 0.00125);
+        const double bond = bond_surface_tension_2d(1.0, h, 1000.0);
+        checks.push_back({"surface", solver, "Wendland: sigma at R/2 and R (2D)", std::abs(a / b - 1), 0.20,
+                          fmt::format("median sigma_eff {:.4g} (IQR {:.3g}-{:.3g}) at R = 0.025 m, {:.4g} "
+                                      "({:.3g}-{:.3g}) at R = 0.05 m, {} of {} drops within 5% of it; the "
+                                      "cohesion's bond energy {:.4g} N/m (gamma 1, r = 0.00125 m, "
+                                      "kernel wendland_c2, support_factor 5)",
+                                      a, a_lo, a_hi, b, b_lo, b_hi, within, n, bond),
                           false});
     }
 }

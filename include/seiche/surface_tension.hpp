@@ -34,6 +34,12 @@ struct SurfaceKernels {
 double cohesion_integral_3d();
 double adhesion_integral_3d();
 
+// The surface tension the cohesion's bonds give a 2D fluid at rest density ρ0 (kg/m³) for a
+// surface-tension γ and support h (m): cutting it along a line breaks the pairs across it, at
+// the pair potential U(r) = −γ m² ∫_r^h C, so σ_b = −n² ∫ U r² dr = γ ρ0² ∫_0^h C(r) r³ dr / 3
+// (n = 1/d², m = ρ0 d²). N/m, as σ_eff in 2D.
+double bond_surface_tension_2d(double gamma, float h, double rho0);
+
 // The accelerations of the three forces on every fluid particle:
 //   a_i = Σ_j K_ij (−γ) (m C(|x_ij|) x̂_ij + (n_i − n_j)) − Σ_k β_k ψ_k A(|x_ik|) x̂_ik
 // with n_i = h Σ_j (m/ρ_j) ∇W_ij (eq. 4) over the fluid neighbours. `adhesion` holds β_k ψ_k per

@@ -51,6 +51,11 @@ double cohesion_integral_3d() {
     return 128.0 * (1.0 / 504 + half - 1.0 / 1536);
 }
 
+double bond_surface_tension_2d(double gamma, float h, double rho0) {
+    const SurfaceKernels<2> sk(h);
+    return gamma * rho0 * rho0 * double(sk.c_norm) * std::pow(double(h), 4) * moment(c_shape, 3, 0.0) / 3;
+}
+
 double adhesion_integral_3d() {
     return 4 * pi * 0.007 * moment(a_shape, 2, 0.5);
 }
