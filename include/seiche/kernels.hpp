@@ -17,21 +17,29 @@ namespace seiche {
 enum class KernelType { cubic_spline, poly6_spiky, wendland_c2 };
 
 // Units: h in m; W in 1/m^D; grad W in 1/m^(D+1).
-template <int D>
-class CubicSpline {
+
+// A kernel W = w_norm · f(q), ∇W = grad_norm · g(q) · r_ij, q = r/h: its support and norms, which
+// the lane versions of the pair loops read (src/neighbors/pair_lanes.hpp).
+class ScaledKernel {
   public:
-    explicit CubicSpline(float h) : h_(h), inv_h_(1.0f / h) {
-        constexpr double pi = std::numbers::pi;
-        const double norm = D == 3 ? 8.0 / pi : 40.0 / (7.0 * pi);
-        k_ = static_cast<float>(norm / std::pow(double(h), D));
-        l_ = static_cast<float>(6.0 * norm / std::pow(double(h), D + 1));
-    }
     float support() const { return h_; }
-    // W = w_norm · f(q) and ∇W = grad_norm · g(q) · r_ij / (h or r), q = r/h: for the lane
-    // versions of the pair loops (src/neighbors/pair_lanes.hpp).
     float inv_h() const { return inv_h_; }
     float w_norm() const { return k_; }
     float grad_norm() const { return l_; }
+
+    ScaledKernel(float h, double w_norm, double grad_norm)
+        : h_(h), inv_h_(1.0f / h), k_(static_cast<float>(w_norm)), l_(static_cast<float>(grad_norm)) {}
+
+  protected:
+    float h_, inv_h_, k_, l_;
+};
+
+template <int D>
+class CubicSpline : public ScaledKernel {
+  public:
+    // W = norm/h^D · f(q) and ∇W = 6·norm/h^(D+1) · g(q) · r_ij, f and g by branch below.
+    explicit CubicSpline(float h)
+        : ScaledKernel(h, norm / std::pow(double(h), D), 6.0 * norm / std::pow(double(h), D + 1)) {}
 
     float W(float r) const {
         const float q = r * inv_h_;
@@ -55,7 +63,7 @@ class CubicSpline {
     }
 
   private:
-    float h_, inv_h_, k_, l_;
+    static constexpr double norm = D == 3 ? 8.0 / std::numbers::pi : 40.0 / (7.0 * std::numbers::pi);
 };
 
 template <int D>
@@ -105,19 +113,11 @@ class Poly6Spiky {
 // cubic spline's (`support_factor` 5, h = 2.5 spacings), where a drop held by Akinci's surface
 // tension rings about its round shape instead of holding a shape of its own (docs/solvers.md).
 template <int D>
-class WendlandC2 {
+class WendlandC2 : public ScaledKernel {
   public:
-    explicit WendlandC2(float h) : h_(h), inv_h_(1.0f / h) {
-        constexpr double pi = std::numbers::pi;
-        const double norm = D == 3 ? 21.0 / (2.0 * pi) : 7.0 / pi;
-        k_ = static_cast<float>(norm / std::pow(double(h), D));
-        l_ = static_cast<float>(20.0 * norm / std::pow(double(h), D + 2));
-    }
-    float support() const { return h_; }
-    // W = w_norm · (1 − q)⁴ (1 + 4q) and ∇W = −grad_norm · (1 − q)³ · r_ij, for the lane versions.
-    float inv_h() const { return inv_h_; }
-    float w_norm() const { return k_; }
-    float grad_norm() const { return l_; }
+    // W = w_norm · (1 − q)⁴ (1 + 4q) and ∇W = −grad_norm · (1 − q)³ · r_ij.
+    explicit WendlandC2(float h)
+        : ScaledKernel(h, norm / std::pow(double(h), D), 20.0 * norm / std::pow(double(h), D + 2)) {}
 
     float W(float r) const {
         const float q = r * inv_h_;
@@ -136,7 +136,7 @@ class WendlandC2 {
     }
 
   private:
-    float h_, inv_h_, k_, l_;
+    static constexpr double norm = D == 3 ? 21.0 / (2.0 * std::numbers::pi) : 7.0 / std::numbers::pi;
 };
 
 template <int D>

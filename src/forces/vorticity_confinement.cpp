@@ -121,24 +121,12 @@ void vorticity_confinement(const FluidView<D>& f, const K& kernel, float epsilon
     });
 }
 
-template void vorticity_confinement<2, CubicSpline<2>>(const FluidView<2>&, const CubicSpline<2>&,
-                                                       float, float, std::span<const float>,
-                                                       std::span<Vec<2>>, std::vector<float>&);
-template void vorticity_confinement<3, CubicSpline<3>>(const FluidView<3>&, const CubicSpline<3>&,
-                                                       float, float, std::span<const float>,
-                                                       std::span<Vec<3>>, std::vector<Vec<3>>&);
-template void vorticity_confinement<2, Poly6Spiky<2>>(const FluidView<2>&, const Poly6Spiky<2>&,
-                                                      float, float, std::span<const float>,
-                                                      std::span<Vec<2>>, std::vector<float>&);
-template void vorticity_confinement<3, Poly6Spiky<3>>(const FluidView<3>&, const Poly6Spiky<3>&,
-                                                      float, float, std::span<const float>,
-                                                      std::span<Vec<3>>, std::vector<Vec<3>>&);
-template void vorticity_confinement<2, WendlandC2<2>>(const FluidView<2>&, const WendlandC2<2>&,
-                                                      float, float, std::span<const float>,
-                                                      std::span<Vec<2>>, std::vector<float>&);
-template void vorticity_confinement<3, WendlandC2<3>>(const FluidView<3>&, const WendlandC2<3>&,
-                                                      float, float, std::span<const float>,
-                                                      std::span<Vec<3>>, std::vector<Vec<3>>&);
+#define SEICHE_INSTANTIATE(D, K)                                                                   \
+    template void vorticity_confinement<D, K<D>>(const FluidView<D>&, const K<D>&, float, float,      \
+                                                 std::span<const float>, std::span<Vec<D>>,           \
+                                                 std::vector<Vorticity<D>>&);
+SEICHE_FOR_EACH_KERNEL(SEICHE_INSTANTIATE)
+#undef SEICHE_INSTANTIATE
 
 // ---- as a force of the list ----
 
