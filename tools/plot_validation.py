@@ -301,9 +301,10 @@ def surface_tension(out, table):
                 x = float(wend[0]["r"]) * 1000 * offset * shift
                 d.plot([x] * len(wend), [float(e["sigma_eff"]) for e in wend], ".", color=COLORS.get(solver),
                        alpha=0.35)
+                first = not any(line.get_gid() == wset for line in d.get_lines())  # one legend entry
                 d.plot([x], [statistics.median(float(e["sigma_eff"]) for e in wend)], marker, mfc="none",
-                       color=COLORS.get(solver), ms=7,
-                       label=f"{solver.upper()} Wendland, R {float(wend[0]['R']) * 100:.1f} cm median")
+                       color=COLORS.get(solver), ms=7, gid=wset,
+                       label=(f"Wendland, R {float(wend[0]['R']) * 100:.1f} cm median" if first else None))
     a.set(xlabel="t after release (s)", ylabel="(Ixx - Iyy) / (Ixx + Iyy)",
           title="round drop kicked into its l = 2 mode")
     a.grid(alpha=0.3)
@@ -329,7 +330,7 @@ def surface_tension(out, table):
         d.set_yticklabels([f"{t:g}" for t in ticks])
         d.minorticks_off()
     d.grid(alpha=0.3)
-    d.legend(fontsize=7)
+    d.legend(fontsize=6, ncol=2)
     fig.tight_layout()
     fig.savefig(os.path.join(out, "surface_tension.png"))
 
