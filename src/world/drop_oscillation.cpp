@@ -22,8 +22,9 @@ DropOscillation oscillating_drop(SolverType solver, double gamma, double r, doub
     const double R = drop_radius, d = 2 * r, rho0 = 1000;
     const double time_scale = 1.0 / std::sqrt(gamma);  // s per "second at γ = 1"
     // The relaxation and the time followed in the drop's capillary time √(ρR³/σ): a drop of
-    // another size than 5 cm gets as many periods, if what rings is its surface (1 at 5 cm).
-    const double size_scale = std::pow(R / 0.05, 1.5) * fluid.time_factor;  // exactly 1 at 5 cm
+    // another size than 5 cm gets as many periods, if what rings is its surface ((R/5 cm)^1.5 is
+    // exactly 1 at 5 cm); and the fluid's own factor, for drops whose σ_eff is smaller.
+    const double size_scale = std::pow(R / 0.05, 1.5) * fluid.time_factor;
     WorldDef def;
     def.dimension = D;
     def.particle_radius = r;
