@@ -580,6 +580,28 @@ TEST(SurfaceTension, CalibrationDropTakesTheRadiusAskedFor) {
     EXPECT_THROW(oscillating_drop<2>(SolverType::pbf, 1.0, r, 0.3, 0, NAN), std::invalid_argument);
 }
 
+// The calibration's period comes from a damped sinusoid fitted to the drop's swings: on a known
+// one, offset and with a ripple of 2% of its swing at 30 times its frequency laid over it (a drop's
+// particle noise), the fit finds ω and λ from a guess 15% off, and a guess it cannot use is refused.
+TEST(SurfaceTension, DampedSineFitFindsFrequencyAndDecay) {
+    for (const double decay : {0.0, 0.45, -0.1}) {
+        std::vector<std::pair<double, double>> signal;
+        for (double t = 0; t <= 2.9; t += 0.002)
+            signal.emplace_back(t, 0.004 + 0.13 * std::exp(-decay * t) * std::sin(3.7 * t + 0.2) +
+                                       0.0026 * std::sin(111 * t + 1));
+        for (const double guess : {3.7 * 0.85, 3.7 * 1.15}) {
+            const DampedSine fit = fit_damped_sine(signal, guess);
+            EXPECT_NEAR(fit.omega, 3.7, 0.005 * 3.7) << decay << " " << guess;
+            EXPECT_NEAR(fit.decay, decay, 0.02) << decay << " " << guess;
+            EXPECT_LT(fit.residual, 0.003 * 0.003 * double(signal.size()));
+        }
+    }
+    const std::vector<std::pair<double, double>> few(5, {0.0, 0.0}), many(20, {0.0, 0.0});
+    EXPECT_THROW(fit_damped_sine(few, 3.0), std::invalid_argument);
+    EXPECT_THROW(fit_damped_sine(many, 0.0), std::invalid_argument);
+    EXPECT_THROW(fit_damped_sine(many, NAN), std::invalid_argument);
+}
+
 // Akinci's cohesion as a pair potential, U(r) = −γ m² ∫_r^h C: cutting a 2D fluid of n = 1/d²
 // particles a square metre along a line costs σ = −n² ∫ U r² dr = γ ρ0² ∫ C(r) r³/3 dr a metre
 // (m = ρ0 d²): the surface tension the cohesion stands for.

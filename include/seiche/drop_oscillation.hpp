@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cmath>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -15,10 +16,10 @@ namespace seiche {
 
 struct DropOscillation {
     double radius = NAN;  //!< R of the drop's volume, m
-    double period = NAN;  //!< s, from up to 8 half periods between extrema of the deformation
+    double period = NAN;  //!< s, of a damped sinusoid fitted up to the fourth extremum (fit_damped_sine)
     double sigma = NAN;   //!< σ_eff = ω²ρR³/6 (2D) or /8 (3D), N/m
-    double decay = NAN;   //!< 1/τ of the swings' amplitude, 1/s
-    int half_periods = 0;
+    double decay = NAN;   //!< 1/τ of the swings' amplitude, 1/s (the fit's; NAN under three half periods)
+    int half_periods = 0;  //!< extrema of the deformation over the whole run, less one
     std::vector<std::pair<double, double>> signal;  //!< (t after the kick, (I_xx − I_yy)/(I_xx + I_yy))
 };
 
@@ -40,6 +41,17 @@ struct DropFluid {
     double support_factor = 4.0;
     double time_factor = 1.0;
 };
+
+// The damped sinusoid s(t) ≈ c + e^{−λt}(a sin ωt + b cos ωt) nearest a signal (t, s) in least
+// squares: ω and λ by a grid over ω in [0.6, 1.6]·omega0 and λ in [−0.2, 0.6]·omega0 refined
+// three times, (c, a, b) linear for each. Throws std::invalid_argument for fewer than 8 samples or
+// a guess that is not positive.
+struct DampedSine {
+    double omega = NAN;  //!< 1/s
+    double decay = NAN;  //!< λ, 1/s
+    double residual = NAN;
+};
+DampedSine fit_damped_sine(std::span<const std::pair<double, double>> signal, double omega0);
 
 template <int D>
 DropOscillation oscillating_drop(SolverType solver, double gamma, double r, double kick = 0.3,
