@@ -496,6 +496,9 @@ TEST(SurfaceTension, CalibrationDropRingsInProportionToGamma) {
         EXPECT_EQ(a.half_periods, b.half_periods);
         EXPECT_NEAR(b.period / a.period, 0.5, 1e-9);
         EXPECT_NEAR((b.sigma / 2.0) / (a.sigma / 0.5), 1.0, 1e-6);
+        // So does the fitted sinusoid's reading (its grid is in units of the extrema's ω).
+        EXPECT_NEAR(b.fitted_period / a.fitted_period, 0.5, 1e-9);
+        EXPECT_NEAR((b.fitted_sigma / 2.0) / (a.fitted_sigma / 0.5), 1.0, 1e-6);
     }
 }
 

@@ -16,9 +16,15 @@ namespace seiche {
 
 struct DropOscillation {
     double radius = NAN;  //!< R of the drop's volume, m
-    double period = NAN;  //!< s, of a damped sinusoid fitted up to the fourth extremum (fit_damped_sine)
+    double period = NAN;  //!< s, from up to 8 half periods between extrema of the deformation
     double sigma = NAN;   //!< σ_eff = ω²ρR³/6 (2D) or /8 (3D), N/m
-    double decay = NAN;   //!< 1/τ of the swings' amplitude, 1/s (the fit's; NAN under three half periods)
+    double decay = NAN;   //!< 1/τ of the swings' amplitude, 1/s
+    // The same from a damped sinusoid fitted to the deformation from the kick to its fourth
+    // extremum (fit_damped_sine): the reading for a drop that rings about round from the kick on
+    // (the Wendland kernel's; docs/solvers.md). NAN as the extrema's are.
+    double fitted_period = NAN;  //!< s
+    double fitted_sigma = NAN;   //!< N/m
+    double fitted_decay = NAN;   //!< 1/s
     int half_periods = 0;  //!< extrema of the deformation over the whole run, less one
     std::vector<std::pair<double, double>> signal;  //!< (t after the kick, (I_xx − I_yy)/(I_xx + I_yy))
 };

@@ -183,8 +183,10 @@ DropOscillation oscillating_drop(SolverType solver, double gamma, double r, doub
     const double end = relax + 2.0 * time_scale * size_scale;
     if (w.advance_to(end, every).status != AdvanceResult::Status::reached)
         throw std::runtime_error(std::string(solver_name(solver)) + " went unstable in the drop");
-    // The extrema of the deformation (turns larger than 0.002, a zigzag filter): the half
-    // periods, and the start of the fit below.
+    // Two readings. The timed extrema: the drop oscillates about a shape that may drift slowly
+    // (a packing that settles), so the half periods are taken between successive extrema of the
+    // deformation (turns larger than 0.002, a zigzag filter), up to 8 of them; the decay from
+    // their peak-to-peak swings.
     std::vector<std::pair<double, double>> turns;  // (t, s) of the extrema
     {
         int direction = 0;
@@ -202,21 +204,41 @@ DropOscillation oscillating_drop(SolverType solver, double gamma, double r, doub
     }
     run.radius = R_drop;
     run.half_periods = int(turns.size()) - 1;
+    const auto sigma_of = [&](double omega) {
+        return omega * omega * rho0 * std::pow(R_drop, 3) / (D == 2 ? 6.0 : 8.0);
+    };
     if (turns.size() >= 2) {
-        // The period and decay of a damped sinusoid fitted to the signal from the kick to its
-        // fourth extremum (about 1.75 periods), where the swing is large against the drop's
-        // noise: the later swings are chaotic (the same packing kicked with velocities that differ
-        // by 10⁻⁵ m/s rings them up to 0.1 s apart), and timing extrema reads that noise twice.
-        const std::size_t last = std::min<std::size_t>(turns.size() - 1, 3);
-        const double t_end = turns[last].first;
-        const double omega0 = std::numbers::pi * double(last) / (t_end - turns[0].first);
+        const std::size_t last = std::min<std::size_t>(turns.size() - 1, 8);
+        run.period = 2 * (turns[last].first - turns[0].first) / double(last);
+        run.sigma = sigma_of(2 * std::numbers::pi / run.period);
+        if (last >= 3) {
+            double st = 0, sl = 0, stt = 0, stl = 0;
+            for (std::size_t k = 0; k < last; ++k) {
+                const double t = 0.5 * (turns[k].first + turns[k + 1].first);
+                const double l = std::log(std::max(std::abs(turns[k + 1].second - turns[k].second), 1e-12));
+                st += t, sl += l, stt += t * t, stl += t * l;
+            }
+            const double q = double(last);
+            run.decay = -(q * stl - st * sl) / (q * stt - st * st);
+        }
+        // The fitted sinusoid: from the kick to the fourth extremum (about 1.75 periods), where
+        // the swing is large against the drop's noise. For a drop that rings as a surface, about
+        // round from the kick on, the later swings are chaotic (the same packing kicked with
+        // velocities 10⁻⁵ m/s apart rings them up to 0.1 s apart), and timing extrema reads that
+        // noise twice; a drop that yields at the kick and rings about a shape of its own is not
+        // such a sinusoid, and its extrema read it better (docs/solvers.md).
+        const std::size_t upto = std::min<std::size_t>(turns.size() - 1, 3);
+        const double t_end = turns[upto].first;
         std::vector<std::pair<double, double>> window;
         for (const auto& sample : signal)
             if (sample.first <= t_end) window.push_back(sample);
-        const DampedSine fit = fit_damped_sine(window, omega0);
-        run.period = 2 * std::numbers::pi / fit.omega;
-        run.sigma = fit.omega * fit.omega * rho0 * std::pow(R_drop, 3) / (D == 2 ? 6.0 : 8.0);
-        if (last >= 3) run.decay = fit.decay;
+        if (window.size() >= 8) {
+            const DampedSine fit =
+                fit_damped_sine(window, std::numbers::pi * double(upto) / (t_end - turns[0].first));
+            run.fitted_period = 2 * std::numbers::pi / fit.omega;
+            run.fitted_sigma = sigma_of(fit.omega);
+            if (upto >= 3) run.fitted_decay = fit.decay;
+        }
     }
     return run;
 }
