@@ -585,7 +585,8 @@ TEST(SurfaceTension, CalibrationDropTakesTheRadiusAskedFor) {
 
 // The calibration's period comes from a damped sinusoid fitted to the drop's swings: on a known
 // one, offset and with a ripple of 2% of its swing at 30 times its frequency laid over it (a drop's
-// particle noise), the fit finds ω and λ from a guess 15% off, and a guess it cannot use is refused.
+// particle noise), the fit finds ω and λ from a guess 15% off; a guess or samples it cannot use are
+// refused.
 TEST(SurfaceTension, DampedSineFitFindsFrequencyAndDecay) {
     for (const double decay : {0.0, 0.45, -0.1}) {
         std::vector<std::pair<double, double>> signal;
@@ -603,6 +604,9 @@ TEST(SurfaceTension, DampedSineFitFindsFrequencyAndDecay) {
     EXPECT_THROW(fit_damped_sine(few, 3.0), std::invalid_argument);
     EXPECT_THROW(fit_damped_sine(many, 0.0), std::invalid_argument);
     EXPECT_THROW(fit_damped_sine(many, NAN), std::invalid_argument);
+    std::vector<std::pair<double, double>> holed(many);
+    holed[7].second = NAN;
+    EXPECT_THROW(fit_damped_sine(holed, 3.0), std::invalid_argument);
 }
 
 // Akinci's cohesion as a pair potential, U(r) = −γ m² ∫_r^h C: cutting a 2D fluid of n = 1/d²

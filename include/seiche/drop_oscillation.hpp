@@ -50,8 +50,8 @@ struct DropFluid {
 
 // The damped sinusoid s(t) ≈ c + e^{−λt}(a sin ωt + b cos ωt) nearest a signal (t, s) in least
 // squares: ω and λ by a grid over ω in [0.6, 1.6]·omega0 and λ in [−0.2, 0.6]·omega0 refined
-// three times, (c, a, b) linear for each. Throws std::invalid_argument for fewer than 8 samples or
-// a guess that is not positive.
+// three times, (c, a, b) linear for each. Throws std::invalid_argument for fewer than 8 samples, a
+// sample that is not finite, or a guess that is not positive.
 struct DampedSine {
     double omega = NAN;  //!< 1/s
     double decay = NAN;  //!< λ, 1/s

@@ -16,6 +16,9 @@ namespace seiche {
 DampedSine fit_damped_sine(std::span<const std::pair<double, double>> signal, double omega0) {
     if (signal.size() < 8 || !(omega0 > 0.0) || !std::isfinite(omega0))
         throw std::invalid_argument("fit_damped_sine: needs 8 samples or more and a positive guess of omega");
+    for (const auto& [t, s] : signal)
+        if (!std::isfinite(t) || !std::isfinite(s))
+            throw std::invalid_argument("fit_damped_sine: a sample is not a finite number");
     // For a given (ω, λ) the model c + e^{−λt}(a sin ωt + b cos ωt) is linear in (c, a, b): its
     // least squares by the normal equations (3 × 3), and the residual left.
     const auto residual = [&](double omega, double decay) {
