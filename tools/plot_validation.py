@@ -333,6 +333,76 @@ def surface_tension(out, table):
     d.legend(fontsize=6, ncol=2)
     fig.tight_layout()
     fig.savefig(os.path.join(out, "surface_tension.png"))
+    surface_tension_calibration(out, drops, table)
+
+
+def surface_tension_calibration(out, drops, table):
+    """The calibration: the Wendland kernel's 3D drops at R/d = 10, every drop's sigma_eff/gamma
+    against gamma with its ensemble's median and the 5% band; sigma_eff against r (the same R/d)
+    and against R/d."""
+    cal = [e for e in drops if e.get("set") == "wendland_3d" and e["sigma_eff"] != "nan"]
+    if not cal:
+        return
+    fig, (a, b) = plt.subplots(1, 2, figsize=(12, 4.8), dpi=120)
+    solvers = list(dict.fromkeys(e["solver"] for e in cal))
+    for k, solver in enumerate(solvers):
+        offset = 1 + 0.05 * (k - (len(solvers) - 1) / 2)
+        mine = [e for e in cal if e["solver"] == solver]
+        gammas = sorted({float(e["gamma"]) for e in mine})
+        a.plot([float(e["gamma"]) * offset for e in mine], [float(e["sigma_over_gamma"]) for e in mine], ".",
+               color=COLORS.get(solver), alpha=0.5)
+        medians = [statistics.median(float(e["sigma_over_gamma"]) for e in mine if float(e["gamma"]) == g)
+                   for g in gammas]
+        # The verdict of the calibration's own checks (the case's others are the cubic spline's).
+        mine_checks = [v for v in table if v["case"] == "surface" and v["solver"] == solver
+                       and v["quantity"].startswith("Wendland 3D")]
+        verdict = ("FAIL" if any(v["verdict"] == "fail" for v in mine_checks)
+                   else "pass" if mine_checks and all(v["verdict"] == "pass" for v in mine_checks) else "")
+        a.plot([g * offset for g in gammas], medians, "o-", color=COLORS.get(solver), ms=6, mfc="none",
+               label=f"{solver.upper()}{f' ({verdict})' if verdict else ''} median")
+        for g, m in zip(gammas, medians):
+            a.fill_between([g * offset / 1.02, g * offset * 1.02], [0.95 * m] * 2, [1.05 * m] * 2,
+                           color=COLORS.get(solver), alpha=0.15, lw=0)
+        # sigma_eff at gamma 1 against r (R/d = 10 at both radii) and the drops at R/d = 15.
+        at_1 = [float(e["sigma_eff"]) for e in mine if float(e["gamma"]) == 1.0]
+        coarse = [float(e["sigma_eff"]) for e in drops if e["solver"] == solver
+                  and e.get("set") == "wendland_3d_coarse" and e["sigma_eff"] != "nan"]
+        large = [float(e["sigma_eff"]) for e in drops if e["solver"] == solver
+                 and e.get("set") == "wendland_3d_large" and e["sigma_eff"] != "nan"]
+        if at_1 and coarse:
+            rs = [1.25 * offset, 2.5 * offset]
+            b.plot([rs[0]] * len(at_1) + [rs[1]] * len(coarse), at_1 + coarse, ".", color=COLORS.get(solver),
+                   alpha=0.5)
+            b.plot(rs, [statistics.median(at_1), statistics.median(coarse)], "o-", mfc="none",
+                   color=COLORS.get(solver), label=f"{solver.upper()}, R/d 10")
+        if at_1 and large:
+            b.plot([1.25 * offset * 0.93] * len(large), large, ".", color=COLORS.get(solver), alpha=0.5)
+            b.plot([1.25 * offset * 0.93], [statistics.median(large)], "^", mfc="none", ms=8,
+                   color=COLORS.get(solver), label=f"{solver.upper()}, R/d 15")
+    a.set(xlabel="gamma", ylabel="sigma_eff / gamma (N/m per unit gamma)", xscale="log",
+          title="3D drops, Wendland C2, h = 2.5d, R/d 10\n(dots: single drops; bands: median ±5%)")
+    a.set_xticks([0.5, 1, 2])
+    a.set_xticklabels(["0.5", "1", "2"])
+    a.minorticks_off()
+    a.grid(alpha=0.3)
+    a.legend(fontsize=7)
+    all_1 = [float(e["sigma_eff"]) for e in cal if float(e["gamma"]) == 1.0]
+    if all_1:
+        m = statistics.median(all_1)
+        b.plot([1.25, 2.5], [m, 4 * m], ":", color="gray", label="sigma_eff ~ r^2 (the bond energy)")
+    b.set(xlabel="particle radius r (mm)", ylabel="sigma_eff (N/m) at gamma 1", xscale="log", yscale="log",
+          title="sigma_eff against r (R/d 10)\nand at R/d 15 (triangles)")
+    b.set_xticks([1.25, 2.5])
+    b.set_xticklabels(["1.25", "2.5"])
+    lo, hi = b.get_ylim()
+    ticks = [t for t in (0.2, 0.3, 0.4, 0.5, 0.7, 1, 1.5, 2, 3, 4, 5) if lo <= t <= hi]
+    b.set_yticks(ticks)
+    b.set_yticklabels([f"{t:g}" for t in ticks])
+    b.minorticks_off()
+    b.grid(alpha=0.3)
+    b.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "surface_tension_calibration.png"))
 
 
 def main():

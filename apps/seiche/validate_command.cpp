@@ -760,20 +760,35 @@ void lobovsky(CaseRun& run, const std::string& name, std::ostream& csv, std::ost
 
 // The ensembles of the surface-tension case: the γ sweep, the same starts at 4γ (the exact
 // similarity), the resolution rows, the drop twice as large (size), and the drops of the Wendland
-// kernel at R and R/2 (wendland, wendland_small).
-enum class DropSet { sweep, similarity, resolution, size, wendland, wendland_small };
+// kernel at R and R/2 (wendland, wendland_small); then the calibration, the Wendland kernel's 3D
+// drops at R/d = 10 over γ (wendland_3d), at twice r and R (wendland_3d_coarse, the same R/d) and
+// at R/d = 15 (wendland_3d_large).
+enum class DropSet {
+    sweep,
+    similarity,
+    resolution,
+    size,
+    wendland,
+    wendland_small,
+    wendland_3d,
+    wendland_3d_coarse,
+    wendland_3d_large
+};
 const char* set_name(DropSet s) {
-    return s == DropSet::sweep            ? "sweep"
-           : s == DropSet::similarity     ? "similarity"
-           : s == DropSet::resolution     ? "resolution"
-           : s == DropSet::size           ? "size"
-           : s == DropSet::wendland       ? "wendland"
-                                          : "wendland_small";
+    return s == DropSet::sweep                ? "sweep"
+           : s == DropSet::similarity         ? "similarity"
+           : s == DropSet::resolution         ? "resolution"
+           : s == DropSet::size               ? "size"
+           : s == DropSet::wendland           ? "wendland"
+           : s == DropSet::wendland_small     ? "wendland_small"
+           : s == DropSet::wendland_3d        ? "wendland_3d"
+           : s == DropSet::wendland_3d_coarse ? "wendland_3d_coarse"
+                                              : "wendland_3d_large";
 }
 // The Wendland drops' fluid: the kernel at the support it is meant for, relaxed and followed
 // three times as long (their σ_eff is about a tenth of the cubic spline's: periods √10 longer).
 const DropFluid wendland_fluid{KernelType::wendland_c2, 5.0, 3.0};
-bool is_wendland(DropSet s) { return s == DropSet::wendland || s == DropSet::wendland_small; }
+bool is_wendland(DropSet s) { return s != DropSet::sweep && s != DropSet::similarity && s != DropSet::resolution && s != DropSet::size; }
 
 struct DropRun {
     DropSet set;
@@ -791,6 +806,7 @@ struct DropTask {
     unsigned seed;
     bool signal;  // its deformation over time goes to the case's CSV (one drop per run)
     double R = 0.05;  // the drop's radius asked for, m
+    double kick = 0.3;  // A = kick·√γ 1/s (oscillating_drop)
 };
 
 // Runs the drops side by side, one per thread: a 2D drop of the sweep has about 1,300 particles,
@@ -812,8 +828,8 @@ std::vector<DropRun> run_drops(const std::string& solver, const std::vector<Drop
             const DropTask& t = tasks[k];
             try {
                 const DropFluid fluid = is_wendland(t.set) ? wendland_fluid : DropFluid{};
-                const DropOscillation o = t.dim == 2 ? oscillating_drop<2>(type, t.gamma, t.r, 0.3, t.seed, t.R, fluid)
-                                                     : oscillating_drop<3>(type, t.gamma, t.r, 0.3, t.seed, t.R, fluid);
+                const DropOscillation o = t.dim == 2 ? oscillating_drop<2>(type, t.gamma, t.r, t.kick, t.seed, t.R, fluid)
+                                                     : oscillating_drop<3>(type, t.gamma, t.r, t.kick, t.seed, t.R, fluid);
                 // The Wendland drops ring about round from the kick on: a damped sinusoid fitted
                 // to their first swings reads them; the cubic spline's yield at the kick and ring
                 // about shapes of their own: their timed extrema (DropOscillation).
@@ -929,6 +945,19 @@ void surface_tension(const CaseRun& run, std::ostream& csv, std::ostream& table,
     for (unsigned k = 1; k <= wendland_drops; ++k) tasks.push_back({DropSet::wendland, 2, 1.0, 0.00125, k, false});
     for (unsigned k = 1; k <= wendland_small_drops; ++k)
         tasks.push_back({DropSet::wendland_small, 2, 1.0, 0.00125, k, false, 0.025});
+    // The calibration: the Wendland kernel's drops in 3D, R/d = 10 (R = 2.5 cm at r = 1.25 mm,
+    // about 4,200 particles, some 1,250 of them on the surface against the 2D drop's 125: a single
+    // drop's period no longer depends on its start), 16 per γ with seeds of their own; then 8 at
+    // twice r and R (the same R/d: σ against r) and 8 at R/d = 15. Each kicked to about 9% of
+    // deformation: A ∝ ω, which goes as √(σ/R³).
+    constexpr unsigned calibration_drops = 16, calibration_side_drops = 8;
+    for (int g = 0; g < 3; ++g)
+        for (unsigned k = 1; k <= calibration_drops; ++k)
+            tasks.push_back({DropSet::wendland_3d, 3, gammas[g], 0.00125, g * calibration_drops + k, false, 0.025, 1.0});
+    for (unsigned k = 1; k <= calibration_side_drops; ++k) {
+        tasks.push_back({DropSet::wendland_3d_coarse, 3, 1.0, 0.0025, k, false, 0.05, 0.7});
+        tasks.push_back({DropSet::wendland_3d_large, 3, 1.0, 0.00125, k, false, 0.0375, 0.55});
+    }
     // The slowest first (3D at r = 2.5 mm, then 3D, then the large 2D drops), so that no thread
     // is left with one at the end.
     std::stable_sort(tasks.begin(), tasks.end(), [](const DropTask& a, const DropTask& b) {
@@ -1024,6 +1053,52 @@ void surface_tension(const CaseRun& run, std::ostream& csv, std::ostream& table,
                                       "cohesion's bond energy {:.4g} N/m (gamma 1, r = 0.00125 m, "
                                       "kernel wendland_c2, support_factor 5)",
                                       a, a_lo, a_hi, b, b_lo, b_hi, within, n, bond),
+                          false});
+    }
+    // The calibration (the Wendland kernel, 3D, R/d = 10): every single drop within 5% of its
+    // ensemble's median, the medians of σ_eff/γ within 5% over γ = 0.5–2; then σ_eff against r
+    // (the same R/d at twice r: the bond energy's r² would read 4 times as much) and against R/d,
+    // reported for the user's table (docs/solvers.md).
+    {
+        double med[3], q1[3], q3[3], worst = 0;
+        int n = 0;
+        std::string spread;
+        for (int g = 0; g < 3; ++g) {
+            med[g] = median_sigma(runs, DropSet::wendland_3d, 3, gammas[g], 0.00125, true, &q1[g], &q3[g]);
+            double lo = INFINITY, hi = -INFINITY;
+            for (const DropRun& k : runs)
+                if (k.set == DropSet::wendland_3d && k.gamma == gammas[g]) {
+                    const double dev = k.sigma / k.gamma / med[g] - 1;
+                    worst = std::isfinite(dev) ? std::max(worst, std::abs(dev)) : NAN;
+                    lo = std::min(lo, dev), hi = std::max(hi, dev), ++n;
+                }
+            spread += fmt::format("{}{:+.1f}% to {:+.1f}% at gamma {}", g ? ", " : "", 100 * lo, 100 * hi, gammas[g]);
+        }
+        if (n != int(3 * calibration_drops)) worst = NAN;
+        const float h = float(wendland_fluid.support_factor * 0.00125);
+        const double bond = bond_surface_tension_3d(1.0, h, 1000.0);
+        checks.push_back({"surface", solver, "Wendland 3D: single drops within 5% of their median", worst, 0.05,
+                          fmt::format("{} drops (R = 0.025 m, r = 0.00125 m, R/d 10): {}", n, spread)});
+        const double lo = *std::min_element(med, med + 3), hi = *std::max_element(med, med + 3);
+        checks.push_back({"surface", solver, "Wendland 3D: sigma/gamma over 4x gamma", hi / lo - 1, 0.05,
+                          fmt::format("median sigma_eff/gamma of {} drops each: {:.4f} (IQR {:.4f}-{:.4f}), "
+                                      "{:.4f} ({:.4f}-{:.4f}), {:.4f} ({:.4f}-{:.4f}) N/m at gamma 0.5, 1, 2; "
+                                      "{:.2f} times the cohesion's bond energy {:.4f} N/m",
+                                      calibration_drops, med[0], q1[0], q3[0], med[1], q1[1], q3[1], med[2],
+                                      q1[2], q3[2], med[1] / bond, bond)});
+        double c_lo = 0, c_hi = 0, l_lo = 0, l_hi = 0;
+        const double coarse = median_sigma(runs, DropSet::wendland_3d_coarse, 3, 1.0, 0.0025, false, &c_lo, &c_hi),
+                     large = median_sigma(runs, DropSet::wendland_3d_large, 3, 1.0, 0.00125, false, &l_lo, &l_hi);
+        checks.push_back({"surface", solver, "Wendland 3D: sigma/r^2 at r and 2r", std::abs(coarse / (4 * med[1]) - 1),
+                          0.20,
+                          fmt::format("median sigma_eff {:.4g} (IQR {:.4g}-{:.4g}) N/m at r = 0.0025 m, R = 0.05 m "
+                                      "against {:.4g} at r = 0.00125 m, R = 0.025 m: {:.2f} times (r^2: 4)",
+                                      coarse, c_lo, c_hi, med[1], coarse / med[1]),
+                          false});
+        checks.push_back({"surface", solver, "Wendland 3D: sigma at R/d 10 and 15", std::abs(large / med[1] - 1), 0.20,
+                          fmt::format("median sigma_eff {:.4g} (IQR {:.4g}-{:.4g}) N/m at R = 0.0375 m against "
+                                      "{:.4g} at R = 0.025 m (r = 0.00125 m)",
+                                      large, l_lo, l_hi, med[1]),
                           false});
     }
 }

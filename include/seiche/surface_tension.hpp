@@ -39,6 +39,9 @@ double adhesion_integral_3d();
 // the pair potential U(r) = −γ m² ∫_r^h C, so σ_b = −n² ∫ U r² dr = γ ρ0² ∫_0^h C(r) r³ dr / 3
 // (n = 1/d², m = ρ0 d²). N/m, as σ_eff in 2D.
 double bond_surface_tension_2d(double gamma, float h, double rho0);
+// The same in 3D: a plane cut breaks the pairs across it, σ_b = −(π/2) n² ∫ U r³ dr
+// = (π/8) γ ρ0² ∫_0^h C(r) r⁴ dr (n = 1/d³, m = ρ0 d³). N/m.
+double bond_surface_tension_3d(double gamma, float h, double rho0);
 
 // The accelerations of the three forces on every fluid particle:
 //   a_i = Σ_j K_ij (−γ) (m C(|x_ij|) x̂_ij + (n_i − n_j)) − Σ_k β_k ψ_k A(|x_ik|) x̂_ik

@@ -56,6 +56,11 @@ double bond_surface_tension_2d(double gamma, float h, double rho0) {
     return gamma * rho0 * rho0 * double(sk.c_norm) * std::pow(double(h), 4) * moment(c_shape, 3, 0.0) / 3;
 }
 
+double bond_surface_tension_3d(double gamma, float h, double rho0) {
+    const SurfaceKernels<3> sk(h);
+    return gamma * rho0 * rho0 * pi / 8 * double(sk.c_norm) * std::pow(double(h), 5) * moment(c_shape, 4, 0.0);
+}
+
 double adhesion_integral_3d() {
     return 4 * pi * 0.007 * moment(a_shape, 2, 0.5);
 }
