@@ -788,7 +788,9 @@ const char* set_name(DropSet s) {
 // The Wendland drops' fluid: the kernel at the support it is meant for, relaxed and followed
 // three times as long (their σ_eff is about a tenth of the cubic spline's: periods √10 longer).
 const DropFluid wendland_fluid{KernelType::wendland_c2, 5.0, 3.0};
-bool is_wendland(DropSet s) { return s != DropSet::sweep && s != DropSet::similarity && s != DropSet::resolution && s != DropSet::size; }
+bool is_wendland(DropSet s) {
+    return s != DropSet::sweep && s != DropSet::similarity && s != DropSet::resolution && s != DropSet::size;
+}
 
 struct DropRun {
     DropSet set;
@@ -828,8 +830,9 @@ std::vector<DropRun> run_drops(const std::string& solver, const std::vector<Drop
             const DropTask& t = tasks[k];
             try {
                 const DropFluid fluid = is_wendland(t.set) ? wendland_fluid : DropFluid{};
-                const DropOscillation o = t.dim == 2 ? oscillating_drop<2>(type, t.gamma, t.r, t.kick, t.seed, t.R, fluid)
-                                                     : oscillating_drop<3>(type, t.gamma, t.r, t.kick, t.seed, t.R, fluid);
+                const DropOscillation o =
+                    t.dim == 2 ? oscillating_drop<2>(type, t.gamma, t.r, t.kick, t.seed, t.R, fluid)
+                               : oscillating_drop<3>(type, t.gamma, t.r, t.kick, t.seed, t.R, fluid);
                 // The Wendland drops ring about round from the kick on: a damped sinusoid fitted
                 // to their first swings reads them; the cubic spline's yield at the kick and ring
                 // about shapes of their own: their timed extrema (DropOscillation).
@@ -953,7 +956,8 @@ void surface_tension(const CaseRun& run, std::ostream& csv, std::ostream& table,
     constexpr unsigned calibration_drops = 16, calibration_side_drops = 8;
     for (int g = 0; g < 3; ++g)
         for (unsigned k = 1; k <= calibration_drops; ++k)
-            tasks.push_back({DropSet::wendland_3d, 3, gammas[g], 0.00125, g * calibration_drops + k, false, 0.025, 1.0});
+            tasks.push_back(
+                {DropSet::wendland_3d, 3, gammas[g], 0.00125, g * calibration_drops + k, false, 0.025, 1.0});
     for (unsigned k = 1; k <= calibration_side_drops; ++k) {
         tasks.push_back({DropSet::wendland_3d_coarse, 3, 1.0, 0.0025, k, false, 0.05, 0.7});
         tasks.push_back({DropSet::wendland_3d_large, 3, 1.0, 0.00125, k, false, 0.0375, 0.55});
