@@ -951,17 +951,17 @@ void surface_tension(const CaseRun& run, std::ostream& csv, std::ostream& table,
     // The calibration: the Wendland kernel's drops in 3D, R/d = 10 (R = 2.5 cm at r = 1.25 mm,
     // about 4,200 particles, some 1,250 of them on the surface against the 2D drop's 125: a single
     // drop's period no longer depends on its start), 16 per γ with seeds of their own; then 8 at
-    // twice r and R (the same R/d: σ against r) and 8 at R/d = 15. Each kicked to about 9% of
-    // deformation: A ∝ ω, which goes as √(σ/R³).
-    constexpr unsigned calibration_drops = 16, calibration_side_drops = 8;
+    // twice r and R (the same R/d: σ against r) and 4 at R/d = 15 (six times a small drop's cost).
+    // Each kicked to about 9% of deformation: A ∝ ω, which goes as √(σ/R³).
+    constexpr unsigned calibration_drops = 16, calibration_coarse_drops = 8, calibration_large_drops = 4;
     for (int g = 0; g < 3; ++g)
         for (unsigned k = 1; k <= calibration_drops; ++k)
             tasks.push_back(
                 {DropSet::wendland_3d, 3, gammas[g], 0.00125, g * calibration_drops + k, false, 0.025, 1.0});
-    for (unsigned k = 1; k <= calibration_side_drops; ++k) {
+    for (unsigned k = 1; k <= calibration_coarse_drops; ++k)
         tasks.push_back({DropSet::wendland_3d_coarse, 3, 1.0, 0.0025, k, false, 0.05, 0.7});
+    for (unsigned k = 1; k <= calibration_large_drops; ++k)
         tasks.push_back({DropSet::wendland_3d_large, 3, 1.0, 0.00125, k, false, 0.0375, 0.55});
-    }
     // The slowest first (3D at r = 2.5 mm, then 3D, then the large 2D drops), so that no thread
     // is left with one at the end.
     std::stable_sort(tasks.begin(), tasks.end(), [](const DropTask& a, const DropTask& b) {
