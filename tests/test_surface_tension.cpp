@@ -583,6 +583,28 @@ TEST(SurfaceTension, CalibrationDropTakesTheRadiusAskedFor) {
     EXPECT_THROW(oscillating_drop<2>(SolverType::pbf, 1.0, r, 0.3, 0, NAN), std::invalid_argument);
 }
 
+// The drop's speed of sound (DropFluid::speed_of_sound) reaches the solvers that resolve sound
+// and no other: WCSPH's small 2D drop moves otherwise at a tenth of its automatic c, PBF's drop
+// keeps its bits; a negative or NaN speed is refused.
+TEST(SurfaceTension, CalibrationDropTakesTheSpeedOfSoundAskedFor) {
+    const double r = 0.0025, R = 0.025;
+    DropFluid slow;
+    slow.speed_of_sound = std::sqrt(130.0 * 4 * r);  // a tenth of the automatic 10·√(130 γ h), h = 4r
+    const DropOscillation wc = oscillating_drop<2>(SolverType::wcsph, 1.0, r, 0.3, 0, R);
+    const DropOscillation wc_slow = oscillating_drop<2>(SolverType::wcsph, 1.0, r, 0.3, 0, R, slow);
+    ASSERT_EQ(wc.signal.size(), wc_slow.signal.size());
+    EXPECT_NE(wc.signal.back().second, wc_slow.signal.back().second);
+    const DropOscillation pbf = oscillating_drop<2>(SolverType::pbf, 1.0, r, 0.3, 0, R);
+    const DropOscillation pbf_slow = oscillating_drop<2>(SolverType::pbf, 1.0, r, 0.3, 0, R, slow);
+    ASSERT_EQ(pbf.signal.size(), pbf_slow.signal.size());
+    for (std::size_t k = 0; k < pbf.signal.size(); ++k) EXPECT_EQ(pbf.signal[k].second, pbf_slow.signal[k].second) << k;
+    for (const double c : {-1.0, double(NAN)}) {
+        DropFluid bad;
+        bad.speed_of_sound = c;
+        EXPECT_THROW(oscillating_drop<2>(SolverType::wcsph, 1.0, r, 0.3, 0, R, bad), std::invalid_argument) << c;
+    }
+}
+
 // The calibration's period comes from a damped sinusoid fitted to the drop's swings: on a known
 // one, offset and with a ripple of 2% of its swing at 30 times its frequency laid over it (a drop's
 // particle noise), the fit finds ω and λ from a guess 15% off; a guess or samples it cannot use are

@@ -46,6 +46,8 @@ struct DropFluid {
     KernelType kernel = KernelType::cubic_spline;
     double support_factor = 4.0;
     double time_factor = 1.0;
+    // The speed of sound of the solvers that resolve it (WCSPH, DDR), m/s; 0: automatic.
+    double speed_of_sound = 0.0;
 };
 
 // The damped sinusoid s(t) ≈ c + e^{−λt}(a sin ωt + b cos ωt) nearest a signal (t, s) in least

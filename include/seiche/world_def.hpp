@@ -123,11 +123,17 @@ struct SolverParams {
     double xsph_or_default() const { return xsph >= 0.0 ? xsph : default_xsph(type); }
     // f(block) on the parameter block of the solver `type` names.
     template <class F>
-    decltype(auto) visit_block(F&& f) const {
-        switch (type) {
+    decltype(auto) visit_block(F&& f) const { return visit_block_of(*this, f); }
+    template <class F>
+    decltype(auto) visit_block(F&& f) { return visit_block_of(*this, f); }
+
+private:
+    template <class Self, class F>
+    static decltype(auto) visit_block_of(Self& self, F& f) {
+        switch (self.type) {
 #define SEICHE_SOLVER_VISIT(id, Class, Params) \
     case SolverType::id:                       \
-        return f(id);
+        return f(self.id);
             SEICHE_SOLVERS(SEICHE_SOLVER_VISIT)
 #undef SEICHE_SOLVER_VISIT
         }

@@ -107,6 +107,11 @@ DropOscillation oscillating_drop(SolverType solver, double gamma, double r, doub
     def.solver.surface_tension = gamma;
     def.kernel = fluid.kernel;
     def.support_factor = fluid.support_factor;
+    if (!(fluid.speed_of_sound >= 0.0))
+        throw std::invalid_argument("oscillating_drop: the speed of sound must be 0 (automatic) or positive");
+    def.solver.visit_block([&](auto& block) {
+        if constexpr (requires { block.speed_of_sound; }) block.speed_of_sound = fluid.speed_of_sound;
+    });
     World<D> w(def);
     const std::size_t n = w.particles().size();
     const double R_drop = D == 2 ? std::sqrt(double(n) * d * d / std::numbers::pi)
