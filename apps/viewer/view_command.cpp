@@ -739,13 +739,15 @@ class Session {
                                 k + 1 < shown.sensors.size() ? "," : "\n");
                 // A step's reading swings with the flow (a tank released from its lattice sloshes
                 // by ±20% for seconds): the mean of the last readings the overlay keeps, too.
-                const std::size_t last = std::min<std::size_t>(100, sensor_history.empty() ? 0 : sensor_history[0].size());
+                const std::size_t last = std::min<std::size_t>(
+                    100, sensor_history.empty() ? 0 : sensor_history[0].size());
                 if (last > 0 && sensor_history.size() == shown.sensors.size()) {
                     std::printf("sensors, mean of the last %zu readings:", last);
                     for (std::size_t k = 0; k < shown.sensors.size(); ++k) {
                         const auto& h = sensor_history[k];
                         double sum = 0;
-                        for (std::size_t i = h.size() - std::min(last, h.size()); i < h.size(); ++i) sum += h[i];
+                        for (std::size_t i = h.size() - std::min(last, h.size()); i < h.size(); ++i)
+                            sum += h[i];
                         std::printf(" %s %.4g Pa%s", shown.sensor_names[k].c_str(),
                                     1000.0 * sum / double(std::min(last, h.size())),
                                     k + 1 < shown.sensors.size() ? "," : "\n");
