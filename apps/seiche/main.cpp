@@ -302,7 +302,7 @@ Command validate_cli(CLI::App& app) {
     vcmd->footer(
         "On 2 cores: koshizuka and hydrostatic 30 s, spheric 3 minutes, lobovsky 1.5 minutes, lobovsky_3d 4 "
         "minutes, surface_tension about 2½ hours "
-        "(ensembles of drops; 11 minutes with --solvers pbf, about 45 with each other solver), lobovsky_fine (r = 0.625 mm and the wall "
+        "(ensembles of drops; 11 minutes with --solvers pbf, 45–60 with each other solver), lobovsky_fine (r = 0.625 mm and the wall "
         "function) 8 minutes with PBF, an hour and more for all solvers. Exit 0 when every check passes, 4 when "
         "one fails, 130 when interrupted (--resume continues it); checks marked NOT MET* are measured and reported but not part of the verdict.");
     return {vcmd, [val, vcmd] {
