@@ -788,6 +788,9 @@ const char* set_name(DropSet s) {
 // The Wendland drops' fluid: the kernel at the support it is meant for, relaxed and followed
 // three times as long (their σ_eff is about a tenth of the cubic spline's: periods √10 longer).
 const DropFluid wendland_fluid{KernelType::wendland_c2, 5.0, 3.0};
+// In 3D the drop rings cleanly for ten half periods: its sinusoid is fitted to the sixth extremum,
+// past the first swing's transient (docs/solvers.md, "The calibration").
+const DropFluid wendland_3d_fluid{KernelType::wendland_c2, 5.0, 3.0, 0.0, 6};
 bool is_wendland(DropSet s) {
     return s != DropSet::sweep && s != DropSet::similarity && s != DropSet::resolution && s != DropSet::size;
 }
@@ -829,7 +832,9 @@ std::vector<DropRun> run_drops(const std::string& solver, const std::vector<Drop
         [&](std::size_t k) {
             const DropTask& t = tasks[k];
             try {
-                const DropFluid fluid = is_wendland(t.set) ? wendland_fluid : DropFluid{};
+                const DropFluid fluid = !is_wendland(t.set) ? DropFluid{}
+                                        : t.dim == 3        ? wendland_3d_fluid
+                                                            : wendland_fluid;
                 const DropOscillation o =
                     t.dim == 2 ? oscillating_drop<2>(type, t.gamma, t.r, t.kick, t.seed, t.R, fluid)
                                : oscillating_drop<3>(type, t.gamma, t.r, t.kick, t.seed, t.R, fluid);

@@ -19,9 +19,9 @@ struct DropOscillation {
     double period = NAN;  //!< s, from up to 8 half periods between extrema of the deformation
     double sigma = NAN;   //!< σ_eff = ω²ρR³/6 (2D) or /8 (3D), N/m
     double decay = NAN;   //!< 1/τ of the swings' amplitude, 1/s
-    // The same from a damped sinusoid fitted to the deformation from the kick to its fourth
-    // extremum (fit_damped_sine): the reading for a drop that rings about round from the kick on
-    // (the Wendland kernel's; docs/solvers.md). NAN as the extrema's are.
+    // The same from a damped sinusoid fitted to the deformation from the kick to its
+    // DropFluid::fit_extremum-th extremum (fit_damped_sine): the reading for a drop that rings
+    // about round from the kick on (the Wendland kernel's; docs/solvers.md). NAN as the extrema's are.
     double fitted_period = NAN;  //!< s
     double fitted_sigma = NAN;   //!< N/m
     double fitted_decay = NAN;   //!< 1/s
@@ -48,6 +48,11 @@ struct DropFluid {
     double time_factor = 1.0;
     // The speed of sound of the solvers that resolve it (WCSPH, DDR), m/s; 0: automatic.
     double speed_of_sound = 0.0;
+    // The fitted sinusoid runs from the kick to this extremum of the deformation (4: about 1.75
+    // periods; fewer when the drop swings fewer times). A 2D drop's later swings are chaotic, so
+    // its fit stops early; a 3D drop rings cleanly for ten half periods, and a longer window
+    // averages out its first swing's transient (8: the calibration, docs/solvers.md). At least 2.
+    int fit_extremum = 4;
 };
 
 // The damped sinusoid s(t) ≈ c + e^{−λt}(a sin ωt + b cos ωt) nearest a signal (t, s) in least

@@ -82,6 +82,8 @@ DropOscillation oscillating_drop(SolverType solver, double gamma, double r, doub
         throw std::invalid_argument("oscillating_drop: the drop's radius must be at least 5 particle radii");
     if (!(fluid.time_factor > 0.0) || !(fluid.time_factor <= 100.0))
         throw std::invalid_argument("oscillating_drop: the time factor must be in (0, 100]");
+    if (fluid.fit_extremum < 2 || fluid.fit_extremum > 100)
+        throw std::invalid_argument("oscillating_drop: the fit's last extremum must be in [2, 100]");
     const double R = drop_radius, d = 2 * r, rho0 = 1000;
     const double time_scale = 1.0 / std::sqrt(gamma);  // s per "second at γ = 1"
     // The relaxation and the time followed in the drop's capillary time √(ρR³/σ): a drop of
@@ -229,13 +231,15 @@ DropOscillation oscillating_drop(SolverType solver, double gamma, double r, doub
             const double q = double(last);
             run.decay = -(q * stl - st * sl) / (q * stt - st * st);
         }
-        // The fitted sinusoid: from the kick to the fourth extremum (about 1.75 periods), where
-        // the swing is large against the drop's noise. For a drop that rings as a surface, about
-        // round from the kick on, the later swings are chaotic (the same packing kicked with
-        // velocities 10⁻⁵ m/s apart rings them up to 0.1 s apart), and timing extrema reads that
-        // noise twice; a drop that yields at the kick and rings about a shape of its own is not
-        // such a sinusoid, and its extrema read it better (docs/solvers.md).
-        const std::size_t upto = std::min<std::size_t>(turns.size() - 1, 3);
+        // The fitted sinusoid: from the kick to the fit_extremum-th extremum (the fourth by
+        // default, about 1.75 periods), where the swing is large against the drop's noise. For a
+        // 2D drop that rings as a surface, about round from the kick on, the later swings are
+        // chaotic (the same packing kicked with velocities 10⁻⁵ m/s apart rings them up to 0.1 s
+        // apart), and timing extrema reads that noise twice; a drop that yields at the kick and
+        // rings about a shape of its own is not such a sinusoid, and its extrema read it better
+        // (docs/solvers.md). A 3D drop rings cleanly longer, and its first swing carries the
+        // kick's transient: the calibration fits it to the eighth extremum.
+        const std::size_t upto = std::min<std::size_t>(turns.size() - 1, std::size_t(fluid.fit_extremum - 1));
         const double t_end = turns[upto].first;
         std::vector<std::pair<double, double>> window;
         for (const auto& sample : signal)
