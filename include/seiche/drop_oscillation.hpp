@@ -51,7 +51,7 @@ struct DropFluid {
     // The fitted sinusoid runs from the kick to this extremum of the deformation (4: about 1.75
     // periods; fewer when the drop swings fewer times). A 2D drop's later swings are chaotic, so
     // its fit stops early; a 3D drop rings cleanly for ten half periods, and a longer window
-    // averages out its first swing's transient (8: the calibration, docs/solvers.md). At least 2.
+    // averages out its first swing's transient (6: the calibration, docs/solvers.md). At least 2.
     int fit_extremum = 4;
 };
 

@@ -238,7 +238,7 @@ DropOscillation oscillating_drop(SolverType solver, double gamma, double r, doub
         // apart), and timing extrema reads that noise twice; a drop that yields at the kick and
         // rings about a shape of its own is not such a sinusoid, and its extrema read it better
         // (docs/solvers.md). A 3D drop rings cleanly longer, and its first swing carries the
-        // kick's transient: the calibration fits it to the eighth extremum.
+        // kick's transient: the calibration fits it to the sixth extremum.
         const std::size_t upto = std::min<std::size_t>(turns.size() - 1, std::size_t(fluid.fit_extremum - 1));
         const double t_end = turns[upto].first;
         std::vector<std::pair<double, double>> window;
