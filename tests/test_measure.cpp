@@ -146,6 +146,36 @@ TEST(Validate, PbfPassesTheFrontAndHydrostaticCases) {
     fs::remove_all(dir);
 }
 
+// Ritter's dry-bed dam break: PBF's depth profile comes to the shallow-water solution
+// h/h0 = (2 − ξ)²/9 (Ritter 1892), computed here, within 5% of h0 at every sampled ξ from −0.9
+// to 1 at t = 1 s (c0 t = 10 h0), and its depth at the dam site to 4/9 h0; the case's two verdicts
+// pass.
+TEST(Validate, PbfComesToRittersDryBedProfile) {
+    namespace fs = std::filesystem;
+    const auto [dir, code, verdicts] = run_validate("seiche_test_validate_ritter", "ritter --solvers pbf");
+    EXPECT_EQ(code, 0) << test::slurp(dir / "log");
+    EXPECT_EQ(std::count(verdicts.begin(), verdicts.end(), '\n'), 3) << verdicts;  // header + 2
+    EXPECT_EQ(verdicts.find(",fail,"), std::string::npos) << verdicts;
+    std::istringstream csv(test::slurp(dir / "out" / "ritter.csv"));
+    std::string line;
+    std::getline(csv, line);
+    EXPECT_EQ(line, "solver,t,xi,h_over_h0,ritter");
+    int checked = 0;
+    while (std::getline(csv, line)) {
+        std::vector<std::string> f;
+        std::istringstream fields(line);
+        for (std::string x; std::getline(fields, x, ',');) f.push_back(x);
+        ASSERT_EQ(f.size(), 5u) << line;
+        const double t = std::stod(f[1]), xi = std::stod(f[2]), h = std::stod(f[3]);
+        if (std::abs(t - 1.0) > 1e-9 || xi < -0.9 - 1e-9 || xi > 1.0 + 1e-9) continue;
+        EXPECT_NEAR(h, (2 - xi) * (2 - xi) / 9, 0.05) << line;
+        if (std::abs(xi) < 1e-9) EXPECT_NEAR(h, 4.0 / 9.0, 0.05 * 4.0 / 9.0) << line;
+        ++checked;
+    }
+    EXPECT_EQ(checked, 39);
+    fs::remove_all(dir);
+}
+
 // lobovsky_fine is lobovsky at a quarter of its particle radius with the wall function: the two
 // scenes agree in everything else, and the case runs by name into verdict rows of its own (here
 // at lobovsky's radius and 0.45 s, a few seconds; its own radius takes PBF about 8 minutes).

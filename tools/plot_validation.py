@@ -2,7 +2,7 @@
 """Plots of `seiche validate`: simulation against measurement, one PNG per case.
 
 Usage: plot_validation.py RESULTS_DIR DATA_DIR  (called by seiche validate)
-Reads RESULTS_DIR/{koshizuka,hydrostatic,spheric,spheric_pressures,lobovsky,lobovsky_3d,lobovsky_fine,
+Reads RESULTS_DIR/{koshizuka,ritter,hydrostatic,spheric,spheric_pressures,lobovsky,lobovsky_3d,lobovsky_fine,
 surface_tension,verdicts}.csv and the
 measured data in DATA_DIR.
 """
@@ -69,6 +69,30 @@ def koshizuka(out, data, table):
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(os.path.join(out, "koshizuka.png"))
+
+
+def ritter(out, table):
+    sim = rows(os.path.join(out, "ritter.csv"))
+    times = sorted({float(r["t"]) for r in sim})
+    shown = [t for t in times if abs(t - 0.4) < 1e-6 or abs(t - times[-1]) < 1e-6]
+    fig, ax = plt.subplots(figsize=(7, 4.5), dpi=120)
+    for solver in dict.fromkeys(r["solver"] for r in sim):
+        for t, style in zip(shown, ("--", "-")):
+            pts = [(float(r["xi"]), float(r["h_over_h0"])) for r in sim
+                   if r["solver"] == solver and abs(float(r["t"]) - t) < 1e-6]
+            name = label("ritter", solver, table) if style == "-" else None
+            ax.plot(*zip(*pts), style, color=COLORS.get(solver), lw=1.2, label=name)
+    xi = [k / 100 for k in range(-120, 201)]
+    ax.plot(xi, [1.0 if x < -1 else (2 - x) ** 2 / 9 for x in xi], "k", lw=2, alpha=0.6,
+            label="Ritter 1892: h/h0 = (2 - ξ)²/9")
+    ax.axvspan(-0.9, 1.0, color="0.9", zorder=0, label="gated range, from t = 0.8 s")
+    ax.set(xlabel="ξ = (x − x_dam) / (c0 t),  c0 = √(g h0)", ylabel="h / h0", xlim=(-1.2, 2.0),
+           ylim=(0, 1.1),
+           title=f"2D dry-bed dam break, h0 = 0.1 m: t = {shown[0]:g} s dashed, {shown[-1]:g} s solid")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "ritter.png"))
 
 
 def hydrostatic(out, table):
@@ -410,6 +434,8 @@ def main():
     table = verdicts(out)
     if os.path.exists(os.path.join(out, "koshizuka.csv")):
         koshizuka(out, data, table)
+    if os.path.exists(os.path.join(out, "ritter.csv")):
+        ritter(out, table)
     if os.path.exists(os.path.join(out, "hydrostatic.csv")):
         hydrostatic(out, table)
     if os.path.exists(os.path.join(out, "spheric.csv")):
