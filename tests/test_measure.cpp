@@ -235,7 +235,7 @@ TEST(Validate, PbfMeetsLobovskysImpactTime) {
 TEST(Validate, AShortenedRunFailsAndSaysWhy) {
     namespace fs = std::filesystem;
     const auto [dir, code, verdicts] = run_validate(
-        "seiche_test_validate_short", "koshizuka lobovsky --solvers pbf --set time.end_time=0.1");
+        "seiche_test_validate_short", "koshizuka lobovsky ritter --solvers pbf --set time.end_time=0.1");
     EXPECT_EQ(code, 4) << test::slurp(dir / "log");
     EXPECT_NE(
         verdicts.find("koshizuka,pbf,surge front Z(T),nan,0.12,fail,\"the run ends at T = 1.16, "
@@ -250,6 +250,11 @@ TEST(Validate, AShortenedRunFailsAndSaysWhy) {
         EXPECT_NE(line.find(",fail,"), std::string::npos) << line;
         EXPECT_NE(line.find("the run ends at T = 0.57, before T = 5.5"), std::string::npos) << line;
     }
+    for (const std::string row : {"depth profile RMS / h0,nan,0.03", "depth at the dam site / (4/9) h0,nan,0.05"})
+        EXPECT_NE(verdicts.find("ritter,pbf," + row +
+                                ",fail,\"the run ends at t = 0.1 s, before the gated times 0.8 and 1 s"),
+                  std::string::npos)
+            << row << "\n" << verdicts;
     fs::remove_all(dir);
 }
 

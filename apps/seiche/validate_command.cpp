@@ -241,7 +241,7 @@ void ritter(CaseRun& run, std::ostream& csv, std::vector<Check>& checks) {
     const Scene scene = run.load(case_scene("ritter"));
     const double h0 = scene.fluid[0].max[1] - scene.fluid[0].min[1];
     const double x_dam = scene.fluid[0].max[0];
-    const double g = 9.81, r = scene.particle_radius, c0 = std::sqrt(g * h0);
+    const double g = -scene.gravity[1], r = scene.particle_radius, c0 = std::sqrt(g * h0);
     World<2> w(scene);
     AdvanceOptions every_step;
     every_step.on_step = [&](const StepStats& s) {
@@ -249,6 +249,9 @@ void ritter(CaseRun& run, std::ostream& csv, std::vector<Check>& checks) {
         return true;
     };
     const double times[] = {0.2, 0.4, 0.6, 0.8, 1.0};
+    if (!(g > 0.0))
+        throw std::runtime_error(fmt::format("ritter: gravity[1] = {} m/s^2, expected downwards (< 0)",
+                                             scene.gravity[1]));
     std::string rms_list, dam_list, front_list;
     double worst_rms = 0, dam_late = 0;
     int late = 0;
@@ -276,16 +279,23 @@ void ritter(CaseRun& run, std::ostream& csv, std::vector<Check>& checks) {
             dam_late += dam, ++late;
         }
     }
+    // A run shortened by --set time.end_time fails rather than pass on the part it reached.
     const bool complete = late == 2;
+    const std::string short_run =
+        fmt::format("the run ends at t = {:g} s, before the gated times 0.8 and 1 s", scene.time.end_time);
     checks.push_back({"ritter", solver, "depth profile RMS / h0", complete ? worst_rms : double(NAN), 0.03,
-                      fmt::format("h/h0 against (2 - xi)^2/9 over -0.9 <= xi <= 1 at t = 0.2, 0.4, 0.6, "
-                                  "0.8, 1 s: {} (gated from 0.8 s); the front at xi = {} (Ritter's "
-                                  "frictionless bound 2)",
-                                  rms_list, front_list)});
+                      complete ? fmt::format("h/h0 against (2 - xi)^2/9 over -0.9 <= xi <= 1 at t = 0.2, 0.4, "
+                                             "0.6, 0.8, 1 s: {} (gated from 0.8 s); the front at xi = {} "
+                                             "(Ritter's frictionless bound 2)",
+                                             rms_list, front_list)
+                               : short_run});
     const double dam = complete ? dam_late / late : double(NAN);
     checks.push_back({"ritter", solver, "depth at the dam site / (4/9) h0", std::abs(dam / (4.0 / 9.0) - 1),
-                      0.05, fmt::format("h/h0 at the dam site at t = 0.2 ... 1 s: {} (4/9 = 0.444; the mean "
-                                        "of 0.8 and 1 s gated)", dam_list)});
+                      0.05,
+                      complete ? fmt::format("h/h0 at the dam site at t = 0.2 ... 1 s: {} (4/9 = 0.444; the "
+                                             "mean of 0.8 and 1 s gated)",
+                                             dam_list)
+                               : short_run});
 }
 
 // Hydrostatic tank: a solver's pressure field against rho g (H - z), or else uniform density; and the
