@@ -146,6 +146,26 @@ TEST(Validate, PbfPassesTheFrontAndHydrostaticCases) {
     fs::remove_all(dir);
 }
 
+// A dam-break case's depth profile at t = 1 s from its CSV (solver,t,xi,h_over_h0,<solution>):
+// (ξ, h/h0) in the file's order, the header and each row's fields checked.
+std::vector<std::pair<double, double>> profile_at_one_second(const std::filesystem::path& file,
+                                                             const std::string& header) {
+    std::istringstream csv(test::slurp(file));
+    std::string line;
+    std::getline(csv, line);
+    EXPECT_EQ(line, header);
+    std::vector<std::pair<double, double>> out;
+    while (std::getline(csv, line)) {
+        std::vector<std::string> f;
+        std::istringstream fields(line);
+        for (std::string x; std::getline(fields, x, ',');) f.push_back(x);
+        EXPECT_EQ(f.size(), 5u) << line;
+        if (f.size() != 5u) return {};
+        if (std::abs(std::stod(f[1]) - 1.0) <= 1e-9) out.emplace_back(std::stod(f[2]), std::stod(f[3]));
+    }
+    return out;
+}
+
 // Ritter's dry-bed dam break: PBF's depth profile comes to the shallow-water solution
 // h/h0 = (2 − ξ)²/9 (Ritter 1892), computed here, within 5% of h0 at every sampled ξ from −0.9
 // to 1 at t = 1 s (c0 t = 10 h0), and its depth at the dam site to 4/9 h0; the case's two verdicts
@@ -156,23 +176,70 @@ TEST(Validate, PbfComesToRittersDryBedProfile) {
     EXPECT_EQ(code, 0) << test::slurp(dir / "log");
     EXPECT_EQ(std::count(verdicts.begin(), verdicts.end(), '\n'), 3) << verdicts;  // header + 2
     EXPECT_EQ(verdicts.find(",fail,"), std::string::npos) << verdicts;
-    std::istringstream csv(test::slurp(dir / "out" / "ritter.csv"));
-    std::string line;
-    std::getline(csv, line);
-    EXPECT_EQ(line, "solver,t,xi,h_over_h0,ritter");
     int checked = 0;
-    while (std::getline(csv, line)) {
-        std::vector<std::string> f;
-        std::istringstream fields(line);
-        for (std::string x; std::getline(fields, x, ',');) f.push_back(x);
-        ASSERT_EQ(f.size(), 5u) << line;
-        const double t = std::stod(f[1]), xi = std::stod(f[2]), h = std::stod(f[3]);
-        if (std::abs(t - 1.0) > 1e-9 || xi < -0.9 - 1e-9 || xi > 1.0 + 1e-9) continue;
-        EXPECT_NEAR(h, (2 - xi) * (2 - xi) / 9, 0.05) << line;
-        if (std::abs(xi) < 1e-9) EXPECT_NEAR(h, 4.0 / 9.0, 0.05 * 4.0 / 9.0) << line;
+    for (const auto& [xi, h] :
+         profile_at_one_second(dir / "out" / "ritter.csv", "solver,t,xi,h_over_h0,ritter")) {
+        if (xi < -0.9 - 1e-9 || xi > 1.0 + 1e-9) continue;
+        EXPECT_NEAR(h, (2 - xi) * (2 - xi) / 9, 0.05) << xi;
+        if (std::abs(xi) < 1e-9) EXPECT_NEAR(h, 4.0 / 9.0, 0.05 * 4.0 / 9.0) << xi;
         ++checked;
     }
     EXPECT_EQ(checked, 39);
+    fs::remove_all(dir);
+}
+
+// Stoker's wet-bed dam break: PBF's bore runs at Stoker's speed S and leaves his depth h2 behind
+// it, both read from validation/data/analytic_stoker_wet_bed_dambreak.csv (whose row is first
+// checked against the bore's mass and momentum balance here), at t = 1 s (c0 t = 10 h0): every
+// sampled ξ of the uniform state within 5% of h2, of the still layer ahead within 5% of h1, of
+// the rarefaction within 5% of h0 of Ritter's (2 − ξ)²/9, and the last sample at or above
+// (h1 + h2)/2 within a sample's step of S; the case's two verdicts pass.
+TEST(Validate, PbfMeetsStokersBore) {
+    namespace fs = std::filesystem;
+    double h1 = 0.2, h2 = NAN, S = NAN;
+    {
+        std::istringstream data(test::slurp(fs::path(SEICHE_SOURCE_DIR) / "validation" / "data" /
+                                            "analytic_stoker_wet_bed_dambreak.csv"));
+        for (std::string line; std::getline(data, line);) {
+            if (line.empty() || line[0] == '#' || line[0] == 'h') continue;
+            std::istringstream f(line);
+            double row[5];
+            char comma;
+            f >> row[0] >> comma >> row[1] >> comma >> row[2] >> comma >> row[3];
+            if (std::abs(row[0] - h1) < 1e-9) h2 = row[1], S = row[3];
+        }
+    }
+    ASSERT_TRUE(h2 > h1 && h2 < 1) << h2;
+    EXPECT_NEAR(2 * (1 - std::sqrt(h2)), (h2 - h1) * std::sqrt((h2 + h1) / (2 * h2 * h1)), 1e-4);
+    EXPECT_NEAR(S, h2 * 2 * (1 - std::sqrt(h2)) / (h2 - h1), 1e-4);
+    const double tail = 2 * (1 - std::sqrt(h2)) - std::sqrt(h2);
+
+    const auto [dir, code, verdicts] = run_validate("seiche_test_validate_stoker", "stoker --solvers pbf");
+    EXPECT_EQ(code, 0) << test::slurp(dir / "log");
+    EXPECT_EQ(std::count(verdicts.begin(), verdicts.end(), '\n'), 3) << verdicts;  // header + 2
+    EXPECT_EQ(verdicts.find(",fail,"), std::string::npos) << verdicts;
+    int state = 0, layer = 0, fan = 0;
+    double last_above = -INFINITY;
+    for (const auto& [xi, h] :
+         profile_at_one_second(dir / "out" / "stoker.csv", "solver,t,xi,h_over_h0,stoker")) {
+        if (h >= 0.5 * (h1 + h2)) last_above = xi;
+        if (xi >= 0.1 - 1e-9 && xi <= 0.8 + 1e-9) {
+            EXPECT_NEAR(h, h2, 0.05 * h2) << xi;
+            ++state;
+        }
+        if (xi >= 1.1 - 1e-9 && xi <= 1.5 + 1e-9) {
+            EXPECT_NEAR(h, h1, 0.05 * h1) << xi;
+            ++layer;
+        }
+        if (xi >= -0.9 - 1e-9 && xi <= tail - 0.05) {
+            EXPECT_NEAR(h, (2 - xi) * (2 - xi) / 9, 0.05) << xi;
+            ++fan;
+        }
+    }
+    EXPECT_EQ(state, 15);
+    EXPECT_EQ(layer, 9);
+    EXPECT_EQ(fan, 15);
+    EXPECT_NEAR(last_above, S, 0.05 + 1e-9);
     fs::remove_all(dir);
 }
 
@@ -235,7 +302,7 @@ TEST(Validate, PbfMeetsLobovskysImpactTime) {
 TEST(Validate, AShortenedRunFailsAndSaysWhy) {
     namespace fs = std::filesystem;
     const auto [dir, code, verdicts] = run_validate(
-        "seiche_test_validate_short", "koshizuka lobovsky ritter --solvers pbf --set time.end_time=0.1");
+        "seiche_test_validate_short", "koshizuka lobovsky ritter stoker --solvers pbf --set time.end_time=0.1");
     EXPECT_EQ(code, 4) << test::slurp(dir / "log");
     EXPECT_NE(
         verdicts.find("koshizuka,pbf,surge front Z(T),nan,0.12,fail,\"the run ends at T = 1.16, "
@@ -252,6 +319,11 @@ TEST(Validate, AShortenedRunFailsAndSaysWhy) {
     }
     for (const std::string row : {"depth profile RMS / h0,nan,0.03", "depth at the dam site / (4/9) h0,nan,0.05"})
         EXPECT_NE(verdicts.find("ritter,pbf," + row +
+                                ",fail,\"the run ends at t = 0.1 s, before the gated times 0.8 and 1 s"),
+                  std::string::npos)
+            << row << "\n" << verdicts;
+    for (const std::string row : {"bore position / S c0 t,nan,0.05", "depth behind the bore / h2,nan,0.05"})
+        EXPECT_NE(verdicts.find("stoker,pbf," + row +
                                 ",fail,\"the run ends at t = 0.1 s, before the gated times 0.8 and 1 s"),
                   std::string::npos)
             << row << "\n" << verdicts;

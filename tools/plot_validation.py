@@ -2,7 +2,7 @@
 """Plots of `seiche validate`: simulation against measurement, one PNG per case.
 
 Usage: plot_validation.py RESULTS_DIR DATA_DIR  (called by seiche validate)
-Reads RESULTS_DIR/{koshizuka,ritter,hydrostatic,spheric,spheric_pressures,lobovsky,lobovsky_3d,lobovsky_fine,
+Reads RESULTS_DIR/{koshizuka,ritter,stoker,hydrostatic,spheric,spheric_pressures,lobovsky,lobovsky_3d,lobovsky_fine,
 surface_tension,verdicts}.csv and the
 measured data in DATA_DIR.
 """
@@ -71,8 +71,11 @@ def koshizuka(out, data, table):
     fig.savefig(os.path.join(out, "koshizuka.png"))
 
 
-def ritter(out, table):
-    sim = rows(os.path.join(out, "ritter.csv"))
+def dam_profile(out, table, case, exact, exact_label, gated, title, legend="upper right"):
+    """A 2D dam break's depth profile h/h0 against ξ: each solver at t = 0.4 s (dashed) and at its
+    last instant (solid), the shallow-water solution `exact` (a function of ξ) and the gated
+    ranges, each (from, to, label)."""
+    sim = rows(os.path.join(out, case + ".csv"))
     times = sorted({float(r["t"]) for r in sim})
     shown = [t for t in times if abs(t - 0.4) < 1e-6 or abs(t - times[-1]) < 1e-6]
     fig, ax = plt.subplots(figsize=(7, 4.5), dpi=120)
@@ -80,19 +83,47 @@ def ritter(out, table):
         for t, style in zip(shown, ("--", "-")):
             pts = [(float(r["xi"]), float(r["h_over_h0"])) for r in sim
                    if r["solver"] == solver and abs(float(r["t"]) - t) < 1e-6]
-            name = label("ritter", solver, table) if style == "-" else None
+            name = label(case, solver, table) if style == "-" else None
             ax.plot(*zip(*pts), style, color=COLORS.get(solver), lw=1.2, label=name)
-    xi = [k / 100 for k in range(-120, 201)]
-    ax.plot(xi, [1.0 if x < -1 else (2 - x) ** 2 / 9 for x in xi], "k", lw=2, alpha=0.6,
-            label="Ritter 1892: h/h0 = (2 - ξ)²/9")
-    ax.axvspan(-0.9, 1.0, color="0.9", zorder=0, label="gated range, from t = 0.8 s")
+    xi = [k / 1000 for k in range(-1200, 2001)]
+    ax.plot(xi, [exact(x) for x in xi], "k", lw=2, alpha=0.6, label=exact_label)
+    for (a, b, what), shade in zip(gated, ("0.9", "0.8")):
+        ax.axvspan(a, b, color=shade, zorder=0, label=what)
     ax.set(xlabel="ξ = (x − x_dam) / (c0 t),  c0 = √(g h0)", ylabel="h / h0", xlim=(-1.2, 2.0),
-           ylim=(0, 1.1),
-           title=f"2D dry-bed dam break, h0 = 0.1 m: t = {shown[0]:g} s dashed, {shown[-1]:g} s solid")
+           ylim=(0, 1.1), title=f"{title}: t = {shown[0]:g} s dashed, {shown[-1]:g} s solid")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc=legend)
     fig.tight_layout()
-    fig.savefig(os.path.join(out, "ritter.png"))
+    fig.savefig(os.path.join(out, case + ".png"))
+
+
+def ritter_depth(x):
+    return 1.0 if x < -1 else (2 - x) ** 2 / 9 if x < 2 else 0.0
+
+
+def ritter(out, table):
+    dam_profile(out, table, "ritter", ritter_depth, "Ritter 1892: h/h0 = (2 - ξ)²/9",
+                [(-0.9, 1.0, "gated range, from t = 0.8 s")],
+                "2D dry-bed dam break, h0 = 0.1 m")
+
+
+def stoker(out, data, table):
+    """Stoker's state for the layer's depth (the solution's value far downstream in the CSV), from
+    the analytic file: h2, the bore speed S and the rarefaction's tail."""
+    sim = rows(os.path.join(out, "stoker.csv"))
+    h1 = float(max(sim, key=lambda r: float(r["xi"]))["stoker"])
+    state = min(rows(os.path.join(data, "analytic_stoker_wet_bed_dambreak.csv")),
+                key=lambda r: abs(float(r["h1_over_h0"]) - h1))
+    h2, S, tail = (float(state[k]) for k in ("h2_over_h0", "S_over_c0", "xi_tail_over_c0"))
+
+    def depth(x):
+        return ritter_depth(x) if x < tail else h2 if x < S else h1
+
+    dam_profile(out, table, "stoker", depth,
+                f"Stoker 1957: h2/h0 = {h2:.3f} behind a bore at S = {S:.3f} c0",
+                [(0.1, 0.8, "h2 gated (the mean, 5%), from t = 0.8 s"),
+                 (0.95 * S, 1.05 * S, "the bore gated (5% of S)")],
+                f"2D wet-bed dam break, h1/h0 = {h1:g}", legend="lower left")
 
 
 def hydrostatic(out, table):
@@ -436,6 +467,8 @@ def main():
         koshizuka(out, data, table)
     if os.path.exists(os.path.join(out, "ritter.csv")):
         ritter(out, table)
+    if os.path.exists(os.path.join(out, "stoker.csv")):
+        stoker(out, data, table)
     if os.path.exists(os.path.join(out, "hydrostatic.csv")):
         hydrostatic(out, table)
     if os.path.exists(os.path.join(out, "spheric.csv")):

@@ -276,7 +276,7 @@ Command validate_cli(CLI::App& app) {
     auto val = std::make_shared<seiche::app::ValidateOptions>();
     CLI::App* vcmd = app.add_subcommand(
         "validate", "Compare with experiments and analytic solutions: plots and verdicts");
-    vcmd->add_option("cases", val->cases, "Cases: koshizuka, ritter, hydrostatic, spheric, lobovsky, lobovsky_3d, surface_tension, lobovsky_fine "
+    vcmd->add_option("cases", val->cases, "Cases: koshizuka, ritter, stoker, hydrostatic, spheric, lobovsky, lobovsky_3d, surface_tension, lobovsky_fine "
                      "(default: all but lobovsky_fine)");
     vcmd->add_option("--solvers", val->solvers, solvers_help())
         ->delimiter(',')
@@ -300,7 +300,7 @@ Command validate_cli(CLI::App& app) {
                      "(0: only at Ctrl-C)")
         ->check(CLI::Range(0.0, 1e9));
     vcmd->footer(
-        "On 2 cores: koshizuka and hydrostatic 30 s, ritter 40 s, spheric 3 minutes, lobovsky 1.5 minutes, lobovsky_3d 4 "
+        "On 2 cores: koshizuka and hydrostatic 30 s, ritter 40 s, stoker 1 minute, spheric 3 minutes, lobovsky 1.5 minutes, lobovsky_3d 4 "
         "minutes, surface_tension about 2½ hours "
         "(ensembles of drops; 11 minutes with --solvers pbf, 45–60 with each other solver), lobovsky_fine (r = 0.625 mm and the wall "
         "function) 8 minutes with PBF, an hour and more for all solvers. Exit 0 when every check passes, 4 when "
