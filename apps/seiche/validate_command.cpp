@@ -363,7 +363,13 @@ void stoker(CaseRun& run, std::ostream& csv, std::vector<Check>& checks) {
                                              scene.fluid.size()));
     const auto [h0, x_dam, g, c0] = dam_break(scene);
     const double r = scene.particle_radius, reach = 8.0 * r;
-    const StokerState s = stoker_state((scene.fluid[1].max[1] - scene.fluid[1].min[1]) / h0);
+    const double h1 = scene.fluid[1].max[1] - scene.fluid[1].min[1];
+    if (!(h1 > 0.0 && h1 < h0) || scene.fluid[1].min[0] < x_dam - 1e-9 * h0)
+        throw std::runtime_error(fmt::format(
+            "stoker: fluid[1], the still layer, is {:g} m deep from x = {:g} m, expected shallower than the "
+            "reservoir fluid[0] ({:g} m) and downstream of its dam at x = {:g} m",
+            h1, scene.fluid[1].min[0], h0, x_dam));
+    const StokerState s = stoker_state(h1 / h0);
     // The file's row for this h1/h0, when it has one, agrees with the state solved here.
     for (const auto& row : read_csv(run.root / "validation/data/analytic_stoker_wet_bed_dambreak.csv"))
         if (row.size() >= 4 && std::abs(row[0] - s.h1) < 1e-9 &&
