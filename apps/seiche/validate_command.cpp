@@ -237,18 +237,23 @@ double ritter_depth(double xi) {
     return (2.0 - xi) * (2.0 - xi) / 9.0;
 }
 
-// A 2D dam break over a flat bed (the scene's first fluid block the reservoir, against the left
-// wall): runs it to t = 0.2, 0.4 ... 1 s, those within its end time, and hands each instant's
-// positions to `at`. Returns whether it reached both gated instants, 0.8 and 1 s: a run shortened
-// by --set time.end_time fails rather than pass on the part it reached.
+// A 2D dam break over a flat bed: the scene's first fluid block is the reservoir, against the
+// left wall, h0 deep with its dam at x_dam; g from the scene, c0 = √(g h0).
 struct DamBreak {
     double h0, x_dam, g, c0;
 };
 
+DamBreak dam_break(const Scene& scene) {
+    const double h0 = scene.fluid[0].max[1] - scene.fluid[0].min[1];
+    return {h0, scene.fluid[0].max[0], -scene.gravity[1], std::sqrt(-scene.gravity[1] * h0)};
+}
+
+// Runs the dam break to t = 0.2, 0.4 ... 1 s, those within its end time, and hands each instant's
+// positions to `at`. Returns whether it reached both gated instants, 0.8 and 1 s: a run shortened
+// by --set time.end_time fails rather than pass on the part it reached.
 bool dam_break_instants(CaseRun& run, const std::string& name, const Scene& scene,
                         const std::function<void(double t, std::span<const Vec<2>> x)>& at) {
-    const double g = -scene.gravity[1];
-    if (!(g > 0.0))
+    if (!(dam_break(scene).g > 0.0))
         throw std::runtime_error(fmt::format("{}: gravity[1] = {} m/s^2, expected downwards (< 0)", name,
                                              scene.gravity[1]));
     World<2> w(scene);
@@ -266,11 +271,6 @@ bool dam_break_instants(CaseRun& run, const std::string& name, const Scene& scen
         if (t >= 0.8 - 1e-9) ++late;
     }
     return late == 2;
-}
-
-DamBreak dam_break(const Scene& scene) {
-    const double h0 = scene.fluid[0].max[1] - scene.fluid[0].min[1];
-    return {h0, scene.fluid[0].max[0], -scene.gravity[1], std::sqrt(-scene.gravity[1] * h0)};
 }
 
 std::string short_dam_break(const Scene& scene) {
