@@ -32,8 +32,8 @@ passes=(
     'xsph_pass<false, 3, seiche::CubicSpline<3> >.*<std::integral_constant<bool, true> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
     'xsph_pass<true, 3, seiche::CubicSpline<3> >.*<std::integral_constant<bool, false> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
     'xsph_pass<true, 3, seiche::CubicSpline<3> >.*<std::integral_constant<bool, true> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
-    # (#3: the function's first two lambdas give the records' fourth values, point_records.)
-    'wcsph_accelerations<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long, int\)#3\}::operator\(\)'
+    # WCSPH's force pass (uncorrected: the default).
+    'accelerations<false, 3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
     # DFSPH's two passes of every iteration.
     'acceleration_pass<3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'
     'update_pass<\(seiche::\(anonymous namespace\)::Residual\)0, 3, seiche::CubicSpline<3> >.*::\{lambda\(unsigned long, int\)#1\}::operator\(\)'

@@ -9,6 +9,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "seiche/forces.hpp"
@@ -118,7 +119,8 @@ class StepContext {
     Processes* processes() const;
     // The fluid's force on the boundary (Newton's third law on the solver's boundary term):
     // f_k = Σ_i term(i, k, |x_i − x_k|)·(x_i − x_k) over the fluid neighbours i of boundary
-    // particle k, at the current positions. Does nothing unless the world tracks forces.
+    // particle k, at the current positions (or Σ_i term(i, k, x_i − x_k) for a term that takes
+    // the vector and returns the pair's force). Does nothing unless the world tracks forces.
     bool tracking_boundary_forces() const;
     template <class Term>
     void boundary_reaction(Term&& term);
@@ -161,6 +163,16 @@ void StepContext<D>::timed(double StageTimes::*stage, Fn&& fn) {
 // k; each k gathers, in the lists' fixed order, so the forces are the same for any thread count.
 // Beside it, Boundary::face_force: per axis, the pairs whose fluid particle is on the open side
 // of the particle's face along that axis (where every pair is, the same bits as f_k).
+// A reaction term is a scalar s along r = x_i − x_k (s·r), or, where the fluid's force on
+// the pair is not along r (WCSPH's corrected gradient), the vector itself from r.
+template <int D, class Term>
+Vec<D> pair_reaction(Term& term, std::uint32_t i, std::size_t k, const Vec<D>& r) {
+    if constexpr (std::is_invocable_v<Term&, std::uint32_t, std::size_t, const Vec<D>&>)
+        return term(i, k, r);
+    else
+        return term(i, k, glm::length(r)) * r;
+}
+
 template <int D>
 template <class Term>
 void StepContext<D>::boundary_reaction(Term&& term) {
@@ -173,7 +185,7 @@ void StepContext<D>::boundary_reaction(Term&& term) {
         for (std::uint32_t e = l.offset[k]; e < l.offset[k + 1]; ++e) {
             const std::uint32_t i = l.fluid[e];
             const Vec<D> r = l.x[i] - l.bx[k];
-            f += term(i, k, glm::length(r)) * r;
+            f += pair_reaction(term, i, k, r);
         }
         l.force[k] = f;
         if (!faces) return;
@@ -195,7 +207,7 @@ void StepContext<D>::boundary_reaction(Term&& term) {
                     continue;
                 }
                 const Vec<D> r = l.x[i] - l.bx[k];
-                g += term(i, k, glm::length(r)) * r[a];
+                g += pair_reaction(term, i, k, r)[a];
             }
             if (cut) l.face_force[k][a] = g;
         }

@@ -13,6 +13,7 @@ struct WcsphParams {
     double gamma = 7.0;
     bool clamp_pressure = true;
     double viscosity = 0.05;
+    bool gradient_correction = false;
 
     static constexpr SolverTraits traits{
         .name = "wcsph",
