@@ -159,10 +159,6 @@ void StepContext<D>::timed(double StageTimes::*stage, Fn&& fn) {
     times_.*stage += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// f_k = Σ_i term(i, k, |x_i − x_k|) (x_i − x_k) over the fluid neighbours i of boundary particle
-// k; each k gathers, in the lists' fixed order, so the forces are the same for any thread count.
-// Beside it, Boundary::face_force: per axis, the pairs whose fluid particle is on the open side
-// of the particle's face along that axis (where every pair is, the same bits as f_k).
 // A reaction term is a scalar s along r = x_i − x_k (s·r), or, where the fluid's force on
 // the pair is not along r (WCSPH's corrected gradient), the vector itself from r.
 template <int D, class Term>
@@ -173,6 +169,10 @@ Vec<D> pair_reaction(Term& term, std::uint32_t i, std::size_t k, const Vec<D>& r
         return term(i, k, glm::length(r)) * r;
 }
 
+// f_k = Σ_i term(i, k, |x_i − x_k|) (x_i − x_k) over the fluid neighbours i of boundary particle
+// k; each k gathers, in the lists' fixed order, so the forces are the same for any thread count.
+// Beside it, Boundary::face_force: per axis, the pairs whose fluid particle is on the open side
+// of the particle's face along that axis (where every pair is, the same bits as f_k).
 template <int D>
 template <class Term>
 void StepContext<D>::boundary_reaction(Term&& term) {
