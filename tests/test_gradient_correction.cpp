@@ -48,6 +48,13 @@ TEST(GradientCorrection, InvertsACompleteNeighbourhoodAndLeavesAnIncompleteOne) 
     expect_matrix_near<3>(gradient_correction<3>(rotated(0.95f, 0.95f, 1.1f)),
                           glm::inverse(rotated(0.95f, 0.95f, 1.1f)), 1e-5f);
     expect_matrix_near<3>(gradient_correction<3>(Mat<3>(0.98f)), Mat<3>(1.0f / 0.98f), 1e-6f);
+    // A diagonal that reads as the bulk's while the off-diagonal entries make the smallest
+    // eigenvalue a surface's (0.7 and 0.85): decided by the eigenvalue, not the diagonal.
+    expect_matrix_near<2>(gradient_correction<2>(Mat<2>(1.0f, 0.3f, 0.3f, 1.0f)), Mat<2>(1.0f),
+                          0.0f);
+    const Mat<3> sheared(0.95f, 0.1f, 0.1f, 0.1f, 0.95f, 0.1f, 0.1f, 0.1f, 0.95f);  // 0.85, 0.85, 1.15
+    expect_matrix_near<3>(gradient_correction<3>(sheared),
+                          0.5f * (Mat<3>(1.0f) + glm::inverse(sheared)), 1e-4f);
 }
 
 // A 2D tank 30 particles deep, settled for 1.5 s, read over the next 0.5 s: each tenth of the

@@ -75,7 +75,22 @@ float smallest_eigenvalue(const Mat<D>& M) {
 // blends back to I, whole below 0.8 and none above 0.9.
 template <int D>
 Mat<D> gradient_correction(const Mat<D>& M) {
-    const float w = std::clamp((smallest_eigenvalue<D>(M) - 0.8f) / 0.1f, 0.0f, 1.0f);
+    // The blend needs the smallest eigenvalue only between 0.8 and 0.9. Gershgorin's discs bound
+    // it from below and the smallest diagonal entry from above, which settles the bulk (w = 1)
+    // and the thin surface (w = 0) without the cubic's acos and cos; the margins keep float's
+    // rounding of the bounds from ever deciding, so the result is the cubic's, bit for bit.
+    float lower = M[0][0], upper = M[0][0];
+    for (int a = 0; a < D; ++a) {
+        float radius = 0.0f;
+        for (int b = 0; b < D; ++b)
+            if (b != a) radius += std::abs(M[a][b]);
+        lower = std::min(lower, M[a][a] - radius);
+        upper = std::min(upper, M[a][a]);
+    }
+    const float lambda = lower >= 0.91f   ? lower
+                         : upper <= 0.79f ? upper
+                                          : smallest_eigenvalue<D>(M);
+    const float w = std::clamp((lambda - 0.8f) / 0.1f, 0.0f, 1.0f);
     if (w == 0.0f) return Mat<D>(1.0f);
     return (1.0f - w) * Mat<D>(1.0f) + w * glm::inverse(M);
 }
