@@ -269,7 +269,8 @@ TEST(Validate, LobovskyFineIsLobovskyFinerWithTheWallFunction) {
         "seiche_test_validate_fine",
         "lobovsky_fine --solvers pbf --set particle_radius=0.0025 --set time.end_time=0.45");
     EXPECT_TRUE(code == 0 || code == 4) << code << test::slurp(dir / "log");
-    EXPECT_EQ(std::count(verdicts.begin(), verdicts.end(), '\n'), 4) << verdicts;  // header + 3
+    // header + 3 pressure figures + 4 water levels
+    EXPECT_EQ(std::count(verdicts.begin(), verdicts.end(), '\n'), 8) << verdicts;
     EXPECT_NE(verdicts.find("lobovsky_fine,pbf,sensor 2 impact time,"), std::string::npos) << verdicts;
     EXPECT_TRUE(fs::exists(dir / "out" / "lobovsky_fine_sensor2_5ms.csv"));
     fs::remove_all(dir);
@@ -283,8 +284,17 @@ TEST(Validate, PbfMeetsLobovskysImpactTime) {
     const auto [dir, code, verdicts] =
         run_validate("seiche_test_validate_lobovsky", "lobovsky --solvers pbf");
     EXPECT_TRUE(code == 0 || code == 4) << code << test::slurp(dir / "log");  // 4: a gate failed
-    EXPECT_EQ(std::count(verdicts.begin(), verdicts.end(), '\n'), 4) << verdicts;  // header + 3
+    // header + 3 pressure figures + 4 water levels
+    EXPECT_EQ(std::count(verdicts.begin(), verdicts.end(), '\n'), 8) << verdicts;
     EXPECT_NE(verdicts.find("lobovsky,pbf,sensor 2 impact time,"), std::string::npos) << verdicts;
+    // The water levels at the four gauges follow the record within 5% of H (RMS, to T = 5.5;
+    // PBF reads 1.5-1.9%): reported, so their rows say pass or "not met (reported)", never fail.
+    for (const char* gauge : {"H1 (x = 0.3 m)", "H2 (x = 0.865 m)", "H3 (x = 1.114 m)", "H4 (x = 1.3625 m)"}) {
+        const std::size_t row = verdicts.find(std::string("lobovsky,pbf,water level ") + gauge + " RMS / H,");
+        ASSERT_NE(row, std::string::npos) << gauge << verdicts;
+        const std::string line = verdicts.substr(row, verdicts.find('\n', row) - row);
+        EXPECT_NE(line.find(",0.05,pass,"), std::string::npos) << line;
+    }
     EXPECT_NE(verdicts.find(",0.03,pass,"), std::string::npos) << "impact time: " << verdicts;
     // A failed gate is marked in the table as in the CSV (the plateau, 10%: PBF reads it ~30% high).
     const std::string md = test::slurp(dir / "out" / "verdicts.md");
@@ -295,6 +305,8 @@ TEST(Validate, PbfMeetsLobovskysImpactTime) {
     EXPECT_NE(test::slurp(dir / "out" / "lobovsky.csv").find("solver,t,T,p1,p2,p3,p4\npbf,"),
               std::string::npos);
     EXPECT_NE(test::slurp(dir / "out" / "lobovsky_sensor2_5ms.csv").find("solver,T,p2\npbf,"),
+              std::string::npos);
+    EXPECT_NE(test::slurp(dir / "out" / "lobovsky_levels.csv").find("solver,t,T,h1,h2,h3,h4\npbf,0.000000,"),
               std::string::npos);
     fs::remove_all(dir);
 }

@@ -280,7 +280,7 @@ const std::string validate_args =
     "time.end_time=0.4";
 
 void expect_same_validation(const fs::path& a, const fs::path& b) {
-    for (const char* f : {"lobovsky.csv", "lobovsky_sensor2_5ms.csv", "lobovsky_field.csv",
+    for (const char* f : {"lobovsky.csv", "lobovsky_sensor2_5ms.csv", "lobovsky_field.csv", "lobovsky_levels.csv",
                           "verdicts.csv", "verdicts.md", "overrides.txt"}) {
         ASSERT_TRUE(fs::exists(b / f)) << f;
         EXPECT_TRUE(slurp(a / f) == slurp(b / f)) << f << " differs";

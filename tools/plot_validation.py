@@ -281,7 +281,34 @@ def lobovsky(out, data, table, case="lobovsky"):
                title=title)
         ax.grid(alpha=0.3)
     axes[1][0].legend(fontsize=7)
-    axes[1][2].axis("off")
+    # The water levels at the four gauges against the record's series (not labelled in its
+    # source: both drawn where it has two).
+    ax = axes[1][2]
+    levels_path = os.path.join(out, case + "_levels.csv")
+    level_record = rows(os.path.join(data, "lobovsky_2014_H300_water_levels.csv"))
+    if os.path.exists(levels_path) and level_record:
+        levels = rows(levels_path)
+        shown = solvers[:1] if len(solvers) > 1 else solvers  # one solver: four gauges stay legible
+        shades = {"h1": "0.0", "h2": "0.3", "h3": "0.5", "h4": "0.7"}
+        Tr = [float(r["T"]) for r in level_record]
+        for gauge, columns in (("h1", ["H1_2_ETSIN01"]), ("h2", ["H2_3_ETSIN02", "H2_4_ETSIN01"]),
+                               ("h3", ["H3_3_ETSIN02", "H3_4_ETSIN01"]),
+                               ("h4", ["H4_4_ETSIN02", "H4_5_ETSIN01"])):
+            for k, column in enumerate(columns):
+                ax.plot(Tr, [float(r[column]) for r in level_record], color=shades[gauge],
+                        lw=0.8, ls="-" if k == 0 else ":",
+                        label=f"record {gauge.upper()}" if k == 0 else None)
+            for solver in shown:
+                mine = [(float(r["T"]), float(r[gauge])) for r in levels if r["solver"] == solver]
+                ax.plot(*zip(*mine), color=COLORS.get(solver), lw=1.0, alpha=0.2 + 0.2 * int(gauge[1]),
+                        label=f"{solver.upper()} {gauge.upper()}")
+        ax.set(xlabel="T = t √(g/H)", ylabel="h / H", xlim=(0, 7.2), ylim=(0, 1.05),
+               title="water levels at H1–H4 (dotted: the record's second series)")
+        ax.title.set_fontsize(10)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=6, ncol=2)
+    else:
+        ax.axis("off")
     # The particle radius and the wall function the case ran with: its scene's, or --set's.
     given = overrides(out)
     radius = 1000 * float(given.get("particle_radius", {"lobovsky": 0.0025, "lobovsky_3d": 0.005,
@@ -289,7 +316,8 @@ def lobovsky(out, data, table, case="lobovsky"):
     wall = given.get("solver.wall_function", "true" if case.endswith("fine") else "false")
     where = ("3D, the experiment's 0.15 m tank" if case.endswith("3d") else "2D") + \
         f", r = {radius:g} mm" + (", the wall function" if wall == "true" else "")
-    fig.suptitle(f"Lobovsky et al. 2014, H = 300 mm ({where}): pressure on the downstream wall")
+    fig.suptitle(f"Lobovsky et al. 2014, H = 300 mm ({where}): pressure on the downstream wall, "
+                 "water levels at x = 0.300, 0.865, 1.114 and 1.3625 m")
     fig.tight_layout()
     fig.savefig(os.path.join(out, case + ".png"))
 
