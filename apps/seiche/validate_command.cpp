@@ -790,15 +790,16 @@ void lobovsky(CaseRun& run, const std::string& name, std::ostream& csv, std::ost
     const CubicSpline<D> kernel(w.support_radius());
     std::vector<std::pair<double, double>> p2, p2_field;  // T, p* at sensor 2
     std::string rows, field_rows, level_rows;  // of csv, field_csv and levels_csv, at the end
-    // The water levels h/H at the gauges, sampled at the record's rate from t = 0 (the time of
-    // the next sample in level_next).
+    // The water levels h/H at the gauges, sampled at the record's rate from t = 0: at the first
+    // step that reaches sample level_next's time (the steps are far shorter; the driver's own
+    // samples would fit the steps to them and change the run the pressures read).
     constexpr std::array<double, 4> gauges = {0.300, 0.865, 1.114, 1.3625};
     constexpr double level_every = 1.0 / 300.0;
     std::vector<std::array<double, 5>> levels;  // T, h/H at H1-H4
     long long level_next = 0;
     const float across = D == 3 ? float(0.5 * (scene.container_min[2] + scene.container_max[2])) : 0.0f;
     auto sample_levels = [&] {
-        while (w.time() >= double(level_next) * level_every - 1e-9) {
+        if (w.time() >= double(level_next) * level_every - 1e-9) {
             std::array<double, 5> row{w.time() * T_of_t};
             for (std::size_t k = 0; k < gauges.size(); ++k)
                 row[k + 1] = water_depth<D>(positions(), float(scene.particle_radius),
@@ -807,7 +808,7 @@ void lobovsky(CaseRun& run, const std::string& name, std::ostream& csv, std::ost
             levels.push_back(row);
             level_rows += fmt::format("{},{:.6f},{:.5f},{:.5f},{:.5f},{:.5f},{:.5f}\n", solver,
                                       w.time(), row[0], row[1], row[2], row[3], row[4]);
-            ++level_next;
+            level_next = static_cast<long long>(std::floor(w.time() / level_every + 1e-6)) + 1;
         }
     };
     auto sample = [&] {
