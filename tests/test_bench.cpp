@@ -132,7 +132,9 @@ double children_cpu_seconds() {
 
 TEST(Bench, CompetitorsRunBesideTheStepsAndAreGoneAfter) {
     const auto dir = test::fresh_dir("seiche_bench_competitors");
-    const std::string args = "bench " + scene_2d + " --steps 60 --threads 1";
+    // 200 steps (about 0.7 s): long enough that the competitors get the CPU beside another busy
+    // process too (at 60 steps, 0.2 s, a CI run once read no competitor time at all).
+    const std::string args = "bench " + scene_2d + " --steps 200 --threads 1";
     double t0 = children_cpu_seconds();
     ASSERT_EQ(test::run_cli(args, dir / "alone"), 0);
     const double alone = children_cpu_seconds() - t0;
