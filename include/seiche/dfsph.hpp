@@ -40,9 +40,13 @@ struct DfsphState {
     //! each solve's, then their sum, m⁵/s² (m³/s² in 2D)
     std::vector<float> boundary_weight, boundary_vkappa_density, boundary_vkappa_divergence,
         boundary_vkappa;
+    //! The Chebyshev semi-iteration's κ̂_{k−1} and κ̂_k, m²/s²
+    std::vector<float> kappa_before, kappa_now;
+    //! per chunk of particles, counts of those with and without pressure
+    std::vector<std::int64_t> counts;
     void resize(std::size_t n) {
         for (auto* a : {&factor, &source, &error, &pressure, &warm_density, &warm_divergence,
-                        &kappa_density, &kappa_divergence})
+                        &kappa_density, &kappa_divergence, &kappa_before, &kappa_now})
             a->resize(n);
         acceleration.resize(n);
         records.resize(n);

@@ -17,6 +17,9 @@ struct DfsphParams {
     // halves the iterations on the reference dam break, but a 2D dam break at r = 1 cm went
     // unstable at every share above 0.5 (the divergence solve's repeated push).
     double warm_start = 0.5;
+    // ρ of the Chebyshev semi-iteration over the constant-density solve's Jacobi iterations
+    // (src/solvers/dfsph.cpp); 0: plain relaxed Jacobi, as SPlisHSPlasH.
+    double chebyshev = 0.99;
 
     static constexpr SolverTraits traits{
         .name = "dfsph",
