@@ -103,9 +103,10 @@ TEST(StepLoop, AllocatesNothingOnceWarm) {
         ASSERT_GT(w.particles().size(), 2000u);
         // The first steps size every buffer (and the lists' headroom).
         EXPECT_GT(allocations_during_steps(w, 1), 0) << "the counter does not count";
-        // Settled: DFSPH's column takes about 60 steps of 2 ms to settle from the lattice's
-        // start-up (its neighbour lists grow until then).
-        allocations_during_steps(w, 60);
+        // Settled: DFSPH's column takes up to 160 steps of 2 ms to settle from the lattice's
+        // start-up (its neighbour lists grow until then: with plain Jacobi the lists last grew
+        // in steps 121–140, with the Chebyshev semi-iteration in steps 141–160).
+        allocations_during_steps(w, 200);
         EXPECT_EQ(allocations_during_steps(w, 20), 0) << solver_name(type);
     }
     set_thread_count(0);

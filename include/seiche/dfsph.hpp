@@ -42,7 +42,7 @@ struct DfsphState {
         boundary_vkappa;
     //! The Chebyshev semi-iteration's κ̂_{k−1} and κ̂_k, m²/s²
     std::vector<float> kappa_before, kappa_now;
-    //! per chunk of particles, counts of those with and without pressure
+    //! per chunk of particles, how many are at a free surface (has_free_surface)
     std::vector<std::int64_t> counts;
     void resize(std::size_t n) {
         for (auto* a : {&factor, &source, &error, &pressure, &warm_density, &warm_divergence,

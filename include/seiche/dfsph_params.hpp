@@ -34,10 +34,11 @@ struct DfsphParams {
         .iterations_key = "solver.dfsph.max_iterations",
         .tolerance_key = "solver.dfsph.density_tolerance",
         // Deep water at rest: Jacobi rebuilds half the column's pressure every step
-        // (docs/solvers.md); 3 ms / 2 ms steps take 60 / 30 iterations where 5 ms take 100.
+        // (docs/solvers.md); with the Chebyshev semi-iteration 1 ms / 2 ms steps take 22 / 61
+        // iterations in 0.4 m of water at r = 4 mm (plain Jacobi 141 / 431).
         .capped_remedy = "let the step follow the solve (time.target_iterations 20), shorten "
                          "time.max_dt or raise solver.dfsph.max_iterations (water at rest H deep: "
-                         "steps of about 2r/(8 sqrt(g H)) take 30-40 iterations; 0.5 ms for 0.4 m "
+                         "steps of about 2r/(4 sqrt(g H)) take 20-30 iterations; 1 ms for 0.4 m "
                          "at r = 4 mm)",
     };
     // Its keys, solver.dfsph.*, as rows of the world's parameter table (src/solvers/dfsph.cpp).

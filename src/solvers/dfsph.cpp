@@ -18,9 +18,9 @@
 //   S_i = |Σ_j V ∇W_ij + Σ_k V_k ∇W_ik|² + Σ_j |V ∇W_ij|²
 // (eq. 11: 1/S_i is α_i/ρ_i in these units), the same passes for both solves. The
 // constant-density solve's iterations from the fourth on are a Chebyshev semi-iteration over
-// them (Golub & Van Loan, "Matrix Computations", §11.2.8 (4th ed.); on position-based solves
+// them (Golub & Varga 1961, "Chebyshev semi-iterative methods, ..."; on position-based solvers
 // Wang 2015, "A Chebyshev semi-iterative approach for accelerating projective and position-based
-// dynamics", eq. 7) where a free surface pins the pressure's level.
+// dynamics") where a free surface pins the pressure's level.
 #include "seiche/dfsph.hpp"
 
 #include "seiche/parameters.hpp"
@@ -359,48 +359,61 @@ constexpr float relaxation = 0.5f;
 // 0.993 ρ0 away from the walls), at the fourth as plain Jacobi (1.0003).
 constexpr int chebyshev_start = 4;
 
-// Whether a solve's start leaves some (owned) particle without pressure while others have some,
-// over every process. Only then is the pressure's level pinned: in fluid under pressure everywhere
-// (a closed box filled to the lid) a uniform κ̂ moves nothing, the solve cannot converge as the
-// lattice's wall rows leave more fluid than the box holds at ρ0, and a solve that converges
-// further pushes harder each step (Solvers.EnergyDoesNotGrowAtRest: plain Jacobi to 1,000
-// iterations, or Chebyshev, took 0.2–0.6 m·g·d per particle of kinetic energy into the box at
-// rest, against 0.001–0.06 capped at 100).
-inline bool pressure_level_pinned(std::span<const float> kappa, Processes* pr,
-                                  std::vector<std::int64_t>& counts) {
+// Fewer neighbours than this (fluid and boundary) and a particle is at a free surface: a flat
+// surface's top row has 5–7 in 2D and 18–24 in 3D (4r support), where every particle of a box
+// filled to the lid has at least 9 and 26.
+template <int D>
+constexpr std::uint32_t surface_neighbours = D == 3 ? 24 : 8;
+
+// Whether the fluid has a free surface (or a gap) over every process: some owned particle with
+// fewer than surface_neighbours. Only then is the pressure's level pinned: in fluid under
+// pressure everywhere (a closed box filled to the lid) a uniform κ̂ moves nothing, the solve
+// cannot converge as the lattice's wall rows leave more fluid than the box holds at ρ0, and a
+// solve that converges further pushes harder each step (Solvers.EnergyDoesNotGrowAtRest: plain
+// Jacobi to 1,000 iterations, or Chebyshev, took 0.2–0.6 m·g·d per particle of kinetic energy
+// into the box at rest, against 0.001–0.06 capped at 100). Decided from the step's lists, not
+// from its pressures: a rule that flipped from step to step (some κ̂ = 0 at the solve's start)
+// alternated capped and converged solves in a tank at rest, whose kinetic energy then spiked
+// to 0.40 J/m against plain Jacobi's 0.11 (2D, 0.4 m deep).
+template <int D>
+bool has_free_surface(const FluidView<D>& f, Processes* pr, std::vector<std::int64_t>& counts) {
     const std::span<const std::uint8_t> halo = pr ? pr->halo() : std::span<const std::uint8_t>{};
+    const std::size_t n = f.x.size();
     constexpr std::size_t chunk = 4096;
-    const std::size_t chunks = (kappa.size() + chunk - 1) / chunk;
-    counts.resize(2 * chunks);
+    const std::size_t chunks = (n + chunk - 1) / chunk;
+    counts.resize(chunks);
     std::int64_t* c = counts.data();
     parallel_for(
         chunks,
         [&](std::size_t k) {
-            std::int64_t zero = 0, some = 0;
-            for (std::size_t i = k * chunk; i < std::min(kappa.size(), (k + 1) * chunk); ++i) {
+            std::int64_t few = 0;
+            for (std::size_t i = k * chunk; i < std::min(n, (k + 1) * chunk); ++i) {
                 if (!halo.empty() && halo[i]) continue;
-                (kappa[i] == 0.0f ? zero : some) += 1;
+                const std::uint32_t count = f.fluid_nb.offset[i + 1] - f.fluid_nb.offset[i] +
+                                            f.boundary_nb.offset[i + 1] -
+                                            f.boundary_nb.offset[i];
+                few += count < surface_neighbours<D>;
             }
-            c[2 * k] = zero;
-            c[2 * k + 1] = some;
+            c[k] = few;
         },
         2);
-    std::array<std::int64_t, 2> total{};
-    for (std::size_t k = 0; k < chunks; ++k) total[0] += c[2 * k], total[1] += c[2 * k + 1];
+    std::array<std::int64_t, 1> total{};
+    for (std::size_t k = 0; k < chunks; ++k) total[0] += c[k];
     if (pr) pr->sum(std::span<std::int64_t>(total));
-    return total[0] > 0 && total[1] > 0;
+    return total[0] > 0;
 }
 
 // One solve (Algorithm 2 or 3): the source and the warm start, relaxed Jacobi iterations until
 // the mean error is at most `tolerance` (and at least min_iterations were made) or
 // max_iterations, then v += Δt a(κ̂). `carried` holds the previous step's κ̂ (constant density)
 // or κ̂Δt (divergence) and gets this step's; `kappa_out` gets the κ̂ that acted. With
-// `chebyshev` = ρ > 0 (and a pinned level), from update chebyshev_start on each Jacobi update
+// `chebyshev` = ρ > 0, from update chebyshev_start on each Jacobi update
 // κ̃ of κ̂_k is extrapolated, κ̂_{k+1} = max(ω_{k+1} (κ̃ − κ̂_{k−1}) + κ̂_{k−1}, 0), with
-// ω_s = 2/(2 − ρ²) at the first and ω_{k+1} = 4/(4 − ρ² ω_k) after (Wang 2015, eq. 7). The
-// relaxed Jacobi's slowest mode, a deep column's pressure, is what a step's solve mostly rebuilds
-// (Jacobi moves a correction about a support an iteration): the semi-iteration's polynomial
-// damps it about √ as many iterations, and converges for any ρ < 1 on a spectrum inside (−1, 1).
+// ω_s = 2/(2 − ρ²) at the first and ω_{k+1} = 4/(4 − ρ² ω_k) after (Wang 2015's recurrence).
+// The relaxed Jacobi's slowest mode, a deep column's pressure, is what a step's solve mostly
+// rebuilds (Jacobi moves a correction about a support an iteration): the semi-iteration's
+// polynomial damps it in about the square root as many iterations, and converges for any ρ < 1
+// on a spectrum inside (−1, 1).
 template <Residual R, int D, class K>
 DfsphSolve solve(const K& kernel, const FluidView<D>& f, DfsphState<D>& s, std::span<Vec<D>> v,
                  std::span<const float> rho, float dt, float warm_start, int min_iterations,
@@ -433,7 +446,7 @@ DfsphSolve solve(const K& kernel, const FluidView<D>& f, DfsphState<D>& s, std::
                                 boundary_vkappa.data(), s.acceleration);
         refresh_halo(pr, std::span<Float4>(s.acceleration));
     };
-    const bool semi = chebyshev > 0.0f && pressure_level_pinned(kappa_out, pr, s.counts);
+    const bool semi = chebyshev > 0.0f;
     const float rho2 = chebyshev * chebyshev;
     float omega = 1.0f;
     DfsphSolve out;
@@ -556,7 +569,10 @@ void Dfsph<D>::step(StepContext<D>& c) {
                 using K = std::decay_t<decltype(k)>;
                 last_density = solve<Residual::density, D, K>(  // Algorithm 3
                     k, f, state, p.v, p.rho, dt, float(params.warm_start), params.min_iterations,
-                    params.max_iterations, params.density_tolerance, float(params.chebyshev),
+                    params.max_iterations, params.density_tolerance,
+                    params.chebyshev > 0.0 && has_free_surface(f, f.processes, state.counts)
+                        ? float(params.chebyshev)
+                        : 0.0f,
                     warm_density, kappa_density,
                     moving, bound_share, walls, state.boundary_weight,
                     state.boundary_vkappa_density, c);
