@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 
 #include "seiche/scene.hpp"
 #include "seiche/world.hpp"
@@ -322,6 +323,69 @@ TEST(SolverCap, TheStepGrowsBackToTheCflBound) {
     EXPECT_THROW(World<2>{s}, DefinitionError);
     s.time.target_iterations = 7;
     EXPECT_NO_THROW(World<2>{s});
+}
+
+// DFSPH's Chebyshev semi-iteration over its constant-density solve (solver.dfsph.chebyshev):
+// in 0.4 m of water at r = 4 mm (50 layers) with 1 ms steps, where plain Jacobi rebuilds the
+// column's pressure from the top down over a hundred iterations a step, the same tolerance in
+// at most a third of plain Jacobi's iterations, the tank as still, as high and as exact. Neither
+// run stops a solve at its cap (1,000 iterations) above the tolerance.
+TEST(DfsphSemiIteration, DeepWaterMeetsTheToleranceInAThirdOfTheIterations) {
+    const auto run = [](double chebyshev) {
+        Scene s;
+        s.dimension = 2;
+        s.particle_radius = 0.004;
+        s.container_min = {0, 0, 0};
+        s.container_max = {0.2, 0.6, 0};
+        s.fluid.push_back({{0, 0, 0}, {0.2, 0.4, 0}, {0, 0, 0}});
+        s.solver.type = SolverType::dfsph;
+        s.solver.dfsph.max_iterations = 1000;
+        s.solver.dfsph.chebyshev = chebyshev;
+        s.time.max_dt = 0.001;
+        World<2> w(s);
+        RunTotals late;
+        AdvanceOptions o;
+        o.on_step = [&](const StepStats& st) {
+            if (st.time > 0.3) late.add(st);
+            return true;
+        };
+        EXPECT_EQ(w.advance_to(0.5, o).status, AdvanceResult::Status::reached);
+        return std::pair{late, top(w)};
+    };
+    const auto [plain, plain_top] = run(0.0);
+    const auto [semi, semi_top] = run(0.99);
+    ASSERT_GT(plain.steps, 100);
+    ASSERT_GT(semi.steps, 100);
+    EXPECT_EQ(plain.capped, 0);
+    EXPECT_EQ(semi.capped, 0);
+    // The step's error is measured after the step, not the solve's prediction: both read about
+    // 1.2 times the tolerance here.
+    EXPECT_LE(semi.mean_density_error(), 1.05 * plain.mean_density_error());
+    EXPECT_LT(3 * semi.iterations, plain.iterations)
+        << semi.iterations << " against " << plain.iterations << " over " << semi.steps << " steps";
+    EXPECT_NEAR(semi_top, plain_top, 0.004) << "the tank's height, within r";
+    EXPECT_LT(semi.last.kinetic_energy, 2 * plain.last.kinetic_energy + 1e-3);
+}
+
+// Without a free surface (a box filled to the lid: every particle has 9 or more neighbours) the
+// pressure's level is not pinned, and the semi-iteration is off: the run is plain Jacobi's to
+// the bit. With the lid lifted a layer the same fluid has a surface, and it acts.
+TEST(DfsphSemiIteration, OnlyWhereTheFluidHasAFreeSurface) {
+    const auto positions = [](double chebyshev, double lid) {
+        Scene s;
+        s.dimension = 2;
+        s.particle_radius = 0.005;
+        s.container_min = {0, 0, 0};
+        s.container_max = {0.3, lid, 0};
+        s.fluid.push_back({{0, 0, 0}, {0.3, 0.2, 0}, {0, 0, 0}});
+        s.solver.type = SolverType::dfsph;
+        s.solver.dfsph.chebyshev = chebyshev;
+        World<2> w(s);
+        EXPECT_EQ(w.advance_to(0.2).status, AdvanceResult::Status::reached);
+        return w.particles().x;
+    };
+    EXPECT_TRUE(positions(0.99, 0.2) == positions(0.0, 0.2)) << "the lidded box";
+    EXPECT_FALSE(positions(0.99, 0.3) == positions(0.0, 0.3)) << "the open box";
 }
 
 INSTANTIATE_TEST_SUITE_P(All, Solvers,

@@ -102,16 +102,19 @@ enum class Residual { density, divergence };
 constexpr float max_correction = 20.0f;
 constexpr float share_correction = 0.5f;
 
+// Particle i's neighbours in the step's lists, fluid and boundary.
+template <int D>
+std::uint32_t neighbour_count(const FluidView<D>& f, std::size_t i) {
+    return f.fluid_nb.offset[i + 1] - f.fluid_nb.offset[i] + f.boundary_nb.offset[i + 1] -
+           f.boundary_nb.offset[i];
+}
+
 // The lanes of particles i0 … i0 + n − 1 with at least divergence_min_neighbours neighbours.
 template <int D>
 lanes::I enough_neighbours(const FluidView<D>& f, std::size_t i0, int n) {
     lanes::I enough{};
-    for (int l = 0; l < n; ++l) {
-        const std::size_t i = i0 + l;
-        const std::uint32_t count = f.fluid_nb.offset[i + 1] - f.fluid_nb.offset[i] +
-                                    f.boundary_nb.offset[i + 1] - f.boundary_nb.offset[i];
-        enough[l] = count >= divergence_min_neighbours<D> ? -1 : 0;
-    }
+    for (int l = 0; l < n; ++l)
+        enough[l] = neighbour_count(f, i0 + l) >= divergence_min_neighbours<D> ? -1 : 0;
     return enough;
 }
 
@@ -389,10 +392,7 @@ bool has_free_surface(const FluidView<D>& f, Processes* pr, std::vector<std::int
             std::int64_t few = 0;
             for (std::size_t i = k * chunk; i < std::min(n, (k + 1) * chunk); ++i) {
                 if (!halo.empty() && halo[i]) continue;
-                const std::uint32_t count = f.fluid_nb.offset[i + 1] - f.fluid_nb.offset[i] +
-                                            f.boundary_nb.offset[i + 1] -
-                                            f.boundary_nb.offset[i];
-                few += count < surface_neighbours<D>;
+                few += neighbour_count(f, i) < surface_neighbours<D>;
             }
             c[k] = few;
         },
