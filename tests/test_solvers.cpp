@@ -14,17 +14,22 @@
 namespace seiche {
 namespace {
 
+// A 2D tank of fluid `depth` deep filling its width, the container `height` high.
+Scene tank_2d(double width, double depth, double height, double r, SolverType type) {
+    Scene s;
+    s.dimension = 2;
+    s.particle_radius = r;
+    s.container_min = {0, 0, 0};
+    s.container_max = {width, height, 0};
+    s.fluid.push_back({{0, 0, 0}, {width, depth, 0}, {0, 0, 0}});
+    s.solver.type = type;
+    return s;
+}
+
 class Solvers : public ::testing::TestWithParam<SolverType> {
   protected:
     Scene tank(double width, double depth, double r) const {
-        Scene s;
-        s.dimension = 2;
-        s.particle_radius = r;
-        s.container_min = {0, 0, 0};
-        s.container_max = {width, 1.5 * depth, 0};
-        s.fluid.push_back({{0, 0, 0}, {width, depth, 0}, {0, 0, 0}});
-        s.solver.type = GetParam();
-        return s;
+        return tank_2d(width, depth, 1.5 * depth, r, GetParam());
     }
 };
 
@@ -247,13 +252,7 @@ TEST(SolverCap, StepsFollowTheTargetIterations) {
         double scale = 0;
     };
     const auto run = [](int target) {
-        Scene s;
-        s.dimension = 2;
-        s.particle_radius = 0.005;
-        s.container_min = {0, 0, 0};
-        s.container_max = {0.2, 0.7, 0};
-        s.fluid.push_back({{0, 0, 0}, {0.2, 0.5, 0}, {0, 0, 0}});  // 50 layers
-        s.solver.type = SolverType::pbf;
+        Scene s = tank_2d(0.2, 0.5, 0.7, 0.005, SolverType::pbf);  // 50 layers
         s.time.target_iterations = target;
         World<2> w(s);
         Totals t;
@@ -332,13 +331,7 @@ TEST(SolverCap, TheStepGrowsBackToTheCflBound) {
 // run stops a solve at its cap (1,000 iterations) above the tolerance.
 TEST(DfsphSemiIteration, DeepWaterMeetsTheToleranceInAThirdOfTheIterations) {
     const auto run = [](double chebyshev) {
-        Scene s;
-        s.dimension = 2;
-        s.particle_radius = 0.004;
-        s.container_min = {0, 0, 0};
-        s.container_max = {0.2, 0.6, 0};
-        s.fluid.push_back({{0, 0, 0}, {0.2, 0.4, 0}, {0, 0, 0}});
-        s.solver.type = SolverType::dfsph;
+        Scene s = tank_2d(0.2, 0.4, 0.6, 0.004, SolverType::dfsph);
         s.solver.dfsph.max_iterations = 1000;
         s.solver.dfsph.chebyshev = chebyshev;
         s.time.max_dt = 0.001;
@@ -372,13 +365,7 @@ TEST(DfsphSemiIteration, DeepWaterMeetsTheToleranceInAThirdOfTheIterations) {
 // the bit. With the lid lifted a layer the same fluid has a surface, and it acts.
 TEST(DfsphSemiIteration, OnlyWhereTheFluidHasAFreeSurface) {
     const auto positions = [](double chebyshev, double lid) {
-        Scene s;
-        s.dimension = 2;
-        s.particle_radius = 0.005;
-        s.container_min = {0, 0, 0};
-        s.container_max = {0.3, lid, 0};
-        s.fluid.push_back({{0, 0, 0}, {0.3, 0.2, 0}, {0, 0, 0}});
-        s.solver.type = SolverType::dfsph;
+        Scene s = tank_2d(0.3, 0.2, lid, 0.005, SolverType::dfsph);
         s.solver.dfsph.chebyshev = chebyshev;
         World<2> w(s);
         EXPECT_EQ(w.advance_to(0.2).status, AdvanceResult::Status::reached);
