@@ -362,7 +362,7 @@ TEST(DfsphSemiIteration, DeepWaterMeetsTheToleranceInAThirdOfTheIterations) {
 
 // Without a free surface (a box filled to the lid: every particle has 9 or more neighbours) the
 // pressure's level is not pinned, and the semi-iteration is off: the run is plain Jacobi's to
-// the bit. With the lid lifted a layer the same fluid has a surface, and it acts.
+// the bit. With the lid 0.1 m higher the same fluid has a surface, and it acts.
 TEST(DfsphSemiIteration, OnlyWhereTheFluidHasAFreeSurface) {
     const auto positions = [](double chebyshev, double lid) {
         Scene s = tank_2d(0.3, 0.2, lid, 0.005, SolverType::dfsph);
