@@ -8,6 +8,7 @@ measured data in DATA_DIR.
 """
 import csv
 import os
+import re
 import statistics
 import sys
 
@@ -54,19 +55,34 @@ def label(case, solver, table):
 def koshizuka(out, data, table):
     sim = rows(os.path.join(out, "koshizuka.csv"))
     exp = rows(os.path.join(data, "koshizuka_oka_1996_front.csv"))
-    fig, ax = plt.subplots(figsize=(7, 4.5), dpi=120)
+    fig, ax = plt.subplots(figsize=(10, 4.5), dpi=120)
     for solver in dict.fromkeys(r["solver"] for r in sim):
         pts = [(float(r["T"]), float(r["Z"])) for r in sim if r["solver"] == solver]
         ax.plot(*zip(*pts), color=COLORS.get(solver), label=label("koshizuka", solver, table))
+        # The same front read later by the start delay fitted to Martin & Moyce (its verdict).
+        fit = [re.search(r"start delay ([-+][0-9.]+) in T", v.get("detail", "")) for v in table
+               if v["case"] == "koshizuka" and v["solver"] == solver]
+        fit = [m for m in fit if m]
+        if fit:
+            delay = float(fit[0].group(1))
+            ax.plot([T + delay for T, _ in pts], [Z for _, Z in pts], "--", lw=0.8,
+                    color=COLORS.get(solver), label=f"{solver.upper()} {delay:+.2f} in T")
     T = [float(r["T"]) for r in exp]
     Z = [float(r["Z"]) for r in exp]
     ax.errorbar(T, Z, yerr=[0.12 * z for z in Z], fmt="ko", capsize=3,
                 label="Koshizuka & Oka 1996 (±12%: spread to Martin & Moyce)")
+    mm_path = os.path.join(data, "martin_moyce_1952_front.csv")
+    if os.path.exists(mm_path):
+        mm = rows(mm_path)
+        for a, marker in (("0.05715", "s"), ("0.028575", "^")):
+            pts = [(float(r["T"]), float(r["Z"])) for r in mm if r["a_m"] == a and float(r["Z"]) <= 4.2]
+            ax.plot(*zip(*pts), marker, color="0.35", mfc="none",
+                    label=f"Martin & Moyce 1952, a = {1000 * float(a):.1f} mm")
     ax.plot([0, 1.5], [1, 4], "k:", lw=1, label="Ritter dry-bed bound Z = 1 + 2T")
     ax.set(xlabel="T = t √(2g/L)", ylabel="Z = front / L", xlim=(0, 3.3), ylim=(0.9, 4.1),
-           title="2D dam break: surge front (50 particles across L)")
+           title="2D column collapse: surge front (50 particles across L)")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=7.5, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
     fig.savefig(os.path.join(out, "koshizuka.png"))
 
