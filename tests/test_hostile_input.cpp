@@ -557,5 +557,41 @@ TEST(HostileInput, ValidateWithoutItsDataSaysSo) {
     EXPECT_FALSE(std::filesystem::exists(dir / "out"));
 }
 
+// A damaged record in the data directory (a cell that is not a number, a short row) names its
+// file, its line and what was expected; std::stod's bare "stod" once said none of it.
+TEST(HostileInput, ValidateNamesTheLineOfADamagedRecord) {
+    namespace fs = std::filesystem;
+    const auto dir = test::fresh_dir("seiche_test_damaged_data");
+    const fs::path data = dir / "share";
+    fs::copy(fs::path(SEICHE_BINARY).parent_path() / "share" / "seiche", data,
+             fs::copy_options::recursive);
+    const struct {
+        const char* file;
+        std::string from, to, message;
+    } damages[] = {
+        {"martin_moyce_1952_front.csv", "0.05715,1.997,2.292", "0.05715,1.997,2.2x",
+         ":16: expected a number, got '2.2x'"},
+        {"koshizuka_oka_1996_front.csv", "1.153,1.505", "1.153",
+         ":18: expected 2 comma-separated values as the header has, got 1"}};
+    for (const auto& d : damages) {
+        const fs::path file = data / "validation" / "data" / d.file;
+        const std::string good = test::slurp(file);
+        std::string bad = good;
+        ASSERT_NE(bad.find(d.from), std::string::npos) << d.file;
+        bad.replace(bad.find(d.from), d.from.size(), d.to);
+        std::ofstream(file) << bad;
+        const std::string cmd = "SEICHE_DATA_DIR=" + data.string() + " " + std::string(SEICHE_BINARY) +
+                                " validate koshizuka --solvers pbf --no-plots -q -o " +
+                                (dir / d.file).string() + " > " + (dir / "log").string() + " 2>&1";
+        const int status = std::system(cmd.c_str());
+        ASSERT_TRUE(WIFEXITED(status)) << d.file;
+        EXPECT_EQ(WEXITSTATUS(status), 1) << d.file;
+        const std::string log = test::slurp(dir / "log");
+        EXPECT_NE(log.find(std::string(d.file) + d.message), std::string::npos) << log;
+        std::ofstream(file) << good;
+    }
+    fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace seiche

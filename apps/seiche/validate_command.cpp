@@ -95,22 +95,52 @@ std::string verdict_table(const std::vector<Check>& checks, const std::vector<st
 }
 
 // Numeric CSV with '#' comment lines and one header line.
+// A measured record: the rows of numbers under its header ('#' lines are comments). A damaged
+// file (a cell that is not a finite number, a row of another width than the header, no rows)
+// names the file, the line and what was expected.
 std::vector<std::vector<double>> read_csv(const fs::path& path) {
     std::ifstream in(path);
     if (!in) throw std::runtime_error("cannot read " + path.string());
     std::vector<std::vector<double>> rows;
-    bool header = true;
+    std::size_t columns = 0;
+    int number = 0;
+    auto split = [](const std::string& line) {
+        std::vector<std::string> cells;
+        std::stringstream ss(line);
+        for (std::string cell; std::getline(ss, cell, ',');) cells.push_back(cell);
+        if (!line.empty() && line.back() == ',') cells.emplace_back();
+        return cells;
+    };
     for (std::string line; std::getline(in, line);) {
+        ++number;
+        if (!line.empty() && line.back() == '\r') line.pop_back();
         if (line.empty() || line[0] == '#') continue;
-        if (header) {
-            header = false;
+        const auto cells = split(line);
+        if (columns == 0) {
+            columns = cells.size();
             continue;
         }
+        if (cells.size() != columns)
+            throw std::runtime_error(fmt::format("{}:{}: expected {} comma-separated values as the "
+                                                 "header has, got {}",
+                                                 path.string(), number, columns, cells.size()));
         std::vector<double> row;
-        std::stringstream ss(line);
-        for (std::string cell; std::getline(ss, cell, ',');) row.push_back(std::stod(cell));
-        rows.push_back(row);
+        for (const auto& cell : cells) {
+            double v = NAN;
+            std::size_t used = 0;
+            try {
+                v = std::stod(cell, &used);
+            } catch (const std::exception&) {
+                used = 0;
+            }
+            if (used == 0 || cell.find_first_not_of(" \t", used) != std::string::npos || !std::isfinite(v))
+                throw std::runtime_error(fmt::format("{}:{}: expected a number, got '{}'",
+                                                     path.string(), number, cell));
+            row.push_back(v);
+        }
+        rows.push_back(std::move(row));
     }
+    if (rows.empty()) throw std::runtime_error(path.string() + ": no rows of data under its header");
     return rows;
 }
 
