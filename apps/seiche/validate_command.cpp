@@ -94,7 +94,6 @@ std::string verdict_table(const std::vector<Check>& checks, const std::vector<st
     return out;
 }
 
-// Numeric CSV with '#' comment lines and one header line.
 // A measured record: the rows of numbers under its header ('#' lines are comments). A damaged
 // file (a cell that is not a finite number, a row of another width than the header, no rows)
 // names the file, the line and what was expected.
@@ -271,7 +270,8 @@ void koshizuka(CaseRun& run, std::ostream& csv, std::vector<Check>& checks) {
     std::map<double, std::vector<std::vector<double>>> mm;
     for (const auto& row : read_csv(root / "validation/data/martin_moyce_1952_front.csv"))
         if (row.size() == 3 && row[1] <= 3.0) mm[row[0]].push_back({row[1], row[2]});
-    if (mm.size() != 2) throw std::runtime_error("martin_moyce_1952_front.csv: expected two columns' points");
+    if (mm.size() != 2) throw std::runtime_error((root / "validation/data/martin_moyce_1952_front.csv").string() +
+                                 ": expected the points of two column sizes (a_m)");
     const double a_large = mm.rbegin()->first, a_small = mm.begin()->first;
     const FrontFit large = fit_front(curve, mm[a_large], 0.4), small = fit_front(curve, mm[a_small], 0.4);
     auto delay_ms = [&](const FrontFit& f, double a) { return -1e3 * f.shift / std::sqrt(2.0 * g / a); };
