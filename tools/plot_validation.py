@@ -170,6 +170,16 @@ def hydrostatic(out, table):
     fig.savefig(os.path.join(out, "hydrostatic.png"))
 
 
+def spheric_clock(table):
+    """The record's clock against its water's release, s (validate's "H4 first fall" row), or None."""
+    for v in table:
+        if v["case"] == "spheric" and v["quantity"].startswith("H4 first fall"):
+            m = re.search(r"the record's tau = ([+-]?[0-9.]+) ms", v.get("detail", ""))
+            if m:
+                return float(m.group(1)) / 1000
+    return None
+
+
 def spheric(out, data, table):
     sim = rows(os.path.join(out, "spheric.csv"))
     exp = rows(os.path.join(data, "kleefsman_2005_spheric_test2_water_heights.csv"))
@@ -182,6 +192,10 @@ def spheric(out, data, table):
                                  (axes[1][1], "H1", "H1_x0.496_m", 0.496)):
         ax.plot([float(r["t_s"]) for r in exp], [float(r[column]) for r in exp], "k-", lw=1.2,
                 label="Kleefsman et al. 2005 (MARIN)")
+        clock = spheric_clock(table)
+        if clock:
+            ax.plot([float(r["t_s"]) + clock for r in exp], [float(r[column]) for r in exp], "--",
+                    color="0.55", lw=0.9, label=f"the same on its H4 clock (+{1000 * clock:.0f} ms)")
         for solver in dict.fromkeys(r["solver"] for r in sim):
             pts = [(float(r["t"]), float(r[probe])) for r in sim if r["solver"] == solver]
             marks = [v for v in table if v["case"] == "spheric" and v["solver"] == solver
@@ -211,6 +225,11 @@ def spheric_pressures(out, data, table):
         ax.plot(Te, [v / 1000 for v in window_mean(Te, [float(r[columns[k]]) for r in exp],
                                                     0.0025)],
                 "k-", lw=1.1, label="Kleefsman et al. 2005 (MARIN), 5 ms mean")
+        clock = spheric_clock(table)
+        if clock and k < 4:
+            ax.plot([t + clock for t in Te],
+                    [v / 1000 for v in window_mean(Te, [float(r[columns[k]]) for r in exp], 0.0025)],
+                    "--", color="0.55", lw=0.9, label=f"the same on its H4 clock (+{1000 * clock:.0f} ms)")
         for solver in solvers:
             mine = [(float(r["t"]), float(r[name])) for r in sim if r["solver"] == solver]
             Ts = [t for t, _ in mine]
