@@ -49,7 +49,9 @@ double surface_acceleration_on_a_grid(double H, double L, double x, int cells_pe
     }
     // ∂p'/∂y at the surface, second order one-sided: (3p(H) − 4p(H − h) + p(H − 2h)) / 2h, between
     // the two columns either side of x.
-    const auto slope = [&](int i) { return (3 * at(i, ny) - 4 * at(i, ny - 1) + at(i, ny - 2)) / (2 * h); };
+    const auto slope = [&](int i) {
+        return (3 * at(i, ny) - 4 * at(i, ny - 1) + at(i, ny - 2)) / (2 * h);
+    };
     const int i = std::min(int(x / h), nx - 1);
     const double f = x / h - i;
     return (1 - f) * slope(i) + f * slope(i + 1);
@@ -68,7 +70,8 @@ TEST(DamBreakStart, SurfaceAccelerationSolvesItsPotentialProblem) {
     // Free fall at the face's top corner, and the first mode's decay far from it.
     EXPECT_NEAR(dam_break_surface_acceleration(0.3, 0.6, 1e-5, g), g, 0.001 * g);
     const double far = dam_break_surface_acceleration(0.3, 30, 0.9, g);
-    EXPECT_NEAR(far, 4 * g / std::numbers::pi * std::exp(-std::numbers::pi * 0.9 / 0.6), 1e-4 * far);
+    EXPECT_NEAR(far, 4 * g / std::numbers::pi * std::exp(-std::numbers::pi * 0.9 / 0.6),
+                1e-4 * far);
     EXPECT_THROW(dam_break_surface_acceleration(0.3, 0.6, 0.0, g), std::invalid_argument);
     EXPECT_THROW(dam_break_surface_acceleration(0.3, 0.6, 0.7, g), std::invalid_argument);
     EXPECT_THROW(dam_break_surface_acceleration(-0.3, 0.6, 0.3, g), std::invalid_argument);
@@ -96,8 +99,9 @@ TEST(DamBreakStart, FitFindsTheReleaseInANoisyGauge) {
     std::vector<std::pair<double, double>> bad(10, {0.0, 0.5});
     bad[3].second = NAN;
     EXPECT_THROW(fit_dam_break_start(bad, 2.0, 0.1), std::invalid_argument);
-    EXPECT_THROW(fit_dam_break_start(std::vector<std::pair<double, double>>(10, {0.0, 0.5}), 0.0, 0.1),
-                 std::invalid_argument);
+    EXPECT_THROW(
+        fit_dam_break_start(std::vector<std::pair<double, double>>(10, {0.0, 0.5}), 0.0, 0.1),
+        std::invalid_argument);
 }
 
 // A column 0.3 m deep and 0.6 m long released at once (Lobovsky et al. 2014's, 60 particles
@@ -113,7 +117,9 @@ TEST(DamBreakStart, AReleasedColumnFallsAsThePotentialFlowSays) {
             "container": {{ "min": [0, 0], "max": [1.61, 0.6] }},
             "fluid": [ {{ "min": [0, 0], "max": [0.6, 0.3] }} ],
             "solver": {{ "type": "{}", "kinematic_viscosity": 1e-6 }},
-            "time": {{ "end_time": 0.1 }} }})", solver), "column");
+            "time": {{ "end_time": 0.1 }} }})",
+                                                  solver),
+                                      "column");
         World<2> w(s);
         std::vector<std::pair<double, double>> h;
         const auto sample = [&] {
@@ -126,7 +132,8 @@ TEST(DamBreakStart, AReleasedColumnFallsAsThePotentialFlowSays) {
             sample();
         }
         const DamBreakStart fit = fit_dam_break_start(h, a0, 0.1);
-        EXPECT_LT(std::abs(fit.offset), 0.012) << solver << ": released " << fit.offset << " s early";
+        EXPECT_LT(std::abs(fit.offset), 0.012)
+            << solver << ": released " << fit.offset << " s early";
         EXPECT_NEAR(fit.level, H, 0.003) << solver;
         EXPECT_LT(fit.rms, 0.0015) << solver;
     }

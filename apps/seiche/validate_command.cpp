@@ -788,8 +788,9 @@ void spheric(CaseRun& run, std::ostream& csv, std::ostream& pressures, std::vect
     // h0 − ½a0(t + τ)², a0 the potential flow's at t → 0 (dam_break_start.hpp), fitted over the
     // first 0.1 s. The simulation is released at t = 0, so its τ checks its start against the exact
     // solution (gated for a solver that does not resolve sound: WCSPH's H4 drops 13 mm in its
-    // first 0.04 s as its particles leave the lattice, docs/solvers.md); the record's τ is where its clock stands
-    // against its water's release (a door lifted at a finite speed can only make τ < 0).
+    // first 0.04 s as its particles leave the lattice, docs/solvers.md); the record's τ is where
+    // its clock stands against its water's release (a door lifted at a finite speed can only make
+    // τ < 0).
     const FluidBlock& column = scene.fluid.front();
     const double reservoir = scene.container_max[0] - column.min[0];
     const double a0 = dam_break_surface_acceleration(column.max[1] - column.min[1], reservoir,

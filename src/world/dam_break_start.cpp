@@ -12,19 +12,22 @@
 namespace seiche {
 
 double dam_break_surface_acceleration(double depth, double length, double distance, double g) {
-    if (!(depth > 0) || !(length > 0) || !(g > 0) || !std::isfinite(depth) || !std::isfinite(length) ||
-        !std::isfinite(g))
-        throw std::invalid_argument("dam_break_surface_acceleration: depth, length and g must be positive");
+    if (!(depth > 0) || !(length > 0) || !(g > 0) || !std::isfinite(depth) ||
+        !std::isfinite(length) || !std::isfinite(g))
+        throw std::invalid_argument(
+            "dam_break_surface_acceleration: depth, length and g must be positive");
     if (!(distance > 0) || !(distance <= length))
         throw std::invalid_argument(
-            "dam_break_surface_acceleration: the distance from the released face must lie in (0, length]");
+            "dam_break_surface_acceleration: the distance from the released face must lie in (0, "
+            "length]");
     // cosh(k(L − x)) / cosh(kL) as exponentials: e^(−kx) (1 + e^(−2k(L−x))) / (1 + e^(−2kL)), no
     // overflow. The terms alternate and fall as e^(−kx)/k: stop once one is below 1e-13 g, which
     // near the face (x ≪ H) takes about 30 H/x terms.
     double sum = 0;
     for (long n = 1; n < 100'000'000; ++n) {
         const double k = (2 * n - 1) * std::numbers::pi / (2 * depth);
-        const double ratio = std::exp(-k * distance) * (1 + std::exp(-2 * k * (length - distance))) /
+        const double ratio = std::exp(-k * distance) *
+                             (1 + std::exp(-2 * k * (length - distance))) /
                              (1 + std::exp(-2 * k * length));
         const double term = 2 * g / (depth * k) * ratio;
         sum += n % 2 ? term : -term;
