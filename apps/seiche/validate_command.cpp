@@ -772,8 +772,6 @@ void spheric(CaseRun& run, std::ostream& csv, std::ostream& pressures, std::vect
                                                                -scene.gravity[1])
                               : double(NAN);
     constexpr double start_window = 0.1;
-    std::vector<std::pair<double, double>> sim_h4;
-    for (const auto& row : sim) sim_h4.emplace_back(row[0], row[4]);
     const DamBreakStart start_exp = has_law ? fit_dam_break_start(record_h[3], a0, start_window)
                                             : DamBreakStart{NAN, NAN, NAN, 0};
     const double clock = start_exp.offset;  // the record's impacts on the clock of its own H4
@@ -811,6 +809,8 @@ void spheric(CaseRun& run, std::ostream& csv, std::ostream& pressures, std::vect
                           rms, 0.05, detail});
     }
     const bool covered = has_law && sim.back()[0] >= start_window - 1e-9;
+    std::vector<std::pair<double, double>> sim_h4;
+    for (const auto& row : sim) sim_h4.emplace_back(row[0], row[4]);
     const DamBreakStart start_sim =
         covered ? fit_dam_break_start(sim_h4, a0, start_window) : DamBreakStart{NAN, NAN, NAN, 0};
     checks.push_back(
@@ -1159,10 +1159,11 @@ void lobovsky(CaseRun& run, const std::string& name, std::ostream& csv, std::ost
             return best;
         };
         std::string back;
-        const double length = scene.fluid.front().max[0] - scene.fluid.front().min[0];
-        if (k == 0 && scene.fluid.size() == 1 && gauges[0] < length) {
+        const FluidBlock& column = scene.fluid.front();
+        if (k == 0 && scene.fluid.size() == 1 && gauges[0] < column.max[0] - column.min[0]) {
             // The reservoir's first fall (as spheric's H4): the record's lags an instant release
             // where the gate, lifted at a finite speed, holds the water back.
+            const double length = column.max[0] - column.min[0];
             const double a0 = dam_break_surface_acceleration(H, length, length - gauges[0], g);
             std::vector<std::pair<double, double>> mine_t, record_t;
             for (const auto& [T, h] : sim) mine_t.emplace_back(T / T_of_t, h * H);
