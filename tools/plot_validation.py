@@ -222,14 +222,12 @@ def spheric_pressures(out, data, table):
     fig, axes = plt.subplots(2, 4, figsize=(17, 7.5), dpi=100)
     for k, ax in enumerate(axes.flat):
         name = f"P{k + 1}"
-        ax.plot(Te, [v / 1000 for v in window_mean(Te, [float(r[columns[k]]) for r in exp],
-                                                    0.0025)],
-                "k-", lw=1.1, label="Kleefsman et al. 2005 (MARIN), 5 ms mean")
+        record_kpa = [v / 1000 for v in window_mean(Te, [float(r[columns[k]]) for r in exp], 0.0025)]
+        ax.plot(Te, record_kpa, "k-", lw=1.1, label="Kleefsman et al. 2005 (MARIN), 5 ms mean")
         clock = spheric_clock(table)
         if clock and k < 4:
-            ax.plot([t + clock for t in Te],
-                    [v / 1000 for v in window_mean(Te, [float(r[columns[k]]) for r in exp], 0.0025)],
-                    "--", color="0.55", lw=0.9, label=f"the same on its H4 clock (+{1000 * clock:.0f} ms)")
+            ax.plot([t + clock for t in Te], record_kpa, "--", color="0.55", lw=0.9,
+                    label=f"the same on its H4 clock (+{1000 * clock:.0f} ms)")
         for solver in solvers:
             mine = [(float(r["t"]), float(r[name])) for r in sim if r["solver"] == solver]
             Ts = [t for t, _ in mine]
