@@ -756,8 +756,8 @@ void spheric(CaseRun& run, std::ostream& csv, std::ostream& pressures, std::vect
     // The reservoir's first fall at H4, far from the front and from any wall the water runs along:
     // h0 − ½a0(t + τ)², a0 the potential flow's at t → 0 (dam_break_start.hpp), fitted over the
     // first 0.1 s. The simulation is released at t = 0, so its τ checks its start against the exact
-    // solution (gated for a solver that does not resolve sound: WCSPH's H4 drops 13 mm in its
-    // first 0.04 s as its particles leave the lattice, docs/solvers.md); the record's τ is where
+    // solution (every solver's: WCSPH's column, thrown off its walls when seeded d/2 from them,
+    // started 24 ms early, docs/solvers.md, "Columns released at rest"); the record's τ is where
     // its clock stands against its water's release (a door lifted at a finite speed can only make
     // τ < 0).
     // (A scene changed with --set so that H4 is not in one column's water between its released
@@ -825,8 +825,7 @@ void spheric(CaseRun& run, std::ostream& csv, std::ostream& pressures, std::vect
                                   "{:+.1f} ms (RMS {:.1f} mm): its t = 0 is about {:.0f} ms after its "
                                   "water began to move",
                                   start_window, a0, 1000 * start_sim.offset, 1000 * start_sim.rms,
-                                  1000 * start_exp.offset, 1000 * start_exp.rms, 1000 * clock),
-         !solver_traits(solver_named(solver)).resolves_sound});
+                                  1000 * start_exp.offset, 1000 * start_exp.rms, 1000 * clock)});
     // The front sensors' first impact, both series as 5 ms centred means (reported only for a
     // solver without a pressure: gates_wall_pressure).
     const bool gated = solver_traits(solver_named(solver)).gates_wall_pressure;

@@ -57,6 +57,15 @@ void compute_boundary_volumes(Boundary<D>& b, const AnyKernel<D>& kernel);
 template <int D>
 float flat_wall_push_match(const AnyKernel<D>& kernel, float d, const WallSampling& s);
 
+// Where a fluid seeded against a flat wall sampled as `s` starts at rest: the distance from the
+// wall plane at which the first row of a lattice of spacing d (rows continued away from the wall,
+// particles of volume mass_volume = m/ρ0) reads the density of the lattice's bulk. The walls'
+// offset makes a row d/2 from them read 1.2–1.6% above it (WallSampling); a column seeded there
+// is thrown off its walls at the first step.
+template <int D>
+float flat_wall_rest_gap(const AnyKernel<D>& kernel, float d, float mass_volume,
+                         const WallSampling& s);
+
 // Collision response against every object: centres kept `radius` on the fluid's side. With a
 // log, each particle's displacement is added to log.push and the object that moved it noted.
 template <int D>

@@ -22,6 +22,8 @@ struct DdrParams {
         .default_xsph = 0.0,  // it has its own viscosity impulses; XSPH is an option
         // No pressure: the relaxation's displacements push on the walls, 3.2% steep at rest.
         .gates_wall_pressure = false,
+        // flat_wall_match weights its walls to read ρ0 at d/2.
+        .walls_read_rest_at_half_spacing = true,
     };
     // Its keys, solver.ddr.*, as rows of the world's parameter table
     // (src/solvers/double_density_relaxation.cpp).

@@ -103,6 +103,7 @@ struct FluidBlock {
     Vec3d min{0, 0, 0};       // m
     Vec3d max{0, 0, 0};       // m
     Vec3d velocity{0, 0, 0};  // m/s, initial
+    bool rest_gap = false;    // rows next to a wall where the walls read the bulk's density
 };
 
 // The solver and the parameter blocks of every solver of the list (solver_list.hpp), by name:

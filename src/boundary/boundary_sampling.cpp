@@ -25,6 +25,16 @@ std::vector<float> axis_coordinates(float lo, float hi, const WallSampling& s) {
     return c;
 }
 
+// A point of a flat wall's lattice: (x, y, z) in 3D, (x, y) in 2D, y along the wall's normal.
+template <int D>
+Vec<D> lattice_point(double x, double y, double z) {
+    Vec<D> p(0.0f);
+    p[0] = float(x);
+    p[1] = float(y);
+    if constexpr (D == 3) p[2] = float(z);
+    return p;
+}
+
 }  // namespace
 
 template <int D>
@@ -115,13 +125,7 @@ float flat_wall_push_match(const AnyKernel<D>& kernel, float d, const WallSampli
                 for (int i = -m; i <= m; ++i)
                     for (int j = (D == 3 ? -m : 0); j <= (D == 3 ? m : 0); ++j) fn(i, j);
             };
-            auto at = [](float x, float y, float z) {
-                Vec<D> p(0.0f);
-                p[0] = x;
-                p[1] = y;
-                if constexpr (D == 3) p[2] = z;
-                return p;
-            };
+            const auto at = lattice_point<D>;
             // The wall: layers at −offset − l·spacing under the plane y = 0; by symmetry every
             // particle of it has the same Akinci volume, summed at the first layer's origin.
             const Vec<D> origin = at(0.0f, -s.offset, 0.0f);
@@ -151,6 +155,50 @@ float flat_wall_push_match(const AnyKernel<D>& kernel, float d, const WallSampli
         kernel);
 }
 
+template <int D>
+float flat_wall_rest_gap(const AnyKernel<D>& kernel, float d, float mass_volume,
+                         const WallSampling& s) {
+    return std::visit(
+        [&](const auto& k) {
+            const int m = int(std::ceil(k.support() / std::min(d, s.spacing))) + 1;
+            const auto at = lattice_point<D>;
+            // Σ W over the plane's lattice (spacing a) at height y, seen from the origin.
+            auto plane = [&](double a, double y) {
+                double sum = 0.0;
+                for (int i = -m; i <= m; ++i)
+                    for (int j = (D == 3 ? -m : 0); j <= (D == 3 ? m : 0); ++j)
+                        sum += k.W(glm::length(at(i * a, y, j * a)));
+                return sum;
+            };
+            double bulk = 0.0, half = 0.0;  // the whole lattice, its rows from the first on
+            for (int l = -m; l <= m; ++l) {
+                const double w = plane(d, l * double(d));
+                bulk += w;
+                if (l >= 0) half += w;
+            }
+            double w_wall = 0.0;  // a wall particle's Akinci sum (the same for all, by symmetry)
+            for (int l = 0; l < s.layers; ++l) w_wall += plane(s.spacing, -l * double(s.spacing));
+            // The walls' share of the first row's density at gap y, in units of ρ0, against the
+            // share the missing half lattice would give: m/ρ0 (bulk − half).
+            auto wall_share = [&](double y) {
+                double sum = 0.0;
+                for (int l = 0; l < s.layers; ++l)
+                    sum += plane(s.spacing, y + s.offset + l * s.spacing);
+                return sum / w_wall;
+            };
+            const double target = double(mass_volume) * (bulk - half);
+            double lo = 0.25 * d, hi = 1.0 * d;  // the share falls as the gap grows
+            if (wall_share(lo) <= target) return float(lo);
+            if (wall_share(hi) >= target) return float(hi);
+            for (int it = 0; it < 60; ++it) {
+                const double mid = 0.5 * (lo + hi);
+                (wall_share(mid) > target ? lo : hi) = mid;
+            }
+            return float(0.5 * (lo + hi));
+        },
+        kernel);
+}
+
 template Boundary<2> sample_container<2>(const Box<2>&, const WallSampling&);
 template Boundary<3> sample_container<3>(const Box<3>&, const WallSampling&);
 template Boundary<2> sample_solid_box<2>(const Box<2>&, const WallSampling&);
@@ -159,5 +207,7 @@ template void compute_boundary_volumes<2>(Boundary<2>&, const AnyKernel<2>&);
 template void compute_boundary_volumes<3>(Boundary<3>&, const AnyKernel<3>&);
 template float flat_wall_push_match<2>(const AnyKernel<2>&, float, const WallSampling&);
 template float flat_wall_push_match<3>(const AnyKernel<3>&, float, const WallSampling&);
+template float flat_wall_rest_gap<2>(const AnyKernel<2>&, float, float, const WallSampling&);
+template float flat_wall_rest_gap<3>(const AnyKernel<3>&, float, float, const WallSampling&);
 
 }  // namespace seiche

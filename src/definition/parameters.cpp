@@ -186,6 +186,15 @@ std::span<const Param<FluidBlock>> fluid_block_params() {
             "lower corner of a box inside the container, at least one particle diameter thick")),
         required(vector_param<B, &B::max>("max", "m", closed(-1e6, 1e6), "upper corner")),
         vector_param<B, &B::velocity>("velocity", "m/s", closed(-1000, 1000), "initial velocity"),
+        boolean_param<B, &B::rest_gap>(
+            "rest_gap",
+            "true: the rows next to a wall the block rests on (the container's, or an obstacle's "
+            "or a body's face) start where the walls read the bulk's density, about 0.03 particle "
+            "diameters farther out than half a diameter (DDR: half a diameter, where its walls "
+            "read rho0), so a column released at once gets no push from its walls; not along an "
+            "axis where the block fills the room between two walls or touches another block. "
+            "false: the lattice fills the block from half a diameter in, where the walls read "
+            "1.2-1.6% above the bulk"),
     };
     return table;
 }

@@ -107,19 +107,61 @@ FluidConstants<D> fluid_constants(const WorldDef& def) {
     return {d, h, mass, rho0, sound_speed_for<D>(def), kernel, def.kernel};
 }
 
+// How far a block's lattice of n rows from `lo + d/2` moves along one axis so that its first
+// row keeps gap_lo from the wall at wall_lo and its last gap_hi from the one at wall_hi: the
+// least move that does it, none when both cannot be kept, and never more than `most`, so a
+// block away from the walls, or one placed on purpose, stays where it is.
+double rest_gap_shift(double lo, int n, double d, double wall_lo, double gap_lo, double wall_hi,
+                      double gap_hi, double most) {
+    const double first = lo + 0.5 * d, last = lo + (n - 0.5) * d;
+    const double up = wall_lo + gap_lo - first, down = wall_hi - gap_hi - last;  // [up, down]
+    if (up > down) return 0.0;  // no room for both
+    return std::clamp(up > 0 ? up : down < 0 ? down : 0.0, -most, most);
+}
+
 // Each fluid block's lattice of spacing d, in creation order: visit(x, v) for every particle.
+// With fluid[i].rest_gap, rows next to the container's walls or a solid's face start `gap` from
+// them, where they read the bulk's density.
 template <int D, class Visit>
-void for_each_seeded(const WorldDef& def, float d, Visit&& visit) {
+void for_each_seeded(const WorldDef& def, float d, float gap, std::span<const Box<D>> solids,
+                     Visit&& visit) {
     for (const auto& blk : def.fluid) {
         std::array<int, D> n;
-        for (int a = 0; a < D; ++a) n[a] = particles_along(blk.min[a], blk.max[a], d);
+        std::array<double, D> origin;
+        for (int a = 0; a < D; ++a) {
+            n[a] = particles_along(blk.min[a], blk.max[a], d);
+            origin[a] = blk.min[a];
+            if (!blk.rest_gap) continue;
+            // The nearest wall on either side: the container's, or the face of an obstacle or a
+            // body that the block rests on (or hangs under) across the other axes, kept `gap`
+            // from; or the face of another fluid block, whose lattice it continues (d/2).
+            double wall_lo = def.container_min[a], wall_hi = def.container_max[a];
+            double gap_lo = gap, gap_hi = gap;
+            const auto limit = [&](const Vec3d& o_min, const Vec3d& o_max, double face_gap) {
+                for (int b = 0; b < D; ++b)
+                    if (b != a && !(o_min[b] < blk.max[b] && o_max[b] > blk.min[b])) return;
+                if (o_max[a] <= blk.min[a] + 0.5 * d && o_max[a] >= wall_lo)
+                    wall_lo = o_max[a], gap_lo = face_gap;
+                if (o_min[a] >= blk.max[a] - 0.5 * d && o_min[a] <= wall_hi)
+                    wall_hi = o_min[a], gap_hi = face_gap;
+            };
+            for (const Box<D>& o : solids) {
+                Vec3d o_min{}, o_max{};
+                for (int b = 0; b < D; ++b) o_min[b] = o.min[b], o_max[b] = o.max[b];
+                limit(o_min, o_max, gap);
+            }
+            for (const auto& other : def.fluid)
+                if (&other != &blk) limit(other.min, other.max, 0.5 * d);
+            origin[a] += rest_gap_shift(blk.min[a], n[a], d, wall_lo, gap_lo, wall_hi, gap_hi,
+                                        std::abs(gap - 0.5 * d));
+        }
         const Vec<D> v0 = to_vec<D>(blk.velocity);
         std::array<int, D> k{};
         bool empty = false;
         for (int a = 0; a < D; ++a) empty = empty || n[a] == 0;
         while (!empty) {
             Vec<D> x;
-            for (int a = 0; a < D; ++a) x[a] = static_cast<float>(blk.min[a] + (k[a] + 0.5) * d);
+            for (int a = 0; a < D; ++a) x[a] = static_cast<float>(origin[a] + (k[a] + 0.5) * d);
             visit(x, v0);
             int a = 0;
             while (a < D && ++k[a] == n[a]) k[a++] = 0;
@@ -151,19 +193,34 @@ template <int D>
 ParticleSet<D> seed_fluid(const WorldDef& def, const FluidConstants<D>& fluid, Domain<D>* domain) {
     ParticleSet<D> p;
     const float d = fluid.spacing;
+    // fluid[i].rest_gap: the gap, and the obstacles' and bodies' bounds (not those of a body
+    // that holds the fluid inside it).
+    float gap = 0.5f * d;
+    std::vector<Box<D>> solids;
+    if (std::any_of(def.fluid.begin(), def.fluid.end(), [](const auto& b) { return b.rest_gap; })) {
+        if (!solver_traits(def.solver.type).walls_read_rest_at_half_spacing)
+            gap = flat_wall_rest_gap<D>(fluid.kernel, d, fluid.mass / fluid.rest_density,
+                                        WallSampling::for_kernel(def.kernel, d));
+        for (const Obstacle& o : def.obstacles)
+            solids.push_back({to_vec<D>(o.min), to_vec<D>(o.max)});
+        for (std::size_t i = 0; i < def.bodies.size(); ++i) {
+            const BoundaryObject<D> body = body_object<D>(def.bodies[i], i);
+            if (!body.fluid_inside) solids.push_back(solid_bounds(body));
+        }
+    }
     if (domain) {
         const std::size_t total = seeded_count<D>(def, d);
         const std::size_t stride = std::max<std::size_t>(1, total / plan_sample);
         std::vector<Vec<D>> sample;
         sample.reserve(total / stride + 1);
         std::size_t i = 0;
-        for_each_seeded<D>(def, d, [&](const Vec<D>& x, const Vec<D>&) {
+        for_each_seeded<D>(def, d, gap, solids, [&](const Vec<D>& x, const Vec<D>&) {
             if (i++ % stride == 0) sample.push_back(x);
         });
         domain->plan(sample, double(stride), fluid.h);
     }
     std::uint32_t id = 0;
-    for_each_seeded<D>(def, d, [&](const Vec<D>& x, const Vec<D>& v) {
+    for_each_seeded<D>(def, d, gap, solids, [&](const Vec<D>& x, const Vec<D>& v) {
         const std::uint32_t mine = id++;
         if (domain && !domain->owns(x)) return;
         p.x.push_back(x);
