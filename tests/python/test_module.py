@@ -74,6 +74,26 @@ def test_views_share_the_worlds_memory_and_are_read_only():
     assert np.all(w.densities > 500) and np.all(w.densities < 1500)
 
 
+def test_rest_gap_moves_a_column_off_its_walls():
+    # fluid[i].rest_gap from a dict: the column's rows along the floor and the left wall start
+    # 0.02-0.03 d farther out than d/2 (where the walls read the bulk's density), its top and
+    # right side where the lattice puts them; a value that is not a boolean names its key.
+    def corners(rest_gap):
+        block = {"min": [0, 0], "max": [0.2, 0.2], "rest_gap": rest_gap}
+        x = seiche.World(seiche.Scene.from_dict(small_scene_2d(fluid=[block]))).positions
+        return x.min(axis=0), x.max(axis=0)
+    (lo0, hi0), (lo1, hi1) = corners(False), corners(True)
+    d = 0.01
+    assert lo0 == pytest.approx([d / 2, d / 2], abs=1e-7)
+    for a in (0, 1):
+        assert 0.02 * d < lo1[a] - lo0[a] < 0.035 * d
+        assert hi1[a] - hi0[a] == pytest.approx(lo1[a] - lo0[a], abs=1e-7)
+    with pytest.raises(seiche.SceneError) as e:
+        seiche.Scene.from_dict(small_scene_2d(fluid=[{"min": [0, 0], "max": [0.2, 0.2],
+                                                       "rest_gap": "yes"}]))
+    assert e.value.path == "fluid[0].rest_gap"
+
+
 def test_bad_keys_and_values_raise_scene_error_with_the_path():
     scene = seiche.Scene.from_dict(small_scene_2d())
     with pytest.raises(seiche.SceneError) as e:
