@@ -272,6 +272,7 @@ TEST(Validate, LobovskyFineIsLobovskyFinerWithTheWallFunction) {
     ASSERT_EQ(fine.fluid.size(), coarse.fluid.size());
     EXPECT_EQ(fine.fluid[0].min, coarse.fluid[0].min);
     EXPECT_EQ(fine.fluid[0].max, coarse.fluid[0].max);
+    EXPECT_EQ(fine.fluid[0].rest_gap, coarse.fluid[0].rest_gap);
     EXPECT_EQ(fine.gravity, coarse.gravity);
     EXPECT_EQ(fine.time.end_time, coarse.time.end_time);
 
