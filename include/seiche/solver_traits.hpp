@@ -43,9 +43,9 @@ struct SolverTraits {
     //! Its wall pressures are held to experiments' and exact figures in validate; false: measured
     //! and reported only (a model with no pressure, whose wall load is a by-product: DDR).
     bool gates_wall_pressure = true;
-    //! Its walls are weighted to read ρ0 at a fluid row d/2 from them, so fluid against a wall is
-    //! seeded there; false: at the gap where the Akinci walls read the bulk's density
-    //! (flat_wall_rest_gap), a little farther.
+    //! Its walls are weighted to read ρ0 at a fluid row d/2 from them, so fluid[i].rest_gap
+    //! leaves its blocks there; false: the key moves them to the gap where the Akinci walls read
+    //! the bulk's density (flat_wall_rest_gap), a little farther.
     bool walls_read_rest_at_half_spacing = false;
 };
 
