@@ -405,5 +405,35 @@ TEST(NeighborGrid, SecondTargetGridAppendsItsShiftedNeighbours) {
     expect_same_lists(lists, brute_force_neighbors<3>(qs, all, h, false));
 }
 
+// The fluid's lists are symmetric, j in i's list exactly when i is in j's: PBF's peak correction
+// marks a flagged particle's neighbours instead of asking every particle's own (pbf.cpp). A
+// lattice off the origin, so that many pairs sit within rounding of h, jittered by less.
+TEST(NeighborGrid, FluidListsAreSymmetric) {
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> jitter(-1e-6f, 1e-6f);
+    const float d = 0.05f, h = 2.0f * d;
+    std::vector<Vec<3>> p;
+    for (int i = 0; i < 14; ++i)
+        for (int j = 0; j < 14; ++j)
+            for (int k = 0; k < 14; ++k)
+                p.push_back(Vec<3>(1.2345f + d * i + jitter(rng), -0.777f + d * j + jitter(rng),
+                                   3.1f + d * k + jitter(rng)));
+    NeighborGrid<3> grid;
+    grid.build(p, h);
+    const std::vector<Vec<3>> sorted = permuted<3>(p, grid.order());
+    grid.points_were_sorted();
+    NeighborList nb;
+    build_neighbor_list_by_cell<3>(grid, sorted, grid, true, nb);
+    std::vector<std::set<std::uint32_t>> sets(nb.size());
+    std::size_t pairs = 0;
+    for (std::size_t i = 0; i < nb.size(); ++i)
+        for (std::uint32_t j : nb.of(i)) sets[i].insert(j), ++pairs;
+    ASSERT_GT(pairs, 20 * p.size());
+    for (std::size_t i = 0; i < nb.size(); ++i)
+        for (std::uint32_t j : sets[i])
+            ASSERT_TRUE(sets[j].count(static_cast<std::uint32_t>(i)))
+                << i << " lists " << j << " but not the other way";
+}
+
 }  // namespace
 }  // namespace seiche
