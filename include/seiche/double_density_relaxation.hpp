@@ -55,7 +55,8 @@ void ddr_viscosity(const DdrConstants& c, const FluidView<D>& f, float dt,
                    std::vector<Float4>& x_records, std::vector<Float4>& v_records);
 
 // Algorithm 2: density and near density, pressures, then the symmetric displacements (applied
-// to x). Boundary particles count with weight V_k/V_fluid and push only the fluid particle.
+// to x; state.dx keeps what the rounding of x lost of them). Boundary particles count with weight
+// V_k/V_fluid and push only the fluid particle.
 template <int D>
 void ddr_relax(const DdrConstants& c, const FluidView<D>& f, float dt, const Vec<D>& gravity,
                std::span<Vec<D>> x, DdrState<D>& state);
