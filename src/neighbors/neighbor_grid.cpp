@@ -478,19 +478,22 @@ void build_chunked(std::size_t items, std::size_t queries, std::size_t chunk, st
     out.offset.assign(queries + 1, 0);
     out.chunk_of.resize(queries);
     out.group_row.resize((queries + lanes - 1) / lanes);
+    static std::atomic<std::size_t> most{0};  // the largest chunk's lists
     parallel_for(
         chunks,
         [&](std::size_t c) {
             // Per thread, grown once: a warm step allocates nothing (test_allocation.cpp). Which
             // chunks a thread runs varies from step to step (more so on a busy machine), so each
-            // thread's buffer follows the largest any chunk has needed on any thread, with a
-            // quarter more: grown by its own chunks alone, a thread handed a larger chunk than
-            // it had seen allocated in a warm step (1 run in 4 beside two busy processes).
-            static std::atomic<std::size_t> most{0};
+            // thread's buffer follows the largest any chunk has needed on any thread, with at
+            // least an eighth more (grown, by half: a settling column's largest chunk grew by
+            // a few per cent now and then until step 400). Grown by its own chunks alone, a
+            // thread handed a larger chunk than it had seen allocated in a warm step (1 run in 4
+            // beside two busy processes).
             thread_local IndexBuffer lists;
             lists.clear();
-            if (const std::size_t m = most.load(std::memory_order_relaxed); lists.capacity() < m)
-                lists.reserve_more(m + m / 4);
+            if (const std::size_t m = most.load(std::memory_order_relaxed);
+                lists.capacity() < m + m / 8)
+                lists.reserve_more(m + m / 2);
             for (std::size_t it = c * chunk; it < std::min(items, (c + 1) * chunk); ++it)
                 collect(it, lists, out.offset);
             for (std::size_t m = most.load(std::memory_order_relaxed);
@@ -518,9 +521,17 @@ void build_chunked(std::size_t items, std::size_t queries, std::size_t chunk, st
                     group_longest = std::max(group_longest, out.offset[i + 1]);
                 need += lanes * group_longest;
             }
+            // As the lists' buffers, each chunk's rows follow the largest any chunk has
+            // needed, with a quarter more: grown by its own need alone, a chunk of a column
+            // still settling 400 steps after its start outgrew its quarter now and then.
+            static std::atomic<std::size_t> most_rows{0};
+            std::size_t want = most_rows.load(std::memory_order_relaxed);
+            while (need > want && !most_rows.compare_exchange_weak(want, need)) {
+            }
+            want = std::max(want, need);
             rows_of(c, [&](auto& rows) {
                 rows.clear();
-                if (rows.capacity() < need) rows.reserve_more(need + need / 4);
+                if (rows.capacity() < need) rows.reserve_more(want + want / 4);
                 append_rows(rows, at, q, q_end, queries, out.offset.data(), out.group_row.data());
             });
         },
@@ -538,6 +549,10 @@ void build_chunked(std::size_t items, std::size_t queries, std::size_t chunk, st
         std::size_t it = c * chunk;
         while (it > 0 && first_query(it) > first) --it;
         again.clear();
+        // A few items' lists, fewer than a chunk's: room for the largest chunk's at once, so
+        // that a warm step does not grow it item by item.
+        if (const std::size_t m = most.load(std::memory_order_relaxed); again.capacity() < m)
+            again.reserve_more(m);
         const std::size_t from = first_query(it);
         for (; it < items && first_query(it) < last; ++it) collect(it, again, out.offset);
         again.reserve_more(lanes);
