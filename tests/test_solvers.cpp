@@ -199,9 +199,6 @@ TEST_P(Solvers, ShortStepsAreNoWorseThanCflSteps) {
 // positions, so the column stood as a block (DDR's far column held 18 J/m of kinetic energy at
 // 0.15 s against 143 at the origin; its Ritter profile read 12% at CFL 0.1).
 TEST_P(Solvers, ShortStepsFarFromTheOriginFlowAsNearIt) {
-    if (GetParam() == SolverType::pbf)
-        GTEST_SKIP() << "PBF still loses its corrections below the ulp of x (2.7 J/m against 147): "
-                        "docs/solvers.md, \"Corrections below the ulp\"";
     Scene s = test::dam_break_2d(0.005, GetParam());
     s.time.mode = TimeParams::Mode::fixed;
     s.time.dt = 5e-5;

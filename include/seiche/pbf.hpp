@@ -25,10 +25,15 @@ struct PbfState {
     //! Σ λ' over the step's corrections (boundary forces, warm start)
     std::vector<float> lambda_sum;
     //! The step's StepContext::leftover_share, and each particle's density error at the step's
-    //! start times 1 − share: the part of C this step leaves (empty at share 1)
+    //! start, within the tolerance whole and 1 − share of its excess: the part of C this step
+    //! leaves (empty at share 1)
     float share = 1.0f;
     std::vector<float> held;
+    std::vector<float> start_rho;  //!< ρ of x_n after the pre-stabilisation (Pbf::step)
     std::vector<float> warm;  //!< λ' joined to each particle's first correction (warm start)
+    //! What the rounding of x lost of the step's corrections (pbf_delta_pass); Pbf::step adds
+    //! it to the velocity
+    std::vector<Vec<D>> lost;
     //! The peak correction's flags per particle (above the peak tolerance; it or a neighbour
     //! is; it or a neighbour moves) and the groups of eight holding a moving / measured one
     std::vector<std::uint8_t> seed, moving, measured;
@@ -77,8 +82,12 @@ struct Pbf {
     void step(StepContext<D>& c);
 
   private:
-    // state.held: each particle's error at the step's start times 1 − share (empty at share 1).
-    void hold_leftover(StepContext<D>& c, float share);
+    // state.held: each particle's error at the step's start (ρ start_rho), within the
+    // tolerance whole and 1 − share of its excess (empty at share 1).
+    void hold_leftover(StepContext<D>& c, float share, std::span<const float> start_rho);
+    // The start's error corrected on x_n, x* moved with it (pre-stabilisation); state.start_rho
+    // the densities of the new x_n.
+    void stabilise_start(StepContext<D>& c);
 };
 
 // Mean and max of max(0, ρ/ρ0 − 1 − held) (held: none when empty), the sum exact in fixed point

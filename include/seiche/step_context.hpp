@@ -71,6 +71,8 @@ class StepContext {
     // correction makes is a CFL step's, however short the step. Split over processes, collective
     // (the same branch on every process: Δt and max_dt are everyone's).
     float leftover_share() const;
+    // The world's first step: its start is the scene's packing, not a flow's.
+    bool first_step() const;
     StepStats& stats() { return stats_; }
     ParticleSet<D>& particles();
     const AnyKernel<D>& kernel() const;

@@ -26,7 +26,9 @@ PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel
 // s_corr (eq. 13), reading the positions and λ' from x_lambda and writing the corrected and
 // collided positions to x_out (adding each λ' to lambda_sum if given); density pass: ρ alone.
 // `groups` (optional): only those groups of eight particles (lanes::for_each_group); `apply`
-// (optional, per particle): the Δx pass moves only the particles whose byte is set.
+// (optional, per particle): the Δx pass moves only the particles whose byte is set; `lost`
+// (optional, per particle): what the rounding of x lost of the corrections, added to the next
+// one and updated (zero where a wall clamped the coordinate).
 template <int D, class K>
 void pbf_lambda_pass(const PbfParams& p, const PbfConstants& c, const K& kernel,
                      const FluidView<D>& f, std::span<float> rho,
@@ -38,7 +40,7 @@ void pbf_delta_pass(const PbfConstants& c, const K& kernel, const FluidView<D>& 
                     std::span<const PositionLambda> x_lambda, std::span<Vec<D>> x_out,
                     std::span<Float4> boundary, std::span<float> lambda_sum = {},
                     const std::vector<std::uint32_t>* groups = nullptr,
-                    const std::uint8_t* apply = nullptr);
+                    const std::uint8_t* apply = nullptr, std::span<Vec<D>> lost = {});
 template <int D, class K>
 void pbf_density_pass(const K& kernel, const FluidView<D>& f, std::span<float> rho);
 

@@ -126,6 +126,10 @@ float StepContext<D>::leftover_share() const {
     return static_cast<float>(std::min(1.0, 2.0 * double(dt_) / flow));
 }
 template <int D>
+bool StepContext<D>::first_step() const {
+    return w_.steps() == 0;
+}
+template <int D>
 std::vector<Vec<D>>& StepContext<D>::velocity_scratch() {
     return w_.v_scratch_;
 }
