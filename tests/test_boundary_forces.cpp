@@ -451,12 +451,12 @@ TEST_P(BoundaryForces, SensorsOnAnObstacleReadTheHydrostaticPressure) {
 // particles along an edge carry both faces' loads in Boundary::force (the fluid beside the box,
 // below the top's plane, pushes them up), and Boundary::face_force keeps, along each axis, only
 // the push from the open side of the particle's own face there. Averaged over 1 s: from the face
-// PBF 0.92, WCSPH 1.01, DDR 0.97, DFSPH 1.03 of ρ0 g (H − y); from the whole force 0.89–0.96.
+// PBF 0.925, WCSPH 0.98, DDR 0.99, DFSPH 1.03 of ρ0 g (H − y); from the whole force 0.89–0.95.
 // The corner's column alone reads 0.84–1.11 from the face, 0.76–0.89 from the whole force.
+// PBF is solved to 0.1%: at its default 0.2% each step leaves part of the weight to the next,
+// and the edge's reading moves with it (0.916 on the AMD EPYC Zen 5's bits; 0.925 at 0.001,
+// 0.0005 and 0.0002). This test pins how the force is split at an edge.
 TEST_P(BoundaryForces, ASensorAtAnEdgeReadsItsOwnFace) {
-    // PBF solved to 0.1%: at its default 0.2% each step leaves part of the weight to the next
-    // one, and the edge's reading moves with it (0.916 at 0.002 on the AMD EPYC Zen 5's bits,
-    // 0.925 at 0.001, 0.0005 and 0.0002); this test pins how the force is split at an edge.
     WorldDef def = tank_with_box(GetParam());
     def.solver.pbf.density_tolerance = 0.001;
     World<2> w(def);
