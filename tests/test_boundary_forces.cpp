@@ -455,7 +455,10 @@ TEST_P(BoundaryForces, SensorsOnAnObstacleReadTheHydrostaticPressure) {
 // The corner's column alone reads 0.84–1.11 from the face, 0.76–0.89 from the whole force.
 // PBF is solved to 0.1%: at its default 0.2% each step leaves part of the weight to the next,
 // and the edge's reading moves with it (0.916 on the AMD EPYC Zen 5's bits; 0.925 at 0.001,
-// 0.0005 and 0.0002). This test pins how the force is split at an edge.
+// 0.0005 and 0.0002). This test pins how the force is split at an edge. PBF's lower reading is
+// its load's path, not the split: its first layer rests on the clamp (a wall pair has one λ'),
+// which carries a quarter of the top's load, and at the edge the fluid beside the box holds that
+// layer up instead (docs/solvers.md).
 TEST_P(BoundaryForces, ASensorAtAnEdgeReadsItsOwnFace) {
     WorldDef def = tank_with_box(GetParam());
     def.solver.pbf.density_tolerance = 0.001;
