@@ -24,6 +24,10 @@ struct PbfState {
     std::vector<Float4> boundary;
     //! Σ λ' over the step's corrections (boundary forces, warm start)
     std::vector<float> lambda_sum;
+    //! The positions of the step's first λ pass, where the walls' Σ_k V_k ∇W_ik was taken for
+    //! the whole step: the walls' reaction is summed there (kept while boundary forces are
+    //! tracked, else empty)
+    std::vector<Vec<D>> wall_push_at;
     //! The step's StepContext::leftover_share, and each particle's density error at the step's
     //! start, within the tolerance whole and 1 − share of its excess: the part of C this step
     //! leaves (empty at share 1)

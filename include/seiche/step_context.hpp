@@ -121,11 +121,12 @@ class StepContext {
     Processes* processes() const;
     // The fluid's force on the boundary (Newton's third law on the solver's boundary term):
     // f_k = Σ_i term(i, k, |x_i − x_k|)·(x_i − x_k) over the fluid neighbours i of boundary
-    // particle k, at the current positions (or Σ_i term(i, k, x_i − x_k) for a term that takes
+    // particle k, at the current positions or at `at` (the positions, one per fluid particle,
+    // where the solver took the pairs' push; or Σ_i term(i, k, x_i − x_k) for a term that takes
     // the vector and returns the pair's force). Does nothing unless the world tracks forces.
     bool tracking_boundary_forces() const;
     template <class Term>
-    void boundary_reaction(Term&& term);
+    void boundary_reaction(Term&& term, std::span<const Vec<D>> at = {});
     // Runs fn and adds its wall time to one stage of World::stage_times().
     template <class Fn>
     void timed(double StageTimes::*stage, Fn&& fn);
@@ -177,9 +178,10 @@ Vec<D> pair_reaction(Term& term, std::uint32_t i, std::size_t k, const Vec<D>& r
 // of the particle's face along that axis (where every pair is, the same bits as f_k).
 template <int D>
 template <class Term>
-void StepContext<D>::boundary_reaction(Term&& term) {
+void StepContext<D>::boundary_reaction(Term&& term, std::span<const Vec<D>> at) {
     if (!tracking_boundary_forces()) return;
-    const ReactionLists<D> l = reaction_lists();
+    ReactionLists<D> l = reaction_lists();
+    if (!at.empty()) l.x = at;
     const bool faces = l.face_force.size() == l.bx.size() && l.face_plane.size() == l.bx.size() &&
                        l.face_side.size() == l.bx.size();
     parallel_for(l.bx.size(), [&](std::size_t k) {
