@@ -40,6 +40,9 @@ struct DdrState {
     //! what the pair passes read of a neighbour, per particle in 16 bytes: (x, y, z, P) for the
     //! relaxation, (x, y, z, 0) and (vx, vy, vz, 0) for the viscosity
     std::vector<Float4> x_pressure, x_records, v_records;
+    //! The positions the relaxation took its displacements at (x_pressure's), where the walls'
+    //! reaction is summed (kept while boundary forces are tracked)
+    std::vector<Vec<D>> wall_push_at;
     void resize(std::size_t n) {
         pressure.resize(n);
         pressure_near.resize(n);

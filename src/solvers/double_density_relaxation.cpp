@@ -318,22 +318,32 @@ void Ddr<D>::step(StepContext<D>& c) {
         // The relaxation moves fluid particle i away from boundary particle k by
         // D_ik = −w_k Δt² (P_i a + P_near,i a²) r̂_ik (the wall itself stays). As an impulse over
         // the step that is a force m D_ik / Δt² on i, so f_k = m w_k (P_i a + P_near,i a²) r̂_ki,
-        // with a = 1 − |x_ik|/h and w_k = V_k / V_fluid. Taken at the relaxed positions, a
-        // displacement of a small fraction of h later.
+        // with a = 1 − |x_ik|/h and w_k = V_k / V_fluid, taken where the relaxation took D_ik
+        // (the predicted positions), so the walls get back exactly what the fluid got.
+        state.wall_push_at.resize(p.size());
+        Vec<D>* at = state.wall_push_at.data();
+        const Float4* xp = state.x_pressure.data();
+        parallel_for(p.size(), [&](std::size_t i) {
+            at[i][0] = xp[i].x;
+            at[i][1] = xp[i].y;
+            if constexpr (D == 3) at[i][2] = xp[i].z;
+        });
         const float* P = state.pressure.data();
         const float* P_near = state.pressure_near.data();
         const float* volume = f.bvolume.data();
         const float inv_fluid_volume = constants.boundary_weight * f.rest_density / p.mass;
         const float inv_h = 1.0f / constants.h, m = p.mass;
         const Vec<D> g_step = constants.hydrostatic * gravity;
-        c.boundary_reaction([&](std::uint32_t i, std::size_t b, float len) {
-            const float a = std::max(0.0f, 1.0f - len * inv_h);
-            const float w = volume[b] * inv_fluid_volume * constants.wall_push;
-            const float p_wall =
-                0.5f * (P[i] + std::max(P[i] + glm::dot(g_step, f.bx[b] - f.x[i]),
-                                        std::min(P[i], 0.0f)));
-            return len > 0.0f ? -m * w * (p_wall * a + P_near[i] * a * a) / len : 0.0f;
-        });
+        c.boundary_reaction(
+            [&](std::uint32_t i, std::size_t b, float len) {
+                const float a = std::max(0.0f, 1.0f - len * inv_h);
+                const float w = volume[b] * inv_fluid_volume * constants.wall_push;
+                const float p_wall =
+                    0.5f * (P[i] + std::max(P[i] + glm::dot(g_step, f.bx[b] - at[i]),
+                                            std::min(P[i], 0.0f)));
+                return len > 0.0f ? -m * w * (p_wall * a + P_near[i] * a * a) / len : 0.0f;
+            },
+            state.wall_push_at);
     }
     c.collide();  // resolveCollisions
     c.stats().iterations = 1;
