@@ -22,6 +22,17 @@ struct alignas(16) Float4 {
     float x, y, z, w;
 };
 
+// The positions (x, y[, z]) of a pass's records, into `out` (as long as `records`): where a
+// solver took a step's pushes, for the walls' reaction (StepContext::boundary_reaction).
+template <int D>
+void positions_of(std::span<const Float4> records, std::span<Vec<D>> out) {
+    parallel_for(records.size(), [&](std::size_t i) {
+        out[i][0] = records[i].x;
+        out[i][1] = records[i].y;
+        if constexpr (D == 3) out[i][2] = records[i].z;
+    });
+}
+
 // What a fluid pass reads: fluid positions and lists, boundary positions, volumes and lists.
 template <int D>
 struct FluidView {

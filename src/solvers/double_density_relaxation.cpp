@@ -321,13 +321,8 @@ void Ddr<D>::step(StepContext<D>& c) {
         // with a = 1 − |x_ik|/h and w_k = V_k / V_fluid, taken where the relaxation took D_ik
         // (the predicted positions), so the walls get back exactly what the fluid got.
         state.wall_push_at.resize(p.size());
-        Vec<D>* at = state.wall_push_at.data();
-        const Float4* xp = state.x_pressure.data();
-        parallel_for(p.size(), [&](std::size_t i) {
-            at[i][0] = xp[i].x;
-            at[i][1] = xp[i].y;
-            if constexpr (D == 3) at[i][2] = xp[i].z;
-        });
+        positions_of<D>(state.x_pressure, state.wall_push_at);
+        const Vec<D>* at = state.wall_push_at.data();
         const float* P = state.pressure.data();
         const float* P_near = state.pressure_near.data();
         const float* volume = f.bvolume.data();

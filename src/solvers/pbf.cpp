@@ -555,15 +555,8 @@ PbfResult pbf_project(const PbfParams& p, const PbfConstants& c, const K& kernel
                     4096);
         }
         refresh_halo(view.processes, std::span<PositionLambda>(state.x_lambda));  // λ' for Δx
-        if (r.iterations == 0 && state.wall_push_at.size() == x.size()) {
-            Vec<D>* at = state.wall_push_at.data();
-            const PositionLambda* xl = state.x_lambda.data();
-            parallel_for(x.size(), [&](std::size_t i) {
-                at[i][0] = xl[i].x;
-                at[i][1] = xl[i].y;
-                if constexpr (D == 3) at[i][2] = xl[i].z;
-            });
-        }
+        if (r.iterations == 0 && state.wall_push_at.size() == x.size())
+            positions_of<D>(state.x_lambda, state.wall_push_at);
         // Nothing compressed and nothing carried (a fluid in free fall, or held apart): every
         // correction would move no particle (Δx = 0 to the bit), and every later λ pass would
         // measure this one's positions again, so the step ends here, with no correction. Not
