@@ -139,6 +139,9 @@ TEST(LiveChanges, ContainerAdhesionActsFromTheNextStep) {
     EXPECT_EQ(sticky.definition().container_adhesion, 50.0);
     EXPECT_EQ(sticky.boundary_objects()[0].adhesion, 50.0f);
     EXPECT_THROW(sticky.set("container.adhesion", -1.0), DefinitionError);
+    // Its pull is explicit: the speed guard follows it at once (and the step's bound, which
+    // here at r = 1 cm stays above the 2 ms of max_dt).
+    EXPECT_GT(sticky.max_speed(), still.max_speed());
     still.advance_to(0.2);
     sticky.advance_to(0.2);
     // The block, released in zero gravity, relaxes; the sticky floor and wall hold it lower.

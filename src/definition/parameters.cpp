@@ -140,7 +140,7 @@ std::span<const Param<WorldDef>> world_params() {
         number_param<W, &W::time, &TimeParams::cfl>(
             "time.cfl", "", {0, 1, true, false},
             "dt = cfl · 2r / (v_max + |g|·max_dt) in CFL mode (+ c for WCSPH and DDR); with surface "
-            "tension at most cfl · 2r / √(130 γ h)"),
+            "tension or adhesion at most cfl · 2r / √((130 γ + 7 β) h), β the largest adhesion"),
         with_default_note(
             number_param<W, &W::time, &TimeParams::max_dt>(
                 "time.max_dt", "s", closed(0, 1),

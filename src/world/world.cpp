@@ -17,6 +17,7 @@
 #include "seiche/bodies.hpp"
 #include "seiche/exact_sum.hpp"
 #include "seiche/parallel.hpp"
+#include "seiche/surface_tension.hpp"
 
 namespace seiche {
 
@@ -51,16 +52,27 @@ const WorldDef& checked(const WorldDef& def, int dimension) {
 
 namespace {
 
-// The speed surface tension gives (0 without it): it drives the fluid without gravity, about
-// √(a·h) from the largest acceleration it gives, measured as 130·γ m/s² at the corner of a cube
-// of fluid (PBF, r = 5 and 2.5 mm alike): a drop pulled round reaches a few tenths of that.
-double surface_tension_speed(const WorldDef& def) {
+// The largest adhesion β over the container, the obstacles and the bodies.
+double largest_adhesion(const WorldDef& def) {
+    double beta = def.container_adhesion;
+    for (const Obstacle& o : def.obstacles) beta = std::max(beta, o.adhesion);
+    for (const BodyDef& b : def.bodies) beta = std::max(beta, b.adhesion);
+    return beta;
+}
+
+// The speed the surface forces give (0 without them): they drive the fluid without gravity,
+// about √(a·h) from the largest acceleration they give. Cohesion's was measured as 130·γ m/s² at
+// the corner of a cube of fluid (PBF, r = 5 and 2.5 mm alike): a drop pulled round reaches a few
+// tenths of that. Adhesion's is at most adhesion_acceleration_per_beta·β. A particle at a drop's
+// edge on a wall feels both at once, so they add.
+double surface_force_speed(const WorldDef& def) {
     const double h = def.support_factor * def.particle_radius;
-    return std::sqrt(130.0 * def.solver.surface_tension * h);
+    return std::sqrt((130.0 * def.solver.surface_tension + adhesion_acceleration_per_beta *
+                      largest_adhesion(def)) * h);
 }
 
 float max_initial_speed(const WorldDef& def) {
-    float v = static_cast<float>(surface_tension_speed(def));
+    float v = static_cast<float>(surface_force_speed(def));
     for (const Emitter& e : def.emitters) v = std::max(v, float(e.speed));
     for (const auto& blk : def.fluid) {
         double v2 = 0;
@@ -628,11 +640,13 @@ double World<D>::cfl_step() const {
     if (solver_traits(def_.solver.type).resolves_sound) speed += fluid_.speed_of_sound;
     // Surface tension's own time scale, however still the fluid: explicit surface forces must
     // resolve the capillary waves of the particle scale (Brackbill, Kothe & Zemach 1992), so a
-    // step crosses a spacing at surface_tension_speed at most. Every time scale of the surface
+    // step crosses a spacing at surface_force_speed at most. Every time scale of the surface
     // forces is ∝ 1/√γ, and so is this bound: a drop in zero gravity then moves the same way at
     // every γ, only faster (docs/solvers.md). (At r = 1.25 mm, γ = 1 it is 1.2 ms; Brackbill's
-    // √(ρd³/(2πσ)) with the σ_eff measured there is 0.9 ms; max_dt is 2 ms.)
-    speed = std::max(speed, surface_tension_speed(def_));
+    // √(ρd³/(2πσ)) with the σ_eff measured there is 0.9 ms; max_dt is 2 ms.) Adhesion's pull is
+    // explicit too: unbounded, DFSPH's 5 ms steps shook water clinging to a box in zero gravity
+    // until a particle passed the speed guard.
+    speed = std::max(speed, surface_force_speed(def_));
     const double dt = speed > 0.0 ? t.cfl * 2.0 * def_.particle_radius / speed : longest;
     return std::clamp(dt, t.min_dt, longest);
 }
