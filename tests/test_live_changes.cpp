@@ -155,6 +155,25 @@ TEST(LiveChanges, ContainerAdhesionActsFromTheNextStep) {
     EXPECT_LT(mean_y(sticky), mean_y(still) - 0.001);
 }
 
+// The explicit solvers' stiffness follows a live change of the speed of sound (the walls'
+// adhesion and surface tension enter it): a world whose adhesion is set after it was built steps
+// exactly as one built with it.
+TEST(LiveChanges, AdhesionSetLiveMovesTheExplicitSolversStiffnessToo) {
+    for (SolverType s : {SolverType::wcsph, SolverType::ddr}) {
+        WorldDef def = tank();
+        def.solver.type = s;
+        WorldDef sticky_def = def;
+        sticky_def.container_adhesion = 50.0;
+        World<2> built(sticky_def), set(def);
+        set.set("container.adhesion", 50.0);
+        EXPECT_EQ(set.definition().container_adhesion, 50.0);
+        built.advance_to(0.02);
+        set.advance_to(0.02);
+        EXPECT_EQ(built.steps(), set.steps()) << solver_name(s);
+        EXPECT_TRUE(built.particles().x == set.particles().x) << solver_name(s);
+    }
+}
+
 // World::vorticity (the viewer's colouring): ω of a block turning as a solid body at Ω is 2Ω
 // inside it, and there is none without vorticity confinement.
 TEST(LiveChanges, VorticityOfASolidBodyTurnIsTwiceItsRate) {

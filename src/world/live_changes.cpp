@@ -147,9 +147,15 @@ void World<D>::set_definition(const WorldDef& next) {
     bool restart = false;
     for (const auto& p : world_params())
         if (p.live == Live::restarts_solver && p.get(next) != p.get(def_)) restart = true;
+    const float sound_before = fluid_.speed_of_sound;
     def_ = next;
     derive_from_definition();
     objects_[0].adhesion = float(def_.container_adhesion);  // the container is object 0
+    // WCSPH and DDR take their stiffness from the speed of sound when they start, and the step
+    // follows it: a change that moves it (γ, the walls' adhesion) restarts them, or the steps
+    // would follow the new speed and the stiffness the old.
+    if (fluid_.speed_of_sound != sound_before && solver_traits(def_.solver.type).resolves_sound)
+        restart = true;
     // The solver restarts on the current particles: its scratch is rebuilt every step anyway.
     if (restart) {
         solver_ = make_solver<D>(def_.solver, fluid_, p_.size());
