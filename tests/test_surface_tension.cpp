@@ -505,10 +505,9 @@ TEST(SurfaceTension, CalibrationDropRingsInProportionToGamma) {
 // Adhesion's reaction reaches a dynamic body: in zero gravity a free box r from a block of water
 // (γ = 1, WCSPH). Without adhesion the water's edge, bulging as the square rounds, pushes the box
 // away (+0.435 N·s/m after 0.3 s); with β = 20 box and water are pulled together, meet, and the
-// box keeps +0.18 (+0.004 while adhesion's pull had no part in the speed of sound, then 16 m/s
-// where it is 23 now: the stiffer the water, the more the meeting rebounds; 0.06 at 20 m/s,
-// 0.20 at 30). WCSPH: its forces are explicit, so the box's pull is the reaction of eq. (6)
-// alone (the other solvers: StickyContact below).
+// box keeps +0.18: the meeting rebounds the more, the stiffer the water (0.06 at a speed of sound
+// of 20 m/s, 0.20 at 30; the automatic one is 23 here). WCSPH: its forces are explicit, so the
+// box's pull is the reaction of eq. (6) alone (the other solvers: StickyContact below).
 TEST(Adhesion, ItsReactionPullsAFreeBody) {
     auto box_momentum = [](double beta) {
         WorldDef def;
@@ -581,11 +580,12 @@ TEST(Adhesion, ItsStepBoundHoldsItsLargestPull) {
 }
 
 // Every solver: a free box with β = 20 beside a block of water in zero gravity (no surface
-// tension), at the solver's own steps, which adhesion's largest pull bounds. The water clings to the box, and the momentum of water and box together stays 0:
-// the reaction of eq. (6) is taken at the positions the fluid's side used, and so is the walls'
-// reaction to the solver's boundary term. (Taken after the step had moved them by Δt²·a, a box
-// held beside resting water read +43 N/m from water whose momentum did not change: A(r) rises as
-// a fourth root from h/2, where a particle on a wall sits.)
+// tension), at the solver's own steps, which adhesion's largest pull bounds. The water clings to
+// the box, and the momentum of water and box together stays 0: the reaction of eq. (6) is taken
+// at the positions the fluid's side used, and so is the walls' reaction to the solver's boundary
+// term. (Taken after the step had moved them by Δt²·a, a box held beside resting water read
+// +43 N/m from water whose momentum did not change: A(r) rises as a fourth root from h/2, where a
+// particle on a wall sits.)
 class StickyContact : public ::testing::TestWithParam<SolverType> {};
 
 TEST_P(StickyContact, KeepsMomentum) {

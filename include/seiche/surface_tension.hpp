@@ -34,7 +34,7 @@ struct SurfaceKernels {
 double cohesion_integral_3d();
 double adhesion_integral_3d();
 
-// The largest acceleration adhesion gives a fluid particle per unit β, m/s²: 6.8 in 2D and 5.1
+// The largest acceleration adhesion gives a fluid particle per unit β, m/s²: 6.75 in 2D and 5.0
 // in 3D, measured on a lone particle in a container's corner (the test
 // `Adhesion.ItsStepBoundHoldsItsLargestPull`), rounded up. Independent of r: ψ_k scales as r^D
 // and A as 1/r^D. It bounds the step and sets the speed guard as 130·γ does for cohesion.
