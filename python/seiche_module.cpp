@@ -201,6 +201,7 @@ py::dict stats_dict(const StepStats& s) {
     d["iterations"] = s.iterations;
     d["capped"] = s.capped;
     d["capped_peak"] = s.capped_peak;
+    d["diverged"] = s.diverged;
     d["density_error_mean"] = s.density_error_mean;
     d["density_error_max"] = s.density_error_max;
     d["kinetic_energy"] = s.kinetic_energy;

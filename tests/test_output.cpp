@@ -341,6 +341,38 @@ TEST(Output, RunWritesFramesStatsAndResolvedScene) {
     fs::remove_all(dir);
 }
 
+// A run whose solve drives its error up (DFSPH under a long plate: DfsphClosedLayer in
+// test_solvers.cpp) says so with what to try instead of more iterations, after an instability
+// too, and counts the steps in summary.json.
+TEST(Output, RunSaysWhenItsSolveDroveItsErrorUp) {
+    const fs::path dir = fs::temp_directory_path() / "seiche_test_diverged";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const fs::path scene = dir / "layer.json";
+    std::ofstream(scene) << R"({"dimension": 2, "particle_radius": 0.00125, "gravity": [0, 0],
+        "container": {"min": [0, 0], "max": [0.8, 0.1]},
+        "fluid": [{"min": [0, 0], "max": [0.8, 0.02]}],
+        "obstacles": [{"min": [0.1, 0.02], "max": [0.7, 0.03]}],
+        "solver": {"type": "dfsph"}, "time": {"end_time": 0.1}})";
+    const fs::path out = dir / "run";
+    const int code = run_cli("run " + scene.string() + " -o " + out.string() +
+                                 " --set output.preview=false",
+                             dir.string() + ".log");
+    EXPECT_TRUE(code == 0 || code == 3) << code;  // done, or unstable
+    const std::string log = slurp(dir.string() + ".log");
+    EXPECT_NE(log.find("its error grew over its iterations on "), std::string::npos) << log;
+    EXPECT_NE(log.find("solver.dfsph.chebyshev=0 with solver.dfsph.max_iterations at most 100"),
+              std::string::npos)
+        << log;
+    EXPECT_EQ(log.find("raise solver.dfsph.max_iterations"), std::string::npos) << log;
+    if (code == 3)
+        EXPECT_NE(log.find("Try solver.dfsph.chebyshev=0"), std::string::npos) << log;
+    const std::string summary = slurp(out / "summary.json");
+    EXPECT_NE(summary.find("\"diverged_steps\": "), std::string::npos) << summary;
+    EXPECT_EQ(summary.find("\"diverged_steps\": 0,"), std::string::npos) << summary;
+    fs::remove_all(dir);
+}
+
 // A run whose solve stops at its iteration cap above its tolerance says so in its summary, with
 // the keys to change, and counts the steps in summary.json; one that meets it says nothing.
 TEST(Output, RunSaysWhenItsSolveStoppedAtTheCap) {

@@ -123,14 +123,19 @@ std::string capped_note(long long capped, long long capped_peak, long long steps
 }
 
 void print_capped(const RunTotals& totals, SolverType solver, int label_width) {
+    const SolverTraits& t = solver_traits(solver);
+    const bool diverged = totals.diverged > 0 && !t.diverged_remedy.empty();
+    if (diverged)  // more iterations, capped_remedy's advice, would drive the error further up
+        std::printf("  %-*s its error grew over its iterations on %lld of %lld steps: try %s\n",
+                    label_width - 1, "solve", totals.diverged, totals.steps,
+                    std::string(t.diverged_remedy).c_str());
     const std::string note = capped_note(totals.capped, totals.capped_peak, totals.steps, solver);
     if (note.empty()) return;
-    std::printf("  %-*s %s\n", label_width - 1, "solve", note.c_str());
+    std::printf("  %-*s %s\n", label_width - 1, diverged ? "" : "solve", note.c_str());
     // A start-up step or two is common (a lattice meeting the walls); a tenth of the run is not.
     // The remedy for the steps whose mean error stayed above its tolerance, and for those whose
     // largest error did, each when it makes a tenth of the run.
-    const SolverTraits& t = solver_traits(solver);
-    if (10 * (totals.capped - totals.capped_peak) >= totals.steps)
+    if (!diverged && 10 * (totals.capped - totals.capped_peak) >= totals.steps)
         std::printf("  %-*s the density error is above the tolerance asked: %s\n",
                     label_width - 1, "", std::string(t.capped_remedy).c_str());
     if (10 * totals.capped_peak >= totals.steps && !t.peak_tolerance_key.empty())

@@ -36,8 +36,13 @@ struct Totals : RunTotals {
     int frames = 0;
 };
 
-// What to change after an instability, for this solver and step mode.
-std::string remedy(const Scene& scene) {
+// What to change after an instability, for this solver and step mode, and whether its solve
+// drove its error up on some step (then neither shorter steps nor more iterations help).
+std::string remedy(const Scene& scene, const RunTotals& totals) {
+    const SolverTraits& t = solver_traits(scene.solver.type);
+    if (totals.diverged > 0 && !t.diverged_remedy.empty())
+        return std::string(t.diverged_remedy) + "; its solve's error grew over its iterations on " +
+               std::to_string(totals.diverged) + " of " + std::to_string(totals.steps) + " steps";
     const bool fixed = scene.time.mode == TimeParams::Mode::fixed;
     const std::string step = fixed ? "a smaller time.dt" : "a smaller time.cfl or time.max_dt";
     if (const std::string_view key = solver_traits(scene.solver.type).iterations_key; !key.empty())
@@ -245,6 +250,7 @@ int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
         {"mean_iterations", totals.mean_iterations()},
         {"capped_steps", totals.capped},
         {"capped_peak_steps", totals.capped_peak},
+        {"diverged_steps", totals.diverged},
         {"density_error_mean", totals.mean_density_error()},
         {"density_error_max", totals.density_error_max},
         {"containment_corrections", totals.contained},
@@ -303,7 +309,7 @@ int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
                      "are valid. Try %s.\n",
                      static_cast<long long>(s.step), s.time, s.dt, b.particle, b.reason.c_str(),
                      b.position[0], b.position[1], b.position[2], b.velocity[0], b.velocity[1],
-                     b.velocity[2], (frame - 1) * frame_dt, remedy(scene).c_str());
+                     b.velocity[2], (frame - 1) * frame_dt, remedy(scene, totals).c_str());
         return 3;
     }
     return stopped ? 130 : 0;

@@ -58,6 +58,9 @@ struct DfsphState {
 struct DfsphSolve {
     int iterations = 0;
     bool capped = false;  //!< stopped at its max_iterations above its tolerance
+    //! ended above its tolerance at more than diverged_growth times the lowest mean error it
+    //! reached: its iterations drove the error up (StepStats::diverged)
+    bool diverged = false;
     double error_mean = 0, error_max = 0;
 };
 

@@ -40,6 +40,12 @@ struct DfsphParams {
                          "time.max_dt or raise solver.dfsph.max_iterations (water at rest H deep: "
                          "steps of about 2r/(4 sqrt(g H)) take 20-30 iterations; 1 ms for 0.4 m "
                          "at r = 4 mm)",
+        // More iterations or shorter steps do not help there: the error grows per iteration
+        // (docs/solvers.md, "Fluid closed in by walls").
+        .diverged_remedy = "solver.dfsph.chebyshev=0 with solver.dfsph.max_iterations at most "
+                           "100, room for the fluid to move, or the PBF solver (in fluid closed "
+                           "in by walls, a long layer under a plate or a body or a box filled to "
+                           "the lid, DFSPH's solve can drive its error up)",
     };
     // Its keys, solver.dfsph.*, as rows of the world's parameter table (src/solvers/dfsph.cpp).
     static std::span<const Param<WorldDef>> keys();

@@ -40,6 +40,10 @@ struct SolverTraits {
     //! What to change when its solve stops at iterations_key above tolerance_key on many steps
     //! (StepStats::capped): the summaries of seiche run and bench print it.
     std::string_view capped_remedy = {};
+    //! What to try when its solve drives its error up (StepStats::diverged), read after "try":
+    //! printed in place of capped_remedy and of the instability's usual remedy ("" for a solver
+    //! without).
+    std::string_view diverged_remedy = {};
     //! Its wall pressures are held to experiments' and exact figures in validate; false: measured
     //! and reported only (a model with no pressure, whose wall load is a by-product: DDR).
     bool gates_wall_pressure = true;

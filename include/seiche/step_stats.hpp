@@ -39,6 +39,10 @@ struct StepStats {
     //! Of the capped steps, one whose iterations met tolerance_key but whose correction of the
     //! largest error stopped at the cap above peak_tolerance_key (PBF's solver.pbf.peak_tolerance).
     bool capped_peak = false;
+    //! The solve ended above its tolerance at well over the lowest error it reached: its
+    //! iterations drove the error up (solver traits' diverged_remedy; DFSPH in fluid closed in
+    //! by walls, docs/solvers.md).
+    bool diverged = false;
     double density_error_mean = 0;  //!< mean of max(0, ρ/ρ0 − 1)
     double density_error_max = 0;
     double kinetic_energy = 0;    //!< J (J/m in 2D)
@@ -54,6 +58,7 @@ struct RunTotals {
     long long iterations = 0;
     long long capped = 0;  //!< steps whose solve stopped at its cap above its tolerance
     long long capped_peak = 0;  //!< of those, above the peak tolerance (StepStats::capped_peak)
+    long long diverged = 0;     //!< steps whose solve drove its error up (StepStats::diverged)
     double density_error_mean_sum = 0;  //!< Σ over the steps of each step's mean density error
     double density_error_max = 0;       //!< the largest of any step
     StepStats last;                     //!< the last step
@@ -63,6 +68,7 @@ struct RunTotals {
         iterations += s.iterations;
         capped += s.capped ? 1 : 0;
         capped_peak += s.capped && s.capped_peak ? 1 : 0;
+        diverged += s.diverged ? 1 : 0;
         density_error_mean_sum += s.density_error_mean;
         density_error_max = std::max(density_error_max, s.density_error_max);
         last = s;

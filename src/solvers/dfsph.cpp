@@ -30,6 +30,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 
 #include "../neighbors/pair_lanes.hpp"
 #include "density_lanes.hpp"
@@ -362,6 +363,17 @@ constexpr float relaxation = 0.5f;
 // 0.993 ρ0 away from the walls), at the fourth as plain Jacobi (1.0003).
 constexpr int chebyshev_start = 4;
 
+// A solve that ends above its tolerance at more than this times the lowest mean error it reached
+// diverged (DfsphSolve::diverged). The walls' extrapolated pressure (κ̂_k, above) couples the
+// fluid's κ̂ through the walls unsymmetrically: where walls close the fluid in over some 40
+// supports or more (a layer under a plate or a body; a box filled to the lid), some mode of κ̂
+// compresses the fluid where it presses, and relaxed Jacobi's predicted error grows by about
+// 0.4% an iteration (the semi-iteration's faster): neither more iterations nor shorter steps
+// help (docs/solvers.md, "Fluid closed in by walls"). No validation scene has such a step; a
+// box 0.3 m × 2 cm filled to the lid (r = 1.25 mm) ends its first solve, plain Jacobi's 100
+// iterations, at 1.55 times its lowest.
+constexpr double diverged_growth = 1.5;
+
 // Fewer neighbours than this (fluid and boundary) and a particle is at a free surface: a flat
 // surface's top row has 5–7 in 2D and 18–24 in 3D (4r support), where every particle of a box
 // filled to the lid has at least 9 and 26.
@@ -450,6 +462,7 @@ DfsphSolve solve(const K& kernel, const FluidView<D>& f, DfsphState<D>& s, std::
     const float rho2 = chebyshev * chebyshev;
     float omega = 1.0f;
     DfsphSolve out;
+    double lowest = std::numeric_limits<double>::infinity();
     for (;;) {
         const bool stop = f.stop && f.stop->load(std::memory_order_relaxed);
         if (stop) break;
@@ -480,8 +493,10 @@ DfsphSolve solve(const K& kernel, const FluidView<D>& f, DfsphState<D>& s, std::
         refresh_halo(pr, std::span<float>(kappa_out));
         ++out.iterations;
         density_error_stats(s.error, f.rest_density, out.error_mean, out.error_max, pr);
+        lowest = std::min(lowest, out.error_mean);
         if (out.iterations >= min_iterations && out.error_mean <= tolerance) break;
     }
+    out.diverged = out.error_mean > tolerance && out.error_mean > diverged_growth * lowest;
     accelerate();
     const Float4* a = s.acceleration.data();
     Vec<D>* vel = v.data();
@@ -609,6 +624,7 @@ void Dfsph<D>::step(StepContext<D>& c) {
     c.stats().iterations = last_density.iterations + last_divergence.iterations;
     // The constant-density solve's: its keys are the ones the traits name.
     c.stats().capped = last_density.capped;
+    c.stats().diverged = last_density.diverged || last_divergence.diverged;
     c.predict();  // x = x + Δt v*
     // Collisions keep centres r/2 from the walls (PBF's and WCSPH's keep r): only a splash that
     // the pressure did not stop is caught, before it reaches the wall's own particles. (While
