@@ -27,6 +27,16 @@ Scene tank_2d(double width, double depth, double height, double r, SolverType ty
     return s;
 }
 
+// Steps w to `end`, every step's statistics added to `totals`.
+AdvanceResult::Status advance_adding(World<2>& w, double end, RunTotals& totals) {
+    AdvanceOptions o;
+    o.on_step = [&](const StepStats& st) {
+        totals.add(st);
+        return true;
+    };
+    return w.advance_to(end, o).status;
+}
+
 class Solvers : public ::testing::TestWithParam<SolverType> {
   protected:
     Scene tank(double width, double depth, double r) const {
@@ -260,12 +270,7 @@ TEST(SolverCap, ASolveStoppedAtItsCapAboveItsToleranceSaysSo) {
             s.solver.pbf.max_iterations = s.solver.dfsph.max_iterations = c.max;
             World<2> w(s);
             RunTotals totals;
-            AdvanceOptions o;
-            o.on_step = [&](const StepStats& st) {
-                totals.add(st);
-                return true;
-            };
-            ASSERT_EQ(w.advance_to(0.1, o).status, AdvanceResult::Status::reached);
+            ASSERT_EQ(advance_adding(w, 0.1, totals), AdvanceResult::Status::reached);
             const std::string label = std::string(solver_name(type)) + ", tolerance " +
                                       std::to_string(c.tolerance) + ", iterations " +
                                       std::to_string(c.min) + "-" + std::to_string(c.max);
@@ -425,12 +430,7 @@ TEST(DfsphClosedLayer, ASolveThatDrivesItsErrorUpSaysSo) {
         s.solver.dfsph.chebyshev = chebyshev;
         World<2> w(s);
         RunTotals t;
-        AdvanceOptions o;
-        o.on_step = [&](const StepStats& st) {
-            t.add(st);
-            return true;
-        };
-        w.advance_to(0.1, o);
+        advance_adding(w, 0.1, t);
         return t;
     };
     const RunTotals long_semi = run(0.6, 0.99);
