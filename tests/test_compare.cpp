@@ -180,6 +180,30 @@ TEST(CompareCli, BadSweepsAreRefusedBeforeAnythingRuns) {
 
 // A scene with pressure sensors: sensors.csv holds every run's readings (their names as columns)
 // and the report plots them; a sweep that renames them is refused before anything runs.
+// A run whose solve drove its error up (DFSPH under a long plate: DfsphClosedLayer in
+// test_solvers.cpp) says so in its detail column; the same scene with plain Jacobi does not.
+TEST(CompareCli, SaysWhichRunsDroveTheirErrorUp) {
+    const fs::path dir = fresh_dir("seiche_test_compare_diverged");
+    std::ofstream(dir / "layer.json") << R"({"dimension": 2, "particle_radius": 0.00125,
+        "gravity": [0, 0], "container": {"min": [0, 0], "max": [0.8, 0.1]},
+        "fluid": [{"min": [0, 0], "max": [0.8, 0.02]}],
+        "obstacles": [{"min": [0.1, 0.02], "max": [0.7, 0.03]}],
+        "solver": {"type": "dfsph"}, "time": {"end_time": 0.1}})";
+    ASSERT_EQ(run_cli("compare " + (dir / "layer.json").string() +
+                          " --solvers dfsph --sweep solver.dfsph.chebyshev=0,0.99 --no-scaling "
+                          "--no-stability --no-accuracy -q -o " + (dir / "r").string(),
+                      dir / "log"),
+              0)
+        << slurp(dir / "log");
+    const auto runs = csv_rows(dir / "r" / "runs.csv");
+    ASSERT_EQ(runs.size(), 2u);
+    for (const auto& row : runs) {
+        const bool semi = row.at("params") == "solver.dfsph.chebyshev=0.99";
+        EXPECT_EQ(row.at("detail").find("drove its error up on ") != std::string::npos, semi)
+            << row.at("params") << ": " << row.at("detail");
+    }
+}
+
 TEST(CompareCli, ReadsTheScenesSensorsForEveryRun) {
     const fs::path dir = fresh_dir("seiche_test_compare_sensors");
     std::ofstream(dir / "tank.json") << R"({

@@ -187,10 +187,18 @@ RunResult simulate(const Scene& scene, const RunLimits& lim) {
 }
 
 // The detail column of a run: why it went unstable, or, when its solve stopped at the iteration
-// cap on some steps, that its error is above the tolerance it was given.
+// cap on some steps, that its error is above the tolerance it was given; and on how many steps
+// its solve drove its error up (StepStats::diverged).
 std::string run_detail(const RunResult& r, const Scene& scene) {
-    if (r.status != "done") return r.reason;
-    return capped_note(r.totals.capped, r.totals.capped_peak, r.totals.steps, scene.solver.type);
+    const std::string grew =
+        r.totals.diverged > 0
+            ? fmt::format("drove its error up on {} of {} steps", r.totals.diverged, r.totals.steps)
+            : "";
+    const std::string note =
+        r.status != "done" ? r.reason
+                           : capped_note(r.totals.capped, r.totals.capped_peak, r.totals.steps,
+                                         scene.solver.type);
+    return grew.empty() ? note : note.empty() ? grew : note + "; " + grew;
 }
 
 // The same for the progress line: "" or ", UNSTABLE: …" or ", its solve stopped at …".

@@ -495,7 +495,9 @@ class Session {
             ImGui::Text("%.0f frames/s   %.2f ms/step   step %lld", fps, shown.ms_per_step, shown.steps);
             ImGui::Text("%zu particles   %d iterations%s   density error %.2f%% (max %.2f%%)",
                         shown.x.size() / 3, shown.last.iterations,
-                        shown.last.capped ? " (the cap: above the tolerance)" : "",
+                        shown.last.diverged ? " (its error grew over them)"
+                        : shown.last.capped ? " (the cap: above the tolerance)"
+                                            : "",
                         100 * shown.last.density_error_mean, 100 * shown.last.density_error_max);
             // The scene's pressure sensors: the last step's reading and the recent ones.
             for (std::size_t k = 0; k < shown.sensors.size() && k < sensor_history.size(); ++k) {
