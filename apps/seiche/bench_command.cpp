@@ -183,7 +183,7 @@ int bench(const Scene& scene, const BenchOptions& o) {
     stage("viscosity etc.", t.velocity);
     stage("other", other);
     print_density_error(totals, 19);
-    print_capped(totals, scene.solver.type, 19);
+    print_capped(totals, scene.solver.type, solve_tolerance(scene), 19);
     const double peak = peak_memory_mib();
     std::printf(
         "  peak memory        %.1f MiB (%.0f bytes per particle, fluid and boundary; %.0f per "

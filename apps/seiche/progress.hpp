@@ -74,9 +74,14 @@ void print_density_error(const RunTotals& totals, int label_width);
 std::string capped_note(long long capped, long long capped_peak, long long steps,
                         SolverType solver);
 
+// The value of the scene's solver's tolerance_key (0 for a solver without one).
+double solve_tolerance(const WorldDef& def);
+
 // The same as a line of the summaries (label padded as print_density_error's), with the remedy
-// when a tenth of the steps or more were capped; nothing when none was.
-void print_capped(const RunTotals& totals, SolverType solver, int label_width);
+// when a tenth of the steps or more were capped; nothing when none was. Also when the solve
+// drove its error up (RunTotals::diverged), and when the steps' measured mean error averaged
+// over ten times the `tolerance` that their solves met.
+void print_capped(const RunTotals& totals, SolverType solver, double tolerance, int label_width);
 
 // "render frame 12/61  4.2 frames/s  elapsed 0:03  ETA 0:12" while pictures are drawn: one live
 // line on a terminal, a line per picture otherwise, nothing when quiet.

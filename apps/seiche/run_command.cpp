@@ -294,7 +294,7 @@ int simulate(const Scene& scene, const fs::path& dir, const RunOptions& o) {
                 thread_count() == 1 ? "" : "s",
                 launched.split() ? fmt::format(" × {} processes", launched.size).c_str() : "");
     print_density_error(totals, 15);
-    print_capped(totals, scene.solver.type, 15);
+    print_capped(totals, scene.solver.type, solve_tolerance(scene), 15);
     std::printf("  containment    %zu corrections\n", totals.contained);
     std::printf("  output         %s (%s)\n", out->dir().c_str(),
                 run_files(scene.output, scene.dimension).c_str());
