@@ -345,9 +345,7 @@ TEST(Output, RunWritesFramesStatsAndResolvedScene) {
 // test_solvers.cpp) says so with what to try instead of more iterations, after an instability
 // too, and counts the steps in summary.json.
 TEST(Output, RunSaysWhenItsSolveDroveItsErrorUp) {
-    const fs::path dir = fs::temp_directory_path() / "seiche_test_diverged";
-    fs::remove_all(dir);
-    fs::create_directories(dir);
+    const fs::path dir = test::fresh_dir("seiche_test_diverged");
     const fs::path scene = dir / "layer.json";
     std::ofstream(scene) << R"({"dimension": 2, "particle_radius": 0.00125, "gravity": [0, 0],
         "container": {"min": [0, 0], "max": [0.8, 0.1]},
@@ -378,9 +376,7 @@ TEST(Output, RunSaysWhenItsSolveDroveItsErrorUp) {
 // from half the last: docs/solvers.md) while few solves stop at the cap. The summary says so
 // with the remedy; with the step following the solve, as it names, it has nothing to say.
 TEST(Output, RunSaysWhenItsErrorStaysFarAboveWhatItsSolvesMet) {
-    const fs::path dir = fs::temp_directory_path() / "seiche_test_measured_far";
-    fs::remove_all(dir);
-    fs::create_directories(dir);
+    const fs::path dir = test::fresh_dir("seiche_test_measured_far");
     const fs::path scene = dir / "deep.json";
     std::ofstream(scene) << R"({"dimension": 2, "particle_radius": 0.005,
         "container": {"min": [0, 0], "max": [0.2, 2.0]},
