@@ -140,7 +140,7 @@ void print_capped(const RunTotals& totals, SolverType solver, double tolerance, 
                     label_width - 1, "solve", totals.diverged, totals.steps,
                     std::string(t.diverged_remedy).c_str());
     // Solves that met their tolerance while the steps' measured error stayed far above it: DFSPH
-    // in water 1.5 m deep at rest, at its CFL steps, read 26 times its 0.01% (its column's
+    // in water 1.5 m deep at rest, at its CFL steps, read 26–39 times its 0.01% (its column's
     // pressure rebuilt every step from half the last; docs/solvers.md), where the validation's
     // flows read 0.5–2.9 times their tolerance and PBF's 0.9–1.0.
     const double far = tolerance > 0 ? totals.mean_density_error() / tolerance : 0.0;
