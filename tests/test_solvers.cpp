@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -442,6 +444,45 @@ TEST(DfsphClosedLayer, ASolveThatDrivesItsErrorUpSaysSo) {
         EXPECT_NEAR(t.last.time, 0.1, 1e-9);
         // The lattice's start (its rows along the walls 2.1% over ρ0) is the run's largest.
         EXPECT_LT(t.density_error_max, 0.03) << plate << " m, chebyshev " << chebyshev;
+    }
+}
+
+// Deep water at rest: the iterative solvers' CFL step is at most 0.5·2r/√(g·H), H the fluid's
+// extent along g (SolverTraits::max_dt_depth), where the fluid's own speed would give it
+// max_dt; a scene's own time.max_dt takes over. Above about 0.8·2r/√(gH) the corrections shake
+// the column (docs/solvers.md, "Deep water").
+TEST(DeepWater, TheIterativeSolversStepStaysUnderTheDepthBound) {
+    for (const SolverType type : {SolverType::pbf, SolverType::dfsph}) {
+        Scene s = tank_2d(0.2, 1.5, 2.0, 0.005, type);
+        const World<2> w(s);
+        float lo = 1e30f, hi = -1e30f;
+        for (const auto& x : w.particles().x) lo = std::min(lo, x.y), hi = std::max(hi, x.y);
+        const double bound = 0.5 * 0.01 / std::sqrt(9.81 * double(hi - lo));
+        EXPECT_NEAR(w.suggested_dt(), bound, 1e-6 * bound) << solver_name(type);
+        EXPECT_LT(bound, max_dt(s)) << solver_name(type);
+        s.time.max_dt = 0.002;
+        EXPECT_DOUBLE_EQ(World<2>(s).suggested_dt(), 0.002) << solver_name(type);
+    }
+}
+
+// The column's rms speed, √(2 E_kin / M), over the last 0.2 s of a run from the lattice, still
+// settling from its start. Before the depth bound (2026-12-07): DFSPH 1.5 m deep 0.19 m/s at 1 s
+// (steps at its gravity bound, 2.2 ms, 0.85·2r/√(gH)); PBF 3 m deep 0.30 m/s at 0.6 s (2 ms,
+// 1.08·2r/√(gH)); with it 0.096 and 0.070.
+TEST(DeepWater, AColumnAtRestCalmsDown) {
+    for (const auto& [type, depth, end] :
+         {std::tuple{SolverType::dfsph, 1.5, 1.0}, std::tuple{SolverType::pbf, 3.0, 0.6}}) {
+        World<2> w(tank_2d(0.2, depth, depth + 0.5, 0.005, type));
+        double energy = 0;
+        int steps = 0;
+        AdvanceOptions o;
+        o.on_step = [&](const StepStats& st) {
+            if (st.time > end - 0.2) energy += st.kinetic_energy, ++steps;
+            return true;
+        };
+        ASSERT_EQ(w.advance_to(end, o).status, AdvanceResult::Status::reached) << solver_name(type);
+        const double mass = double(w.particles().mass) * double(w.particles().size());
+        EXPECT_LT(std::sqrt(2.0 * energy / steps / mass), 0.13) << solver_name(type);
     }
 }
 

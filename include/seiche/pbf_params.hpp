@@ -31,6 +31,7 @@ struct PbfParams {
         .resolves_sound = false,
         .has_pressure = false,
         .default_xsph = 0.01,  // XSPH is PBF's viscosity (M&M 2013 eq. 17)
+        .max_dt_depth = 0.5,
         .carries_values = true,  // Σλ' of its last two steps (solver.pbf.warm_start)
         .iterations_key = "solver.pbf.max_iterations",
         .tolerance_key = "solver.pbf.density_tolerance",

@@ -26,6 +26,11 @@ struct SolverTraits {
     //! compresses a resting column by at most g Δt²/(2r) = max_dt_gravity² per step, the
     //! same share of a spacing at every resolution (a solver whose prediction is linear in Δt).
     double max_dt_gravity = 0.0;
+    //! With time.max_dt 0 and gravity, CFL steps are also at most max_dt_depth·2r/√(|g|·H), H
+    //! the fluid's extent along g (0: no such bound): a solver that corrects positions in
+    //! Jacobi iterations shakes deep water above about 0.8·2r/√(gH) (its pressure's own wave
+    //! speed, which the fluid's speed does not show while it is at rest; docs/solvers.md).
+    double max_dt_depth = 0.0;
     //! It carries two values per particle from one step to the next (ParticleSet::carried).
     bool carries_values = false;
     //! The key that bounds its iterations per step ("" for a solver that makes one pass): the
