@@ -175,6 +175,11 @@ TEST(Pbf, PeakToleranceBoundsTheLargestError) {
         s.solver.pbf.density_tolerance = 5e-4;
         s.solver.pbf.max_iterations = 100;
         s.solver.pbf.peak_tolerance = peak_tolerance;
+        // PBF's own 2 ms steps, 150 to 0.3 s, those the figures above were measured at: under
+        // the depth bound (1.79 ms at the column's start) one step of 167 ends at 0.00216 and
+        // this loop's last, a sliver of 0.41 ms that corrects only its share of the error left
+        // (StepContext::leftover_share), at 0.0023.
+        s.time.max_dt = 0.002;
         World<2> w(s);
         Result r;
         while (w.time() < 0.3 - 1e-9) {
