@@ -30,7 +30,7 @@ struct DfsphParams {
         .default_xsph = 0.01,  // as PBF, and as the reference's scenes
         .default_max_dt = 0.005,
         .max_dt_gravity = 0.07,
-        .max_dt_depth = 0.5,
+        .max_dt_depth = 0.7,
         .carries_values = true,  // the warm starts of its two solves
         .iterations_key = "solver.dfsph.max_iterations",
         .tolerance_key = "solver.dfsph.density_tolerance",

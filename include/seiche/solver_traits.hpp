@@ -27,9 +27,10 @@ struct SolverTraits {
     //! same share of a spacing at every resolution (a solver whose prediction is linear in Δt).
     double max_dt_gravity = 0.0;
     //! With time.max_dt 0 and gravity, CFL steps are also at most max_dt_depth·2r/√(|g|·H), H
-    //! the fluid's extent along g (0: no such bound): a solver that corrects positions in
-    //! Jacobi iterations shakes deep water above about 0.8·2r/√(gH) (its pressure's own wave
-    //! speed, which the fluid's speed does not show while it is at rest; docs/solvers.md).
+    //! the fluid's extent along g (0: no such bound): an iterative solver's corrections shake
+    //! deep water above about 0.8 (DFSPH) to 1 (PBF) times 2r/√(gH), the wave speed of the
+    //! column's pressure, which the fluid's speed does not show while it is at rest
+    //! (docs/solvers.md, "Deep water").
     double max_dt_depth = 0.0;
     //! It carries two values per particle from one step to the next (ParticleSet::carried).
     bool carries_values = false;
