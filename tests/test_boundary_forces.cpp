@@ -114,7 +114,11 @@ TEST_P(BoundaryForces, ContainerCarriesTheWeightAndTheBoxFeelsBuoyancy) {
     // +8.3%): 10% for DDR, which has no pressure of its own.
     const double tolerance = GetParam() == SolverType::ddr ? 0.10 : 0.08;
     EXPECT_NEAR(a.box.y, buoyancy, tolerance * buoyancy);
-    EXPECT_NEAR(a.box.x, 0.0, 0.02 * buoyancy);  // symmetric: no net sideways push
+    // Symmetric: no net sideways push. 2% for every solver but DDR, whose packing, settled from
+    // the lattice, holds shear: over 8 runs with g changed by 1e-6 steps it read −1.5% to +1.5%
+    // with a step halved before every sample time, −2.4% (the default run) to +1.4% with the
+    // steps even (2026-12-07): 3% for DDR.
+    EXPECT_NEAR(a.box.x, 0.0, (GetParam() == SolverType::ddr ? 0.03 : 0.02) * buoyancy);
     // Buoyancy acts through the box's centre (0.3, 0.2): torque about the origin x_c·F_y.
     EXPECT_NEAR(a.box_torque, 0.3 * a.box.y, 0.03 * 0.3 * a.box.y);
 }

@@ -475,7 +475,10 @@ TEST(Pbf, AParticleIgnoresWhereItIsStoredAndHowManyOthersThereAre) {
 TEST(Pbf, StepsTowardAFrameHaveNoSliver) {
     EXPECT_DOUBLE_EQ(fit_step(0.002, 0.0015), 0.0015);  // the last step lands on the frame
     EXPECT_DOUBLE_EQ(fit_step(0.002, 0.0030), 0.0015);  // two halves, not 2 ms and then 1 ms
-    EXPECT_DOUBLE_EQ(fit_step(0.002, 0.0050), 0.002);
+    // Even steps all the way to the frame: 2 ms and then two halves made PBF's step halve at
+    // every frame, which kicks water at rest (a 3 m deep 3D tank: ten times the kinetic energy).
+    EXPECT_DOUBLE_EQ(fit_step(0.002, 0.0050), 0.0050 / 3);
+    EXPECT_DOUBLE_EQ(fit_step(0.002, 0.0060 * (1 + 1e-12)), 0.0060 * (1 + 1e-12) / 3);
     // Walking to sample times 10 ms apart with a CFL step that does not divide them: every step
     // is at least half the suggested one (a plain min(dt, remaining) gave steps of 0.1 ms here,
     // and PBF turns a solver correction over such a step into a velocity spike).
@@ -488,6 +491,8 @@ TEST(Pbf, StepsTowardAFrameHaveNoSliver) {
         }
     EXPECT_NEAR(t, 0.2, 1e-12);
     EXPECT_GE(smallest, 0.5 * 0.0019 - 1e-12);
+    // and between two samples the steps are equal: 10 ms in 6 steps of 1.67 ms
+    EXPECT_GE(smallest, 0.01 / 6 - 1e-12);
 }
 
 TEST(Pbf, CflStepRespectsBounds) {

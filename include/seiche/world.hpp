@@ -325,10 +325,12 @@ class World {
     ParticleSet<D> gathered_;            //!< gather_particles() on process 0
 };
 
-// The next step towards a time `remaining` ahead (a frame, a sample), at most dt: the last two
-// steps before it share what is left, so there is never a sliver step. A sliver hurts PBF most,
-// whose velocities are position changes over dt: a solver correction of 10 µm over a 1 µs step
-// is 10 m/s.
+// The next step towards a time `remaining` ahead (a frame, a sample), at most dt: what is left
+// divided evenly into the fewest steps of at most dt, so the step neither slivers nor changes at a
+// sample time. Both hurt PBF, whose velocities are position changes over dt: a solver correction
+// of 10 µm over a 1 µs step is 10 m/s, and a 3 m deep 3D tank at rest whose 1.85 ms steps halved
+// before every frame (the last two sharing what was left) kept ten times the kinetic energy of
+// steps even over the frame.
 double fit_step(double dt, double remaining);
 
 extern template class World<2>;

