@@ -479,6 +479,7 @@ TEST(Pbf, StepsTowardAFrameHaveNoSliver) {
     // every frame, which kicks water at rest (a 3 m deep 3D tank: ten times the kinetic energy).
     EXPECT_DOUBLE_EQ(fit_step(0.002, 0.0050), 0.0050 / 3);
     EXPECT_DOUBLE_EQ(fit_step(0.002, 0.0060 * (1 + 1e-12)), 0.0060 * (1 + 1e-12) / 3);
+    EXPECT_DOUBLE_EQ(fit_step(1e-9, 1e300), 1e-9);  // a target too far to count steps to
     // Walking to sample times 10 ms apart with a CFL step that does not divide them: every step
     // is at least half the suggested one (a plain min(dt, remaining) gave steps of 0.1 ms here,
     // and PBF turns a solver correction over such a step into a velocity spike).

@@ -36,8 +36,10 @@ Vec3d to_vec3d(const Vec<D>& v) {
 double fit_step(double dt, double remaining) {
     if (remaining <= dt * (1.0 + 1e-9)) return remaining;
     // The fewest steps of at most dt that reach the target (the 1e-9: a crumb of rounding in
-    // `remaining` must not cost a step), all equal.
-    return remaining / std::ceil(remaining / dt - 1e-9);
+    // `remaining` must not cost a step), all equal; dt itself when they are too many to count
+    // (a target 1e300 s ahead made n infinite and the step 0).
+    const double n = std::ceil(remaining / dt - 1e-9);
+    return n < 1e15 ? remaining / n : dt;
 }
 
 namespace {
