@@ -30,8 +30,8 @@
 
 namespace seiche {
 
-// How World::advance_to steps and whom it tells. Steps follow time.dt_mode: CFL steps are fitted
-// to land on every sample time and the end without a sliver step (fit_step); fixed steps are
+// How World::advance_to steps and whom it tells. Steps follow time.dt_mode: CFL steps land on
+// every sample time and the end in even steps (fit_step); fixed steps are
 // time.dt, the last one shortened to end exactly at t_end, and a sample is taken at the first
 // step that reaches its time.
 struct AdvanceOptions {

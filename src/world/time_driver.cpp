@@ -1,5 +1,5 @@
-// The time driver: steps a world to a time, landing on sample times (frames, measurements)
-// without sliver steps, and reports through callbacks. Every front end advances through it.
+// The time driver: steps a world to a time, landing on sample times (frames, measurements) in
+// even steps (fit_step), and reports through callbacks. Every front end advances through it.
 #include <array>
 #include <cmath>
 #include <limits>
