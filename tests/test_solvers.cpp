@@ -448,12 +448,12 @@ TEST(DfsphClosedLayer, ASolveThatDrivesItsErrorUpSaysSo) {
 }
 
 // Deep water at rest: the iterative solvers' CFL step is at most k·2r/√(g·H), H the fluid's
-// extent along g and k 0.5 (PBF) or 0.7 (DFSPH) (SolverTraits::max_dt_depth), where the fluid's
+// extent along g and k 0.5 (SolverTraits::max_dt_depth), where the fluid's
 // own speed would give it max_dt; a scene's own time.max_dt takes over. Above about 0.8
 // (DFSPH) to 1 (PBF) times 2r/√(gH) the corrections shake the column (docs/solvers.md, "Deep
 // water").
 TEST(DeepWater, TheIterativeSolversStepStaysUnderTheDepthBound) {
-    for (const auto& [type, k] : {std::pair{SolverType::pbf, 0.5}, std::pair{SolverType::dfsph, 0.7}}) {
+    for (const auto& [type, k] : {std::pair{SolverType::pbf, 0.5}, std::pair{SolverType::dfsph, 0.5}}) {
         Scene s = tank_2d(0.2, 1.5, 2.0, 0.005, type);
         const World<2> w(s);
         float lo = 1e30f, hi = -1e30f;
@@ -469,21 +469,25 @@ TEST(DeepWater, TheIterativeSolversStepStaysUnderTheDepthBound) {
 // The column's rms speed, √(2 E_kin / M), over the last 0.2 s of a run from the lattice, still
 // settling from its start. Before the depth bound (2026-12-07): DFSPH 1.5 m deep 0.19 m/s at 1 s
 // (steps at its gravity bound, 2.2 ms, 0.85·2r/√(gH)); PBF 3 m deep 0.30 m/s at 0.6 s (2 ms,
-// 1.08·2r/√(gH)); with it 0.086 and 0.070.
+// 1.08·2r/√(gH)); with it 0.086 and 0.070. And the solves meet their tolerance there: at
+// DFSPH's k of 0.7 until 2026-12-07 every one of those steps stopped at its cap of 100 (0.018%
+// against the 0.01% asked), at 0.5 8 of 156. (PBF's, at their cap of 20, stop there on most
+// steps in 3 m of water: time.target_iterations, docs/solvers.md.)
 TEST(DeepWater, AColumnAtRestCalmsDown) {
     for (const auto& [type, depth, end] :
          {std::tuple{SolverType::dfsph, 1.5, 1.0}, std::tuple{SolverType::pbf, 3.0, 0.6}}) {
         World<2> w(tank_2d(0.2, depth, depth + 0.5, 0.005, type));
         double energy = 0;
-        int steps = 0;
+        int steps = 0, capped = 0;
         AdvanceOptions o;
         o.on_step = [&](const StepStats& st) {
-            if (st.time > end - 0.2) energy += st.kinetic_energy, ++steps;
+            if (st.time > end - 0.2) energy += st.kinetic_energy, ++steps, capped += st.capped;
             return true;
         };
         ASSERT_EQ(w.advance_to(end, o).status, AdvanceResult::Status::reached) << solver_name(type);
         const double mass = double(w.particles().mass) * double(w.particles().size());
         EXPECT_LT(std::sqrt(2.0 * energy / steps / mass), 0.13) << solver_name(type);
+        if (type == SolverType::dfsph) EXPECT_LT(capped, steps / 5);
     }
 }
 

@@ -146,7 +146,7 @@ std::span<const Param<WorldDef>> world_params() {
                 "time.max_dt", "s", closed(0, 1),
                 "upper bound in CFL mode; 0 = the solver's (2 ms; DFSPH, whose divergence-free "
                 "velocities allow longer steps, 5 ms and at most 0.07·√(2r/|g|)), and at most "
-                "k·2r/√(|g|·H), H the fluid's extent along g, k 0.5 for PBF and 0.7 for DFSPH "
+                "k·2r/√(|g|·H), H the fluid's extent along g, k 0.5 for PBF and DFSPH "
                 "(deep water: docs/solvers.md); a value here replaces both"),
             "0 (the solver's)"),
         number_param<W, &W::time, &TimeParams::min_dt>("time.min_dt", "s", closed(1e-9, 1),

@@ -657,8 +657,8 @@ double World<D>::cfl_step() const {
     // Deep water: the iterations' own stability bound (SolverTraits::max_dt_depth). Measured in
     // 2D tanks at rest (0.2 m wide; H = 1.5 m at r = 5 and 2.5 mm, 3 m at 5 mm; fixed steps, in
     // units of 2r/√(gH)): DFSPH calm at 0.77, 17–117 J/m of kinetic energy at 0.96–1.0; PBF
-    // 16.7 J/m at 1.08 (3 m), 1.4 at 1.15 (1.5 m), blown up at 1.5–1.9. Under the bound (0.7,
-    // 0.5) 0.1–1 J/m; PBF at 0.75 read 4–12 times its 0.5's.
+    // 16.7 J/m at 1.08 (3 m), 1.4 at 1.15 (1.5 m), blown up at 1.5–1.9. Under the bound (0.5)
+    // 0.06–0.8 J/m; PBF at 0.75 read 4–12 times its 0.5's, DFSPH's solves at 0.7 stop at their cap.
     if (depth && bottom + top > 0.0f)
         longest = std::min(longest, traits.max_dt_depth * 2.0 * def_.particle_radius /
                                         std::sqrt(g * double(bottom + top)));
