@@ -469,9 +469,9 @@ TEST(DeepWater, TheIterativeSolversStepStaysUnderTheDepthBound) {
 // The column's rms speed, √(2 E_kin / M), over the last 0.2 s of a run from the lattice, still
 // settling from its start. Before the depth bound (2026-12-07): DFSPH 1.5 m deep 0.19 m/s at 1 s
 // (steps at its gravity bound, 2.2 ms, 0.85·2r/√(gH)); PBF 3 m deep 0.30 m/s at 0.6 s (2 ms,
-// 1.08·2r/√(gH)); with it 0.086 and 0.070. And the solves meet their tolerance there: at
-// DFSPH's k of 0.7 until 2026-12-07 every one of those steps stopped at its cap of 100 (0.018%
-// against the 0.01% asked), at 0.5 8 of 156. (PBF's, at their cap of 20, stop there on most
+// 1.08·2r/√(gH)); with it 0.086 and 0.070 (DFSPH at its k of 0.5 since: 0.080). And the
+// solves meet their tolerance there: at DFSPH's k of 0.7 every one of those steps stopped at its
+// cap of 100 (0.018% against the 0.01% asked), at 0.5 13 of 154. (PBF's, at their cap of 20, stop there on most
 // steps in 3 m of water: time.target_iterations, docs/solvers.md.)
 TEST(DeepWater, AColumnAtRestCalmsDown) {
     for (const auto& [type, depth, end] :
