@@ -46,10 +46,14 @@ struct DfsphParams {
                          "at r = 4 mm)",
         // More iterations or shorter steps do not help there: the error grows per iteration
         // (docs/solvers.md, "Fluid closed in by walls").
+        // A tall narrow column from the lattice: its side rows start 1.2% over ρ0 and the
+        // semi-iteration throws it (0.4 × 0.4 × 3 m at r = 10 mm, with rest_gap: 1,012 J in its
+        // first 0.1 s, plain Jacobi 22.5 J; docs/solvers.md, "A tall narrow column").
         .diverged_remedy = "solver.dfsph.chebyshev=0 with solver.dfsph.max_iterations at most "
                            "100, room for the fluid to move, or the PBF solver (in fluid closed "
-                           "in by walls, a long layer under a plate or a body or a box filled to "
-                           "the lid, DFSPH's solve can drive its error up)",
+                           "in by walls, a long layer under a plate or a body, a box filled to "
+                           "the lid or a tall narrow column, DFSPH's solve can drive its error "
+                           "up)",
     };
     // Its keys, solver.dfsph.*, as rows of the world's parameter table (src/solvers/dfsph.cpp).
     static std::span<const Param<WorldDef>> keys();
