@@ -364,6 +364,8 @@ TEST(PairLanes, TheLibraryNamesTheLoopsItRuns) {
     const std::string d(pair_loops_description());
 #if defined(SEICHE_LANES_WIDE)
     EXPECT_NE(d.find("(WIDE)"), std::string::npos) << d;
+#elif defined(SEICHE_LANES_PBF16)
+    EXPECT_NE(d.find("(WIDE_SQRT)"), std::string::npos) << d;
 #elif defined(SEICHE_LANES_AVX512)
     EXPECT_NE(d.find("(NARROW)"), std::string::npos) << d;
 #elif defined(SEICHE_LANES_AVX2)

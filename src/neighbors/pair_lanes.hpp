@@ -15,7 +15,7 @@
 // step while the fetches cost about what eight lanes' do, so the passes heavy in arithmetic (PBF's
 // λ and Δx passes) run 8–20% faster and those that mostly fetch (density, XSPH) 10–30% slower.
 // On an Intel Xeon (family 6 model 167) sixteen lanes gain nothing and eight lanes with √ are
-// fastest, so the build picks (SEICHE_PAIR_LANES: WIDE or NARROW, by the processor).
+// fastest, so the build picks (SEICHE_PAIR_LANES: WIDE_SQRT on the Zen 5, NARROW otherwise).
 //
 // Determinism: a lane adds its pairs in list order, whatever the thread count and the width, and
 // groups start at multiples of eight (sixteen) particles. Lengths (separation): WIDE builds take
@@ -42,6 +42,10 @@
 // CMake's SEICHE_PAIR_LANES=WIDE: PBF's λ and Δx passes sixteen lanes wide and a pair's length
 // by 1/√ and a Newton step (see separation() and CMakeLists.txt for where each is faster).
 #define SEICHE_LANES_WIDE 1
+#define SEICHE_LANES_PBF16 1
+#elif defined(SEICHE_PAIR_LANES_WIDE_SQRT)
+// SEICHE_PAIR_LANES=WIDE_SQRT: those two passes sixteen lanes wide, lengths by √ (NARROW's bits).
+#define SEICHE_LANES_PBF16 1
 #endif
 #endif
 #elif defined(__GNUC__)

@@ -25,9 +25,9 @@
 
 namespace seiche {
 
-// The λ and Δx passes run sixteen lanes wide in WIDE builds (pair_lanes.hpp): heavy in
-// arithmetic, they gain from full-width 512-bit units, to the same bits.
-#ifdef SEICHE_LANES_WIDE
+// The λ and Δx passes run sixteen lanes wide in WIDE and WIDE_SQRT builds (pair_lanes.hpp):
+// heavy in arithmetic, they gain from full-width 512-bit units, to the same bits.
+#ifdef SEICHE_LANES_PBF16
 namespace wide = lanes16;
 #else
 namespace wide = lanes;
