@@ -286,8 +286,8 @@ def main():
             cpu, label, mean, answer = min(ok, key=lambda o: o[0])
             matches.append((ref_point, answer))
             speedups.append(f"- {ref_label} ({threads} thread{'s' if threads > 1 else ''}, "
-                            f"{ref_mean:.4f}%): {label}, {ref_cpu / cpu:.1f}x less CPU time "
-                            f"({cpu:.1f} against {ref_cpu:.1f} s per simulated s, {mean:.4f}%)")
+                            f"{ref_mean:.4f}%): {label}, {ref_cpu / cpu:.2f}x less CPU time "
+                            f"({cpu:.2f} against {ref_cpu:.2f} s per simulated s, {mean:.4f}%)")
         else:
             speedups.append(f"- {ref_label} ({threads} thread{'s' if threads > 1 else ''}, "
                             f"{ref_mean:.4f}%): no seiche setting here reached its error")
