@@ -14,7 +14,8 @@ with the median ρ/ρ0 there (the error counts compression alone: a fluid held a
 Runs are interleaved round by round (every setting once per round); --runs N takes the median
 of N rounds. Last, per reference row, the answer at equal accuracy: seiche's fastest setting
 with the same threads whose mean error at t = --end is at most the reference's, and whose median
-density is at most 0.2% below the reference's, and the ratio of their CPU times; a reference row
+density is at most 0.2% below the reference's, and the ratio of their CPU times (with --runs 2
+or more also the ratio within each round, and its median: the paired figure); a reference row
 whose own fluid is held apart (median below 0.995) gets none.
 
 Settings (default: the 2-thread rows of docs/performance.md's table, the reference at its
@@ -229,6 +230,10 @@ def main():
             print(f"| {setting} | {threads} | failed: see {work} | | | | |")
             continue
         per_second = (cpu[args.end] - cpu[args.short]) / (args.end - args.short)
+        # Round by round as well: a ratio taken within each round pairs runs made minutes apart,
+        # so a machine whose speed drifts between rounds moves it less than the medians' ratio.
+        per_round = [(b - a) / (args.end - args.short)
+                     for a, b in zip(s["runs"][args.short], s["runs"][args.end])]
         out = work / f"{kind}_{value}{tag}_{threads}_{args.end}"
         if kind == "ref":
             frames = sorted(glob.glob(str(out / "vtk" / "ParticleData_Fluid_*.vtk")),
@@ -262,7 +267,7 @@ def main():
               f"{mean:.4f}% / {worst:.3f}% | {away:.4f}% | {median:.4f} |")
         sys.stdout.flush()
         points.append(dict(kind=kind, value=value, extra=extra, threads=threads, cpu=per_second,
-                           mean=mean))
+                           mean=mean, per_round=per_round))
         rows.append((kind, row_label, threads, per_second, mean, median, points[-1]))
     # The answer at equal accuracy: against each reference row, seiche's fastest setting with
     # the same threads whose mean error at t = end is at most the reference's, and whose fluid
@@ -285,9 +290,13 @@ def main():
         if ok:
             cpu, label, mean, answer = min(ok, key=lambda o: o[0])
             matches.append((ref_point, answer))
+            rounds = [r / a for r, a in zip(ref_point["per_round"], answer["per_round"]) if a > 0]
+            paired = (f"; round by round {' / '.join(f'{x:.2f}' for x in rounds)}, median "
+                      f"{statistics.median(rounds):.2f}x" if len(rounds) > 1 else "")
             speedups.append(f"- {ref_label} ({threads} thread{'s' if threads > 1 else ''}, "
                             f"{ref_mean:.4f}%): {label}, {ref_cpu / cpu:.2f}x less CPU time "
-                            f"({cpu:.2f} against {ref_cpu:.2f} s per simulated s, {mean:.4f}%)")
+                            f"({cpu:.2f} against {ref_cpu:.2f} s per simulated s, {mean:.4f}%"
+                            f"{paired})")
         else:
             speedups.append(f"- {ref_label} ({threads} thread{'s' if threads > 1 else ''}, "
                             f"{ref_mean:.4f}%): no seiche setting here reached its error")
