@@ -37,8 +37,9 @@ with the reference code"); give its binary with --sph (needed only for the ref s
 
 With --plot FILE.png it also draws CPU time per simulated second against the mean density error
 (both logarithmic): the reference's rows as squares, seiche's PBF as circles and DFSPH as
-triangles, filled for 2 threads and hollow for 1, each reference row joined to its answer at equal
-accuracy with the ratio written beside it (needs python3-matplotlib).
+triangles, filled for 2 threads and hollow for 1, with a bar over the rounds' range when there
+are two or more, each reference row joined to its answer at equal accuracy with the ratio
+written beside it (needs python3-matplotlib).
 
 Usage: bench_accuracy.py [--sph PATH/bin/SPHSimulator] [--seiche build/seiche] [--runs 1]
                          [--end 0.5] [--short 0.05] [--threads 2] [--plot FILE.png] [SETTING ...]
@@ -344,6 +345,10 @@ def plot(path, points, matches, end):
             f"{ref['cpu'] / answer['cpu']:.1f}x less than {short_label(ref).replace(' @1', '')}")
     for q in points:
         marker, color = style[q["kind"]]
+        rounds = q.get("per_round", [])
+        if len(rounds) > 1:  # the spread of the rounds (the point is their median)
+            ax.plot([q["mean"]] * 2, [min(rounds), max(rounds)], color=color, lw=1.2, zorder=2,
+                    solid_capstyle="butt")
         ax.scatter([q["mean"]], [q["cpu"]], marker=marker, s=60, edgecolors=color,
                    facecolors=color if q["threads"] > 1 else "none", linewidths=1.5, zorder=3)
         text = "\n".join([short_label(q)] + ratios.get(id(q), []))
@@ -362,12 +367,13 @@ def plot(path, points, matches, end):
     lo = min(q["mean"] for q in points)
     hi = max(q["mean"] for q in points)
     ax.set_xlim(lo / 2.5, hi * 4)  # room for the labels
-    ax.set_ylim(min(q["cpu"] for q in points) / 1.4, max(q["cpu"] for q in points) * 1.3)
+    ax.set_ylim(min(min([q["cpu"]] + q.get("per_round", [])) for q in points) / 1.4,
+                max(max([q["cpu"]] + q.get("per_round", [])) for q in points) * 1.3)
     ax.set_xlabel(f"mean density error at t = {end:g} s, % (compression only)")
     ax.set_ylabel("CPU s per simulated s (start-up removed)")
     ax.set_title("Reference dam break, 44,733 particles: SPlisHSPlasH DFSPH (squares) against "
-                 "seiche\nPBF (circles) and DFSPH (triangles); filled 2 threads, hollow 1",
-                 fontsize=9)
+                 "seiche\nPBF (circles) and DFSPH (triangles); filled 2 threads, hollow 1; "
+                 "bars: the rounds' range", fontsize=9)
     # Plain numbers at 1-2-5 steps on both logarithmic axes.
     steps = [m * 10.0 ** k for k in range(-4, 4) for m in (1, 2, 5)]
     for axis, (a, b) in ((ax.xaxis, ax.get_xlim()), (ax.yaxis, ax.get_ylim())):
