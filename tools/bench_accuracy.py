@@ -41,8 +41,13 @@ triangles, filled for 2 threads and hollow for 1, with a bar over the rounds' ra
 are two or more, each reference row joined to its answer at equal accuracy with the ratio
 written beside it (needs python3-matplotlib).
 
+A run with fewer threads than the machine's processors is held to the first of them (the same
+for both codes; --no-pin lets the kernel place it): on a shared virtual machine the processors
+can differ in speed by more than half, and a run's time would depend on where it landed.
+
 Usage: bench_accuracy.py [--sph PATH/bin/SPHSimulator] [--seiche build/seiche] [--runs 1]
-                         [--end 0.5] [--short 0.05] [--threads 2] [--plot FILE.png] [SETTING ...]
+                         [--end 0.5] [--short 0.05] [--threads 2] [--plot FILE.png] [--no-pin]
+                         [SETTING ...]
 """
 import argparse
 import glob
@@ -88,11 +93,13 @@ def reference_scene(max_error, box_obj, end):
     return scene
 
 
-def timed(cmd, env, log):
-    """Runs cmd; returns the CPU seconds of the finished child."""
+def timed(cmd, env, log, cpus=None):
+    """Runs cmd, held to the processors cpus if given; returns the CPU seconds of the finished
+    child."""
+    pin = (lambda: os.sched_setaffinity(0, cpus)) if cpus else None
     with open(log, "w") as out:
         proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL)
+                                stdin=subprocess.DEVNULL, preexec_fn=pin)
         _, status, usage = os.wait4(proc.pid, 0)
     if os.waitstatus_to_exitcode(status) != 0:
         print(f"bench_accuracy: {' '.join(map(str, cmd))} failed (see {log})", file=sys.stderr)
@@ -127,7 +134,16 @@ def main():
     ap.add_argument("--short", type=float, default=0.05)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--plot", help="also draw the rows and the answers into this PNG")
+    ap.add_argument("--no-pin", action="store_true",
+                    help="let the kernel place runs with fewer threads than processors")
     args = ap.parse_args()
+    # A run with fewer threads than processors is held to the first processors this tool may
+    # use, the same ones for both codes: the two vCPUs of a shared machine ran the same 1-thread
+    # run in 1.8 and 3.1 s in the same minutes (2026-12-08), so unpinned, each run's time would
+    # depend on where the kernel put it.
+    allowed = sorted(os.sched_getaffinity(0))
+    pins = lambda threads: (None if args.no_pin or threads >= len(allowed)
+                            else set(allowed[:threads]))
     if args.plot:
         try:
             import matplotlib  # noqa: F401  (checked before the runs, not after them)
@@ -139,6 +155,10 @@ def main():
     print(f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores, "
           f"load {load()}; median of {args.runs} run(s); t = {args.end} s, start-up removed with "
           f"t = {args.short} s; logs in {work}")
+    if not args.no_pin and any(int(s.partition("@")[2] or args.threads) < len(allowed)
+                               for s in args.settings):
+        print(f"# runs with fewer threads than the {len(allowed)} processors held to the first "
+              f"of them ({', '.join(map(str, allowed))}); --no-pin to let the kernel place them")
     # SPlisHSPlasH's threads are OpenMP's, which spin at every barrier by default: beside other
     # processes (a shared machine) that tripled its 2-thread CPU time (191.8 against 60.6 CPU s
     # per simulated s with OMP_WAIT_POLICY=passive, 2026-11-28, load 3). seiche's pool is not
@@ -219,7 +239,8 @@ def main():
                     continue  # failed before (unstable): not run again
                 print(f"  {s['setting']} t={t} run {i + 1}/{args.runs}, load {load()}",
                       file=sys.stderr)
-                s["runs"][t].append(timed(cmd, s["env"], work / f"{out.name}_{i}.log"))
+                s["runs"][t].append(timed(cmd, s["env"], work / f"{out.name}_{i}.log",
+                                          pins(s["threads"])))
     rows = []  # (kind, row label, threads, CPU s per simulated s, mean error %, median, point)
     points = []  # the rows for the plot
     matches = []  # (reference point, seiche point) at equal accuracy
