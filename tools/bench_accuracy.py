@@ -158,7 +158,7 @@ def main():
     if not args.no_pin and any(int(s.partition("@")[2] or args.threads) < len(allowed)
                                for s in args.settings):
         print(f"# runs with fewer threads than the {len(allowed)} processors held to the first "
-              f"of them ({', '.join(map(str, allowed))}); --no-pin to let the kernel place them")
+              f"of them (1 thread: processor {allowed[0]}); --no-pin to let the kernel place them")
     # SPlisHSPlasH's threads are OpenMP's, which spin at every barrier by default: beside other
     # processes (a shared machine) that tripled its 2-thread CPU time (191.8 against 60.6 CPU s
     # per simulated s with OMP_WAIT_POLICY=passive, 2026-11-28, load 3). seiche's pool is not
