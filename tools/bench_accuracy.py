@@ -43,7 +43,10 @@ written beside it (needs python3-matplotlib).
 
 A run with fewer threads than the machine's processors is held to the first of them (the same
 for both codes; --no-pin lets the kernel place it): on a shared virtual machine the processors
-can differ in speed by more than half, and a run's time would depend on where it landed.
+can differ in speed by more than half, and a run's time would depend on where it landed. Before
+the rounds and after them the tool times a short `seiche bench` of the scene on one thread held
+to each processor in turn and prints the ms per step: processors that differ then slow every
+2-thread row (a thread runs on each), the reference's as well as seiche's.
 
 Usage: bench_accuracy.py [--sph PATH/bin/SPHSimulator] [--seiche build/seiche] [--runs 1]
                          [--end 0.5] [--short 0.05] [--threads 2] [--plot FILE.png] [--no-pin]
@@ -122,6 +125,20 @@ def density(seiche, frame, mass=None):
     # away from the walls shows that.
     d = re.search(r"rho/rho0 away from the walls: median ([0-9.]+)", text)
     return float(m.group(1)), float(m.group(2)), float(a.group(1)), float(d.group(1))
+
+
+def processor_speeds(seiche, allowed):
+    """ms per step of a short `seiche bench` of the reference scene on one thread, held to each
+    processor in turn: on a shared virtual machine the processors' speeds differ and change, and
+    a 2-thread run has a thread on each."""
+    speeds = []
+    for cpu in allowed:
+        text = subprocess.run([seiche, "bench", SEICHE_SCENE, "--steps", "40", "--threads", "1"],
+                              capture_output=True, text=True,
+                              preexec_fn=lambda c=cpu: os.sched_setaffinity(0, {c})).stdout
+        m = re.search(r"ms per step\s+([\d.]+) \(median\)", text)
+        speeds.append(f"{cpu}: {m.group(1) if m else '?'}")
+    return ", ".join(speeds)
 
 
 def main():
@@ -232,6 +249,11 @@ def main():
             cmds[t] = (cmd, out)
         plan.append(dict(setting=setting, threads=threads, kind=kind, value=value, extra=extra,
                          tag=tag, env=env, cmds=cmds, runs={t: [] for t in cmds}))
+    # Whether the processors ran alike, before the rounds and after them.
+    probe = any(s["kind"] != "ref" for s in plan) and len(allowed) > 1
+    if probe:
+        print(f"# processors' speeds before (seiche bench of the scene, 1 thread held to each, ms "
+              f"per step): {processor_speeds(args.seiche, allowed)}")
     for i in range(args.runs):
         for s in plan:
             for t, (cmd, out) in s["cmds"].items():
@@ -241,6 +263,8 @@ def main():
                       file=sys.stderr)
                 s["runs"][t].append(timed(cmd, s["env"], work / f"{out.name}_{i}.log",
                                           pins(s["threads"])))
+    if probe:
+        print(f"# processors' speeds after: {processor_speeds(args.seiche, allowed)}")
     rows = []  # (kind, row label, threads, CPU s per simulated s, mean error %, median, point)
     points = []  # the rows for the plot
     matches = []  # (reference point, seiche point) at equal accuracy
