@@ -44,9 +44,10 @@ written beside it (needs python3-matplotlib).
 A run with fewer threads than the machine's processors is held to the first of them (the same
 for both codes; --no-pin lets the kernel place it): on a shared virtual machine the processors
 can differ in speed by more than half, and a run's time would depend on where it landed. Before
-the rounds and after them the tool times a short `seiche bench` of the scene on one thread held
-to each processor in turn and prints the ms per step: processors that differ then slow every
-2-thread row (a thread runs on each), the reference's as well as seiche's.
+each round and after the last the tool times a short `seiche bench` of the scene on one thread
+held to each processor in turn, prints the ms per step, and says when they differed or moved by
+more than a tenth: processors that differ slow every 2-thread row (a thread runs on each), the
+reference's as well as seiche's, and a speed that moves within a round moves its ratios.
 
 Usage: bench_accuracy.py [--sph PATH/bin/SPHSimulator] [--seiche build/seiche] [--runs 1]
                          [--end 0.5] [--short 0.05] [--threads 2] [--plot FILE.png] [--no-pin]
@@ -129,16 +130,16 @@ def density(seiche, frame, mass=None):
 
 def processor_speeds(seiche, allowed):
     """ms per step of a short `seiche bench` of the reference scene on one thread, held to each
-    processor in turn: on a shared virtual machine the processors' speeds differ and change, and
-    a 2-thread run has a thread on each."""
+    processor in turn (None where it could not be read): on a shared virtual machine the
+    processors' speeds differ and change, and a 2-thread run has a thread on each."""
     speeds = []
     for cpu in allowed:
         text = subprocess.run([seiche, "bench", SEICHE_SCENE, "--steps", "40", "--threads", "1"],
                               capture_output=True, text=True,
                               preexec_fn=lambda c=cpu: os.sched_setaffinity(0, {c})).stdout
         m = re.search(r"ms per step\s+([\d.]+) \(median\)", text)
-        speeds.append(f"{cpu}: {m.group(1) if m else '?'}")
-    return ", ".join(speeds)
+        speeds.append(float(m.group(1)) if m else None)
+    return speeds
 
 
 def main():
@@ -195,6 +196,10 @@ def main():
         print("bench_accuracy: the machine is busy and OMP_WAIT_POLICY is unset: the reference's "
               "spinning OpenMP threads will read far more CPU time than they need; "
               "run with OMP_WAIT_POLICY=passive for a fair comparison", file=sys.stderr)
+    # Whether the processors ran alike and kept their speed: timed before each round and after
+    # the last.
+    probe = any(not x.startswith("ref:") for x in args.settings) and len(allowed) > 1
+    probes = []
     print("| setting | threads | CPU s per simulated s | steps | iterations per step (both solves) | "
           "density error at t = end: mean / max | mean farther than h from the walls | "
           "median ρ/ρ0 there |")
@@ -249,12 +254,9 @@ def main():
             cmds[t] = (cmd, out)
         plan.append(dict(setting=setting, threads=threads, kind=kind, value=value, extra=extra,
                          tag=tag, env=env, cmds=cmds, runs={t: [] for t in cmds}))
-    # Whether the processors ran alike, before the rounds and after them.
-    probe = any(s["kind"] != "ref" for s in plan) and len(allowed) > 1
-    if probe:
-        print(f"# processors' speeds before (seiche bench of the scene, 1 thread held to each, ms "
-              f"per step): {processor_speeds(args.seiche, allowed)}")
     for i in range(args.runs):
+        if probe:
+            probes.append(processor_speeds(args.seiche, allowed))
         for s in plan:
             for t, (cmd, out) in s["cmds"].items():
                 if None in s["runs"][t]:
@@ -264,7 +266,15 @@ def main():
                 s["runs"][t].append(timed(cmd, s["env"], work / f"{out.name}_{i}.log",
                                           pins(s["threads"])))
     if probe:
-        print(f"# processors' speeds after: {processor_speeds(args.seiche, allowed)}")
+        probes.append(processor_speeds(args.seiche, allowed))
+        show = lambda p: ", ".join(f"{c}: {v:.2f}" if v else f"{c}: ?" for c, v in zip(allowed, p))
+        print("# processors' speeds (seiche bench of the scene, 1 thread held to each, ms per "
+              "step), before each round and after the last: " + " / ".join(map(show, probes)))
+        seen = [v for p in probes for v in p if v]
+        if seen and max(seen) > 1.1 * min(seen):
+            print(f"# the processors' speeds differed or moved by {max(seen) / min(seen) - 1:.0%} "
+                  "over the call: a round's runs ran at different speeds, and the ratios are "
+                  "less certain than their spread shows")
     rows = []  # (kind, row label, threads, CPU s per simulated s, mean error %, median, point)
     points = []  # the rows for the plot
     matches = []  # (reference point, seiche point) at equal accuracy
